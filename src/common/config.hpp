@@ -1,0 +1,47 @@
+// The configuration table, parsed once from the environment. See config_table.def.
+#pragma once
+#include <cstdint>
+#include <string>
+
+#include "common/status.hpp"
+
+namespace gshmem {
+
+enum class CfgType { Bool, Int, Size, String };
+
+struct Config {
+#define GSHMEM_CFG_Bool bool
+#define GSHMEM_CFG_Int int64_t
+#define GSHMEM_CFG_Size uint64_t
+#define GSHMEM_CFG_String std::string
+#define GSHMEM_CFG(NAME, TYPE, DEF, HELP) GSHMEM_CFG_##TYPE NAME{};
+#include "common/config_table.def"
+#undef GSHMEM_CFG
+  // Which variables were set in the environment (bit per table row, in table order).
+  uint64_t set_mask = 0;
+};
+
+struct CfgRow {
+  const char* name;
+  CfgType type;
+  const char* def;
+  const char* help;
+};
+
+// Table rows, for gshmem-info and docs/env.md.
+const CfgRow* config_rows(int* count) noexcept;
+const char* cfg_type_name(CfgType t) noexcept;
+
+// Parses the environment (once; later calls return the cached table). Reports every malformed
+// value with the variable's name and returns invalid_argument after the first one.
+Status config_load(const Config** out);
+const Config& config();  // config_load must have succeeded
+// The current value of row i, formatted as the user would write it.
+std::string config_value_string(const Config& c, int row);
+bool config_was_set(const Config& c, int row);
+
+// Parses "1G", "512M", "4096", "1.5G" into bytes. Returns false on malformed input.
+bool parse_size(const char* s, uint64_t* out) noexcept;
+bool parse_bool(const char* s, bool* out) noexcept;
+
+}  // namespace gshmem

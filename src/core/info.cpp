@@ -1,0 +1,48 @@
+#include "core/info.hpp"
+
+#include <string>
+
+#include "gshmem/build_config.h"
+#include "gshmem/version.h"
+
+namespace gshmem {
+
+void print_version(FILE* out) {
+  fprintf(out, "gshmem %s (OpenSHMEM %d.%d)\n", GSHMEM_VERSION_STRING, 1, 5);
+}
+
+void print_build(FILE* out) {
+  fprintf(out, "build:\n");
+  fprintf(out, "  compiler      %s\n", GSHMEM_BUILD_COMPILER);
+  fprintf(out, "  build type    %s\n", GSHMEM_BUILD_TYPE);
+  fprintf(out, "  cuda          %s\n", GSHMEM_BUILD_CUDA ? "yes (" GSHMEM_BUILD_CUDA_VERSION ")" : "no");
+  fprintf(out, "  pmix          %s\n", GSHMEM_BUILD_PMIX ? "yes (dlopen at run time)" : "no");
+  fprintf(out, "  prefix        %s\n", GSHMEM_BUILD_PREFIX);
+  fprintf(out, "heap kinds:\n  host          yes (memfd shared memory)\n");
+  fprintf(out, "  device        no (not in this version)\n");
+  fprintf(out, "transports:\n  p2p (host)    yes (same-node shared memory)\n");
+  fprintf(out, "  tcp           no (not in this version)\n  ib            no (not in this version)\n");
+  fprintf(out, "bootstraps:     uid (TCP unique id), pmix%s, mpi (when MPI is initialised), single\n",
+          GSHMEM_BUILD_PMIX ? "" : " (not built)");
+}
+
+void print_env_table(FILE* out, const Config& cfg, bool markdown) {
+  int n = 0;
+  const CfgRow* rows = config_rows(&n);
+  if (markdown) {
+    fprintf(out, "| variable | type | default | description |\n|---|---|---|---|\n");
+    for (int i = 0; i < n; ++i)
+      fprintf(out, "| `%s` | %s | `%s` | %s |\n", rows[i].name, cfg_type_name(rows[i].type),
+              rows[i].def[0] ? rows[i].def : "\"\"", rows[i].help);
+    return;
+  }
+  fprintf(out, "environment (value, type, default: description):\n");
+  for (int i = 0; i < n; ++i) {
+    std::string v = config_value_string(cfg, i);
+    fprintf(out, "  %-26s = %-14s %-8s default %-8s %s%s\n", rows[i].name, v.empty() ? "\"\"" : v.c_str(),
+            cfg_type_name(rows[i].type), rows[i].def[0] ? rows[i].def : "\"\"", rows[i].help,
+            config_was_set(cfg, i) ? " [set]" : "");
+  }
+}
+
+}  // namespace gshmem

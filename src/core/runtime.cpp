@@ -1,0 +1,163 @@
+#include "core/runtime.hpp"
+
+#include <array>
+#include <cstdarg>
+#include <cstdio>
+#include <cstring>
+#include <unistd.h>
+
+#include "bootstrap/uid.hpp"
+#include "coll/barrier.hpp"
+#include "common/log.hpp"
+#include "core/info.hpp"
+#include "core/wait.hpp"
+
+namespace gshmem {
+
+Runtime* g_rt = nullptr;
+std::atomic<int> g_rt_state{static_cast<int>(RtState::uninit)};
+uint32_t g_wait_spin = 2000;
+uint32_t g_health_ms = 200;
+
+namespace {
+std::mutex g_init_mu;
+
+[[noreturn]] void init_failed(const char* call, const char* what, Status st) {
+  char msg[512];
+  snprintf(msg, sizeof msg, "gshmem: %s: %s (%s)", call, what, status_name(st));
+  fprintf(stderr, "%s%s\n", msg, g_rt && g_rt->boot ? "" : "; set GSHMEM_DEBUG=INFO for details");
+  if (g_rt && g_rt->boot) g_rt->boot->abort(1, msg);
+  fflush(nullptr);
+  _exit(1);
+}
+}  // namespace
+
+void wait_health_check() {
+  if (g_rt && g_rt->boot) g_rt->boot->check_health();
+}
+
+void api_error(const char* call, const char* fmt, ...) {
+  char what[768];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(what, sizeof what, fmt, ap);
+  va_end(ap);
+  char msg[1024];
+  const int pe = g_rt ? g_rt->my_pe : -1;
+  snprintf(msg, sizeof msg, "gshmem: %s: %s (pe %d)", call, what, pe);
+  fprintf(stderr, "%s\n", msg);
+  if (g_rt && g_rt->boot) g_rt->boot->abort(1, msg);
+  fflush(nullptr);
+  _exit(1);
+}
+
+void runtime_init(const char* call, int requested_thread, int* provided) {
+  std::lock_guard<std::mutex> lock(g_init_mu);
+  const int state = g_rt_state.load();
+  if (state == static_cast<int>(RtState::running)) {
+    if (provided) *provided = g_rt->thread_level;
+    return;
+  }
+  if (state == static_cast<int>(RtState::finalized)) {
+    fprintf(stderr, "gshmem: %s: called after shmem_finalize; re-initialisation is not supported\n", call);
+    fflush(nullptr);
+    _exit(1);
+  }
+  const Config* cfg = nullptr;
+  if (config_load(&cfg) != Status::ok) init_failed(call, "invalid environment (see the messages above)", Status::invalid_argument);
+  log_configure(cfg->SHMEM_DEBUG ? "DEBUG" : cfg->GSHMEM_DEBUG.c_str(), cfg->GSHMEM_DEBUG_SUBSYS.c_str());
+  g_wait_spin = static_cast<uint32_t>(cfg->GSHMEM_WAIT_SPIN < 0 ? 0 : cfg->GSHMEM_WAIT_SPIN);
+  g_health_ms = static_cast<uint32_t>(cfg->GSHMEM_HEALTH_CHECK_MS < 1 ? 1 : cfg->GSHMEM_HEALTH_CHECK_MS);
+
+  auto* rt = new Runtime;
+  rt->cfg = cfg;
+  Status st = boot::create(*cfg, &rt->boot);
+  if (st != Status::ok) init_failed(call, "no bootstrap could start (GSHMEM_BOOTSTRAP)", st);
+  g_rt = rt;
+  rt->my_pe = rt->boot->rank();
+  rt->npes = rt->boot->size();
+  log_set_pe(rt->my_pe);
+  GSHMEM_INFO(Subsys::init, "bootstrap %s: pe %d of %d", rt->boot->name(), rt->my_pe, rt->npes);
+
+  std::vector<std::array<uint8_t, 16>> secrets(static_cast<size_t>(rt->npes));
+  if (rt->my_pe == 0 && boot::random_bytes(secrets[0].data(), 16) != Status::ok)
+    init_failed(call, "no randomness for the job secret", Status::system_error);
+  st = rt->boot->allgather(secrets.data(), 16);
+  if (st != Status::ok) init_failed(call, "bootstrap allgather failed", st);
+  memcpy(rt->job_secret, secrets[0].data(), 16);
+
+  st = topo::discover(*rt->boot, &rt->topo);
+  if (st != Status::ok) init_failed(call, "topology discovery failed", st);
+  if (rt->topo.n_nodes > 1)
+    init_failed(call,
+                "the PEs span several nodes but this build has no inter-node transport yet (tcp/ib); run all PEs "
+                "on one node",
+                Status::not_available);
+  if (cfg->GSHMEM_HEAP_KIND != "auto" && cfg->GSHMEM_HEAP_KIND != "host") {
+    char what[200];
+    snprintf(what, sizeof what, "GSHMEM_HEAP_KIND=%s: only the host heap kind is available in this build",
+             cfg->GSHMEM_HEAP_KIND.c_str());
+    init_failed(call, what, Status::not_available);
+  }
+  st = rt->heap.init(*rt->boot, rt->topo, cfg->SHMEM_SYMMETRIC_SIZE, cfg->GSHMEM_SYMMETRIC_DATA, rt->job_secret);
+  if (st != Status::ok) init_failed(call, "cannot set up the symmetric heap (SHMEM_SYMMETRIC_SIZE)", st);
+  for (int pe = 0; pe < rt->npes; ++pe) rt->world_pes.push_back(pe);
+  rt->thread_level = requested_thread;
+  if (provided) *provided = requested_thread;
+  g_rt_state.store(static_cast<int>(RtState::running));
+  st = rt->boot->barrier();
+  if (st != Status::ok) init_failed(call, "bootstrap barrier failed", st);
+  if (rt->my_pe == 0) {
+    if (cfg->SHMEM_VERSION || cfg->SHMEM_INFO) print_version(stdout);
+    if (cfg->SHMEM_INFO) print_env_table(stdout, *cfg, /*markdown=*/false);
+    fflush(stdout);
+  }
+}
+
+void runtime_finalize() {
+  std::lock_guard<std::mutex> lock(g_init_mu);
+  if (g_rt_state.load() != static_cast<int>(RtState::running)) return;
+  memory_fence();
+  // A bootstrap barrier, not a shared-memory one: once it returns every PE has stopped touching
+  // peer memory, and no PE closes its bootstrap connection while another still checks health.
+  g_rt->boot->barrier();
+  g_rt_state.store(static_cast<int>(RtState::finalized));
+  g_rt->heap.finalize();
+  g_rt->boot->finalize();
+}
+
+void sync_world() {
+  Runtime& rt = *g_rt;
+  std::lock_guard<std::mutex> lock(rt.coll_mu);
+  coll::dissemination_barrier(rt.heap, rt.world_pes, rt.my_pe, ++rt.barrier_epoch, Backoff{});
+}
+
+void check_collective_args(const char* call, uint64_t op, uint64_t a, uint64_t b) {
+  Runtime& rt = *g_rt;
+  uint64_t seq;
+  {
+    std::lock_guard<std::mutex> lock(rt.coll_mu);
+    seq = ++rt.check_seq;
+    heap::CollCheck& mine = rt.heap.my_control()->check[seq & 1];
+    mine.op = op;
+    mine.a = a;
+    mine.b = b;
+    mine.seq.store(seq, std::memory_order_release);
+  }
+  sync_world();
+  // Slots are double-buffered: no PE can publish check seq+2 before every PE passed the sync of
+  // check seq+1, which comes after this read.
+  for (int pe = 0; pe < rt.npes; ++pe) {
+    const heap::CollCheck& c = rt.heap.control(pe)->check[seq & 1];
+    if (c.seq.load(std::memory_order_acquire) != seq || c.op != op) {
+      api_error(call, "collective calls differ between PEs: pe %d is in another collective (op %llu) than pe %d (op %llu)",
+                pe, (unsigned long long)c.op, rt.my_pe, (unsigned long long)op);
+    }
+    if (c.a != a || c.b != b)
+      api_error(call, "arguments differ between PEs (mismatch): pe %d passed (%llu, %llu), pe %d passed (%llu, %llu)",
+                pe, (unsigned long long)c.a, (unsigned long long)c.b, rt.my_pe, (unsigned long long)a,
+                (unsigned long long)b);
+  }
+}
+
+}  // namespace gshmem

@@ -1,0 +1,50 @@
+// The runtime object: owns bootstrap, topology and heap; init/finalize order; the error path.
+#pragma once
+#include <atomic>
+#include <cstdint>
+#include <memory>
+#include <mutex>
+
+#include "bootstrap/bootstrap.hpp"
+#include "common/config.hpp"
+#include "heap/heap.hpp"
+#include "topo/topo.hpp"
+
+namespace gshmem {
+
+struct Runtime {
+  const Config* cfg = nullptr;
+  std::unique_ptr<boot::Bootstrap> boot;
+  topo::Topology topo;
+  heap::SymmetricHeap heap;
+  int my_pe = 0;
+  int npes = 1;
+  int thread_level = 0;
+  std::mutex coll_mu;           // serialises collectives called from several threads
+  uint64_t barrier_epoch = 0;   // guarded by coll_mu
+  uint64_t check_seq = 0;       // guarded by coll_mu
+  std::vector<int> world_pes;   // 0..npes-1
+  uint8_t job_secret[16] = {};
+};
+
+enum class RtState : int { uninit = 0, running = 1, finalized = 2 };
+extern Runtime* g_rt;
+extern std::atomic<int> g_rt_state;
+
+// Initialises once; later calls while running are no-ops. Aborts with a message on failure.
+void runtime_init(const char* call, int requested_thread, int* provided);
+void runtime_finalize();
+
+// Reports a bad call: "gshmem: <call>: <message> (pe N)" and ends the job through the bootstrap
+// with a non-zero status. Never returns; never calls exit().
+[[noreturn]] void api_error(const char* call, const char* fmt, ...) __attribute__((format(printf, 2, 3)));
+
+// Barrier over all PEs without the quiet (shmem_sync_all); barrier_all = quiet + this.
+void sync_world();
+// Cross-checks that every PE passed the same arguments to a collective; reports the first PE
+// that differs. Includes a world sync.
+void check_collective_args(const char* call, uint64_t op, uint64_t a, uint64_t b);
+
+inline void memory_fence() noexcept { std::atomic_thread_fence(std::memory_order_seq_cst); }
+
+}  // namespace gshmem

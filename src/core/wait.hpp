@@ -1,0 +1,54 @@
+// CPU-side waiting. Waits must make progress when PEs outnumber cores (CI runs 4 PEs on 2 cores):
+// spin briefly, then yield, then sleep with a growing interval; while sleeping, periodically
+// check that every PE is alive so a wait on a dead PE ends with a message instead of hanging.
+#pragma once
+#include <sched.h>
+#include <time.h>
+
+#include <cstdint>
+
+namespace gshmem {
+
+void wait_health_check();  // runtime.cpp: bootstrap check_health
+extern uint32_t g_wait_spin;
+extern uint32_t g_health_ms;
+
+struct Backoff {
+  struct State {
+    uint32_t iter = 0;
+    uint32_t sleep_us = 1;
+    uint32_t slept_us = 0;
+  };
+  void operator()(State& s) const {
+    ++s.iter;
+    if (s.iter < g_wait_spin) {
+#if defined(__x86_64__) || defined(__i386__)
+      __builtin_ia32_pause();
+#elif defined(__aarch64__)
+      asm volatile("yield" ::: "memory");
+#endif
+      return;
+    }
+    if (s.iter < g_wait_spin + 64) {
+      sched_yield();
+      return;
+    }
+    timespec ts{0, static_cast<long>(s.sleep_us) * 1000};
+    nanosleep(&ts, nullptr);
+    s.slept_us += s.sleep_us;
+    if (s.sleep_us < 256) s.sleep_us *= 2;
+    if (s.slept_us >= g_health_ms * 1000u) {
+      s.slept_us = 0;
+      wait_health_check();
+    }
+  }
+};
+
+// Spins until pred() holds.
+template <typename Pred>
+inline void wait_for(Pred&& pred) {
+  Backoff b;
+  for (Backoff::State s; !pred();) b(s);
+}
+
+}  // namespace gshmem

@@ -1,0 +1,36 @@
+// Offset allocator for the symmetric heap. Deterministic: the same sequence of calls yields the
+// same offsets on every PE, which is what makes shmem_malloc'd addresses symmetric.
+#pragma once
+#include <cstddef>
+#include <cstdint>
+#include <map>
+
+namespace gshmem::heap {
+
+class Allocator {
+ public:
+  static constexpr size_t kFail = SIZE_MAX;
+  static constexpr size_t kGranule = 64;  // every block is a multiple of a cache line
+
+  explicit Allocator(size_t total = 0) { reset(total); }
+  void reset(size_t total);
+  size_t alloc(size_t bytes, size_t align);  // offset or kFail
+  // Returns the freed block's size, 0 if off is not the start of an allocated block.
+  size_t free(size_t off);
+  // Grows or shrinks in place when possible (returns off), else kFail: the caller then allocates,
+  // copies and frees. The block is unchanged on kFail.
+  size_t resize_in_place(size_t off, size_t bytes);
+  size_t block_size(size_t off) const;  // 0 if not allocated
+  size_t used() const noexcept { return used_bytes_; }
+  size_t total() const noexcept { return total_; }
+  size_t largest_free() const;
+
+ private:
+  void insert_free(size_t off, size_t size);  // coalesces with neighbours
+  std::map<size_t, size_t> free_;  // offset -> size
+  std::map<size_t, size_t> used_;  // offset -> size
+  size_t total_ = 0;
+  size_t used_bytes_ = 0;
+};
+
+}  // namespace gshmem::heap

@@ -1,0 +1,149 @@
+#include "mem/host_segment.hpp"
+
+#include <link.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdint>
+#include <cstring>
+
+#include "common/log.hpp"
+
+namespace gshmem::mem {
+
+HostSegment& HostSegment::operator=(HostSegment&& o) noexcept {
+  if (this != &o) {
+    reset();
+    base_ = o.base_;
+    size_ = o.size_;
+    fd_ = o.fd_;
+    unmap_ = o.unmap_;
+    o.base_ = nullptr;
+    o.size_ = 0;
+    o.fd_ = -1;
+  }
+  return *this;
+}
+
+void HostSegment::reset() noexcept {
+  if (base_ && unmap_) munmap(base_, size_);
+  if (fd_ >= 0) close(fd_);
+  base_ = nullptr;
+  size_ = 0;
+  fd_ = -1;
+}
+
+Status HostSegment::create(const char* name, size_t bytes) {
+  reset();
+  int fd = memfd_create(name, MFD_CLOEXEC);
+  if (fd < 0) {
+    GSHMEM_WARN(Subsys::mem, "memfd_create(%s): %s", name, strerror(errno));
+    return Status::system_error;
+  }
+  if (ftruncate(fd, static_cast<off_t>(bytes)) != 0) {
+    GSHMEM_WARN(Subsys::mem, "ftruncate(%s, %zu): %s", name, bytes, strerror(errno));
+    close(fd);
+    return Status::out_of_memory;
+  }
+  void* p = mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_NORESERVE, fd, 0);
+  if (p == MAP_FAILED) {
+    GSHMEM_WARN(Subsys::mem, "mmap(%s, %zu): %s", name, bytes, strerror(errno));
+    close(fd);
+    return Status::out_of_memory;
+  }
+  base_ = p;
+  size_ = bytes;
+  fd_ = fd;
+  unmap_ = true;
+  return Status::ok;
+}
+
+Status HostSegment::map_peer(int fd, size_t bytes) {
+  reset();
+  void* p = mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_NORESERVE, fd, 0);
+  if (p == MAP_FAILED) {
+    GSHMEM_WARN(Subsys::mem, "mmap of a peer segment (%zu bytes): %s", bytes, strerror(errno));
+    close(fd);
+    return Status::system_error;
+  }
+  base_ = p;
+  size_ = bytes;
+  fd_ = fd;
+  unmap_ = true;
+  return Status::ok;
+}
+
+void HostSegment::adopt(void* base, size_t bytes, int fd, bool unmap_on_reset) {
+  reset();
+  base_ = base;
+  size_ = bytes;
+  fd_ = fd;
+  unmap_ = unmap_on_reset;
+}
+
+namespace {
+struct Range {
+  uintptr_t start = 0, end = 0, relro_end = 0;
+};
+int find_exe_data(dl_phdr_info* info, size_t, void* arg) {
+  // The first object reported is the main executable.
+  auto* r = static_cast<Range*>(arg);
+  for (int i = 0; i < info->dlpi_phnum; ++i) {
+    const ElfW(Phdr)& ph = info->dlpi_phdr[i];
+    if (ph.p_type == PT_LOAD && (ph.p_flags & PF_W) && r->start == 0) {
+      r->start = info->dlpi_addr + ph.p_vaddr;
+      r->end = r->start + ph.p_memsz;
+    }
+    if (ph.p_type == PT_GNU_RELRO) r->relro_end = info->dlpi_addr + ph.p_vaddr + ph.p_memsz;
+  }
+  return 1;
+}
+}  // namespace
+
+Status share_data_segment(HostSegment* out) {
+  Range r;
+  dl_iterate_phdr(find_exe_data, &r);
+  const uintptr_t page = static_cast<uintptr_t>(sysconf(_SC_PAGESIZE));
+  if (r.start == 0) {
+    GSHMEM_WARN(Subsys::mem, "symmetric data: the executable has no writable segment");
+    return Status::not_available;
+  }
+  uintptr_t lo = r.start & ~(page - 1);
+  if (r.relro_end > lo && r.relro_end < r.end) lo = (r.relro_end + page - 1) & ~(page - 1);
+  const uintptr_t hi = (r.end + page - 1) & ~(page - 1);
+  if (hi <= lo) return Status::not_available;
+  const size_t len = hi - lo;
+  int fd = memfd_create("gshmem-data", MFD_CLOEXEC);
+  if (fd < 0 || ftruncate(fd, static_cast<off_t>(len)) != 0) {
+    GSHMEM_WARN(Subsys::mem, "symmetric data: memfd of %zu bytes: %s", len, strerror(errno));
+    if (fd >= 0) close(fd);
+    return Status::system_error;
+  }
+  void* tmp = mmap(nullptr, len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+  if (tmp == MAP_FAILED) {
+    close(fd);
+    return Status::system_error;
+  }
+  // Copy page by page, skipping all-zero pages so an untouched large .bss stays uncommitted.
+  static const char zero_page[65536] = {};
+  for (uintptr_t p = lo; p < hi; p += page) {
+    const void* src = reinterpret_cast<const void*>(p);
+    if (page <= sizeof zero_page && memcmp(src, zero_page, page) == 0) continue;
+    memcpy(static_cast<char*>(tmp) + (p - lo), src, page);
+  }
+  // One mmap call swaps the pages in place: the contents are identical before and after.
+  void* m = mmap(reinterpret_cast<void*>(lo), len, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_FIXED, fd, 0);
+  munmap(tmp, len);
+  if (m == MAP_FAILED) {
+    GSHMEM_WARN(Subsys::mem, "symmetric data: remapping [%p, +%zu): %s", reinterpret_cast<void*>(lo), len,
+                strerror(errno));
+    close(fd);
+    return Status::system_error;
+  }
+  out->adopt(m, len, fd, /*unmap_on_reset=*/false);
+  GSHMEM_DEBUG(Subsys::mem, "symmetric data segment [%p, +%zu)", m, len);
+  return Status::ok;
+}
+
+}  // namespace gshmem::mem
