@@ -101,6 +101,10 @@ Status pmix_wireup(const Config& cfg, int* rank, int* size, UniqueId* uid, int* 
   return Status::ok;
 }
 
+void pmix_finalize() {
+  if (g_pmix && g_pmix->fin) g_pmix->fin(nullptr, 0);
+}
+
 void pmix_abort(int status, const char* msg) {
   if (g_pmix && g_pmix->abort) g_pmix->abort(status, msg, nullptr, 0);
 }
@@ -218,6 +222,7 @@ Status create(const Config& cfg, std::unique_ptr<Bootstrap>* out) {
 #if GSHMEM_HAVE_PMIX
     GSHMEM_CHECK(pmix_wireup(cfg, &rank, &size, &uid, &opts.listen_fd));
     opts.launcher_abort = pmix_abort;
+    opts.launcher_finalize = pmix_finalize;
     opts.launcher_name = "pmix";
     return tcp_create(uid, rank, size, std::move(opts), out);
 #else

@@ -103,6 +103,10 @@ class TcpBootstrap final : public Bootstrap {
         close(fd);
         fd = -1;
       }
+    if (opts_.launcher_finalize) {
+      opts_.launcher_finalize();
+      opts_.launcher_finalize = nullptr;
+    }
   }
 
  private:

@@ -15,6 +15,8 @@ struct TcpOptions {
   int listen_fd = -1;      // root: the listening socket (taken over and closed after joining)
   // Called before terminating on abort (e.g. PMIx_Abort / MPI_Abort so the launcher knows).
   std::function<void(int status, const char* msg)> launcher_abort;
+  // Called by finalize() after the connections are closed (e.g. PMIx_Finalize).
+  std::function<void()> launcher_finalize;
   const char* launcher_name = "uid";
 };
 

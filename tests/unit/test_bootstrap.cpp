@@ -96,7 +96,7 @@ TEST(TcpBootstrap, RejectsWrongSecretAndGarbage) {
   const char junk[64] = "GET / HTTP/1.0\r\n\r\n";
   ASSERT_EQ(send(g, junk, sizeof junk, 0), (ssize_t)sizeof junk);
   char c;
-  EXPECT_EQ(recv(g, &c, 1, 0), 0);  // dropped without a reply
+  EXPECT_LE(recv(g, &c, 1, 0), 0);  // dropped without a reply (EOF or reset)
   close(g);
   // 2: a well-formed hello with the wrong secret must be refused.
   UniqueId wrong = id;

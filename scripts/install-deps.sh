@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# Installs what gshmem needs to build and test on Debian 12 / Ubuntu 22.04+ (run as root or
+# with sudo). Idempotent.
+set -euo pipefail
+SUDO=""
+if [ "$(id -u)" != 0 ]; then SUDO=sudo; fi
+pkgs=(build-essential pkg-config ninja-build python3 python3-pip libgtest-dev
+      openmpi-bin libopenmpi-dev libpmix-dev iproute2)
+missing=()
+for p in "${pkgs[@]}"; do dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p"); done
+if [ "${#missing[@]}" -gt 0 ]; then
+  export DEBIAN_FRONTEND=noninteractive
+  $SUDO apt-get update -qq
+  $SUDO apt-get install -y -qq "${missing[@]}"
+fi
+# Meson >= 1.5 (Debian 12 ships 1.0.1, which does not device-link CUDA correctly).
+need_meson=1
+if command -v meson >/dev/null 2>&1; then
+  v=$(meson --version)
+  if [ "$(printf '%s\n1.5.0\n' "$v" | sort -V | head -1)" = "1.5.0" ]; then need_meson=0; fi
+fi
+if [ "$need_meson" = 1 ]; then
+  python3 -m pip install -q 'meson>=1.5,<2' 2>/dev/null ||
+    python3 -m pip install -q --break-system-packages 'meson>=1.5,<2'
+  hash -r
+fi
+echo "install-deps: meson $(meson --version), ninja $(ninja --version)"
