@@ -84,6 +84,9 @@ void* shmem_calloc(size_t count, size_t size) {
 void* shmem_align(size_t alignment, size_t size) {
   if (alignment == 0 || (alignment & (alignment - 1)))
     api_error("shmem_align", "alignment %zu is not a power of two", alignment);
+  if (alignment > heap::kHeapBaseAlign)
+    api_error("shmem_align", "alignment %zu exceeds the largest supported alignment %zu", alignment,
+              heap::kHeapBaseAlign);
   void* p = allocate("shmem_align", op_align, size, alignment);
   sync_world();
   return p;

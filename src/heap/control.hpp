@@ -8,6 +8,9 @@
 namespace gshmem::heap {
 
 constexpr size_t kControlBytes = 64 * 1024;  // reserved in front of the user heap
+// The user heap starts on this boundary on every PE, so an offset aligned to any power of two up
+// to it is an equally aligned address everywhere (shmem_align).
+constexpr size_t kHeapBaseAlign = size_t(256) << 20;
 constexpr uint64_t kControlMagic = 0x67736873686d656dull;  // "gshshmem"
 constexpr uint32_t kControlVersion = 1;
 constexpr int kMaxBarrierRounds = 32;  // dissemination: ceil(log2(npes)) rounds

@@ -21,7 +21,7 @@ Status SymmetricHeap::init(boot::Bootstrap& b, const topo::Topology& t, size_t h
                            const uint8_t secret[16]) {
   const size_t page = static_cast<size_t>(sysconf(_SC_PAGESIZE));
   heap_bytes = (heap_bytes + page - 1) / page * page;
-  Status st = own_.create("gshmem-heap", kControlBytes + heap_bytes);
+  Status st = own_.create("gshmem-heap", kControlBytes + heap_bytes, kHeapBaseAlign, kControlBytes);
   if (st == Status::ok && share_data) {
     Status ds = mem::share_data_segment(&own_data_);
     if (ds != Status::ok) GSHMEM_WARN(Subsys::heap, "global/static variables are not symmetric on this PE");

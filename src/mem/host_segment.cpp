@@ -34,7 +34,7 @@ void HostSegment::reset() noexcept {
   fd_ = -1;
 }
 
-Status HostSegment::create(const char* name, size_t bytes) {
+Status HostSegment::create(const char* name, size_t bytes, size_t align, size_t align_offset) {
   reset();
   int fd = memfd_create(name, MFD_CLOEXEC);
   if (fd < 0) {
@@ -46,7 +46,19 @@ Status HostSegment::create(const char* name, size_t bytes) {
     close(fd);
     return Status::out_of_memory;
   }
-  void* p = mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_NORESERVE, fd, 0);
+  void* hint = nullptr;
+  if (align) {
+    // Reserve address space with slack, then place the mapping on the aligned address in it.
+    void* res = mmap(nullptr, bytes + align, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (res != MAP_FAILED) {
+      const uintptr_t r = reinterpret_cast<uintptr_t>(res);
+      const uintptr_t t = ((r + align_offset + align - 1) & ~(uintptr_t(align) - 1)) - align_offset;
+      if (t > r) munmap(res, t - r);
+      if (r + bytes + align > t + bytes) munmap(reinterpret_cast<void*>(t + bytes), r + bytes + align - t - bytes);
+      hint = reinterpret_cast<void*>(t);
+    }
+  }
+  void* p = mmap(hint, bytes, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_NORESERVE | (hint ? MAP_FIXED : 0), fd, 0);
   if (p == MAP_FAILED) {
     GSHMEM_WARN(Subsys::mem, "mmap(%s, %zu): %s", name, bytes, strerror(errno));
     close(fd);

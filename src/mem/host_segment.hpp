@@ -16,8 +16,9 @@ class HostSegment {
   HostSegment& operator=(HostSegment&& o) noexcept;
   ~HostSegment() { reset(); }
 
-  // Creates a zero-filled segment of bytes (sparse: pages are committed on first touch).
-  Status create(const char* name, size_t bytes);
+  // Creates a zero-filled segment of bytes (sparse: pages are committed on first touch), mapped
+  // so that base() + align_offset is a multiple of align (a power of two, >= the page size).
+  Status create(const char* name, size_t bytes, size_t align = 0, size_t align_offset = 0);
   // Maps a segment received from a peer (takes ownership of fd).
   Status map_peer(int fd, size_t bytes);
   // Adopts an existing mapping backed by fd (used by the data-segment remap; never unmapped).
