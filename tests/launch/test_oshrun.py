@@ -1,0 +1,97 @@
+#!/usr/bin/env python3
+"""Launcher and failure-handling tests: oshrun exit statuses, signals, --tag-output, a killed PE
+ends the others' waits with a message, nothing is left in /dev/shm, clear bootstrap errors."""
+import os
+import re
+import signal
+import subprocess
+import sys
+import time
+
+oshrun, prog = sys.argv[1], sys.argv[2]
+failures = []
+
+
+def run(args, timeout=60, env=None, **kw):
+    e = dict(os.environ)
+    e.update(env or {})
+    return subprocess.run(args, capture_output=True, text=True, timeout=timeout, env=e, **kw)
+
+
+def check(name, cond, detail=""):
+    print(("ok   " if cond else "FAIL ") + name)
+    if not cond:
+        failures.append(name)
+        print(detail)
+
+
+def shm_entries():
+    return sorted(os.listdir("/dev/shm")) if os.path.isdir("/dev/shm") else []
+
+
+before = shm_entries()
+
+r = run([oshrun, "-np", "4", prog, "ok"])
+check("all PEs ok -> exit 0", r.returncode == 0 and r.stdout.count("line from pe") == 4, r.stdout + r.stderr)
+
+r = run([oshrun, "-np", "4", "--tag-output", prog, "ok"])
+tags = sorted(re.findall(r"^\[pe (\d)\] line from pe (\d)$", r.stdout, re.M))
+check("--tag-output prefixes each PE's lines", r.returncode == 0 and tags == [(str(i), str(i)) for i in range(4)],
+      r.stdout)
+
+t0 = time.time()
+r = run([oshrun, "-np", "4", prog, "exit:2:7"])
+check("PE exit 7 -> oshrun exits 7 and names the PE",
+      r.returncode == 7 and re.search(r"pe 2 \(pid \d+\) exited with status 7", r.stderr) is not None,
+      r.stderr)
+check("failure stops the job quickly", time.time() - t0 < 20, f"{time.time() - t0:.1f} s")
+
+r = run([oshrun, "-np", "3", prog, "kill:1:11"])
+check("PE killed by SIGSEGV -> 139 and the signal name",
+      r.returncode == 128 + 11 and "SIGSEGV" in r.stderr, r.stderr)
+
+r = run([oshrun, "-np", "3", prog, "kill:0:9"])
+check("root PE killed by SIGKILL -> 137", r.returncode == 137, r.stderr)
+
+# Without oshrun supervising: the PEs' own bootstrap notices the dead PE and ends the waits.
+# PE 1's wrapper shell hides its death from oshrun (exit 0), so only gshmem can end PE 0's wait.
+r = run([oshrun, "-np", "2", "sh", "-c",
+         f'{prog} kill:1:9 & wait $!; s=$?; [ "$GSHMEM_BOOTSTRAP_RANK" = 1 ] && exit 0; exit $s'], timeout=60)
+check("a wait on a dead PE ends with a message naming it",
+      re.search(r"pe 1 exited or died|pe 0 \(bootstrap root\)", r.stderr) is not None and r.returncode != 0,
+      f"rc={r.returncode}\n{r.stderr}")
+
+p = subprocess.Popen([oshrun, "-np", "4", prog, "hang"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+time.sleep(1.5)
+p.send_signal(signal.SIGINT)
+out, err = p.communicate(timeout=30)
+check("SIGINT is forwarded and oshrun exits 130", p.returncode == 130, f"rc={p.returncode}\n{err}")
+
+r = run([oshrun, "-np", "2", "/nonexistent/program"])
+check("missing program -> 127", r.returncode == 127, r.stderr)
+r = run([oshrun, prog])
+check("missing -np -> usage error 2", r.returncode == 2, r.stderr)
+
+r = run([prog, "ok"], env={"GSHMEM_BOOTSTRAP": "mpi"})
+check("GSHMEM_BOOTSTRAP=mpi without MPI -> clear error",
+      r.returncode != 0 and "MPI" in r.stderr and "shmem_init" in r.stderr, r.stderr)
+r = run([prog, "ok"], env={"GSHMEM_BOOTSTRAP": "uid"})
+check("uid bootstrap without a unique id -> clear error",
+      r.returncode != 0 and "GSHMEM_BOOTSTRAP_UID" in r.stderr, r.stderr)
+r = run([prog, "ok"], env={"SHMEM_SYMMETRIC_SIZE": "12Q"})
+check("malformed SHMEM_SYMMETRIC_SIZE -> names the variable",
+      r.returncode != 0 and "SHMEM_SYMMETRIC_SIZE" in r.stderr, r.stderr)
+r = run([prog, "ok"], env={"SHMEM_VERSION": "1"})
+check("SHMEM_VERSION prints the version", r.returncode == 0 and "gshmem" in r.stdout, r.stdout)
+r = run([prog, "ok"])
+check("single PE without a launcher", r.returncode == 0 and "line from pe 0" in r.stdout, r.stderr)
+
+time.sleep(0.5)
+after = shm_entries()
+check("nothing left in /dev/shm after normal exits, crashes and kill -9", after == before,
+      f"before={before}\nafter={after}")
+leftover = run(["pgrep", "-f", "^" + re.escape(prog)]).stdout.split()
+check("no PE process left running", not leftover, str(leftover))
+
+print(f"{len(failures)} launcher checks failed" if failures else "all launcher checks passed")
+sys.exit(1 if failures else 0)
