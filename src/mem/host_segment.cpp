@@ -58,26 +58,21 @@ Status HostSegment::create(const char* name, size_t bytes, size_t align, size_t 
       hint = reinterpret_cast<void*>(t);
     }
   }
-  void* p = mmap(hint, bytes, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_NORESERVE | (hint ? MAP_FIXED : 0), fd, 0);
-  if (p == MAP_FAILED) {
-    GSHMEM_WARN(Subsys::mem, "mmap(%s, %zu): %s", name, bytes, strerror(errno));
-    close(fd);
-    return Status::out_of_memory;
-  }
-  base_ = p;
-  size_ = bytes;
-  fd_ = fd;
-  unmap_ = true;
-  return Status::ok;
+  return map_fd(fd, bytes, hint, name);
 }
 
 Status HostSegment::map_peer(int fd, size_t bytes) {
   reset();
-  void* p = mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_NORESERVE, fd, 0);
+  return map_fd(fd, bytes, nullptr, "peer segment");
+}
+
+Status HostSegment::map_fd(int fd, size_t bytes, void* fixed_at, const char* what) {
+  void* p = mmap(fixed_at, bytes, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_NORESERVE | (fixed_at ? MAP_FIXED : 0),
+                 fd, 0);
   if (p == MAP_FAILED) {
-    GSHMEM_WARN(Subsys::mem, "mmap of a peer segment (%zu bytes): %s", bytes, strerror(errno));
+    GSHMEM_WARN(Subsys::mem, "mmap of %s (%zu bytes): %s", what, bytes, strerror(errno));
     close(fd);
-    return Status::system_error;
+    return Status::out_of_memory;
   }
   base_ = p;
   size_ = bytes;

@@ -30,6 +30,8 @@ class HostSegment {
   int fd() const noexcept { return fd_; }
 
  private:
+  // Maps fd (taking ownership; closed on failure) at fixed_at, or anywhere when null.
+  Status map_fd(int fd, size_t bytes, void* fixed_at, const char* what);
   void* base_ = nullptr;
   size_t size_ = 0;
   int fd_ = -1;
