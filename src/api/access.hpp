@@ -21,8 +21,13 @@ inline Runtime& rt(const char* call) {
   return *g_rt;
 }
 
+struct Target {
+  char* p;      // pe's mapping of the address, in this process
+  bool device;  // GPU memory: host code must go through the driver (api/device_ops.hpp)
+};
+
 // Translates a symmetric address range [addr, addr+bytes) on this PE to pe's mapping of it.
-inline char* remote(const char* call, const void* addr, size_t bytes, int pe, const char* what = "dest") {
+inline Target target(const char* call, const void* addr, size_t bytes, int pe, const char* what = "dest") {
   Runtime& r = rt(call);
   if (__builtin_expect(static_cast<unsigned>(pe) >= static_cast<unsigned>(r.npes), 0))
     api_error(call, "pe %d out of range [0, %d)", pe, r.npes);
@@ -36,7 +41,16 @@ inline char* remote(const char* call, const void* addr, size_t bytes, int pe, co
   if (__builtin_expect(bytes > reg->size - off, 0)) bad_address(call, what, addr, bytes, pe);
   char* base = reg->peer[static_cast<size_t>(pe)];
   if (__builtin_expect(base == nullptr, 0)) api_error(call, "pe %d is not reachable from this PE (another node)", pe);
-  return base + off;
+  return {base + off, reg->device};
+}
+
+// For callers that touch the memory with CPU instructions: GPU memory is refused with a message.
+inline char* remote(const char* call, const void* addr, size_t bytes, int pe, const char* what = "dest") {
+  Target t = target(call, addr, bytes, pe, what);
+  if (__builtin_expect(t.device, 0))
+    api_error(call, "%s %p is GPU memory; this host-side operation on the device heap is not supported yet (call "
+              "it from device code)", what, addr);
+  return t.p;
 }
 
 // nelems * elem, reporting overflow.

@@ -5,7 +5,11 @@
 #include <shmem.h>
 #include <shmemx.h>
 
+#include <algorithm>
+#include <vector>
+
 #include "api/access.hpp"
+#include "api/device_ops.hpp"
 #include "common/log.hpp"
 
 namespace gshmem::api {
@@ -34,6 +38,14 @@ void* allocate(const char* call, uint64_t op, size_t size, size_t align) {
   if (size) {
     std::lock_guard<std::mutex> lock(g_alloc_mu);
     size_t off = r.heap.allocator().alloc(size, align);
+    if (off == heap::Allocator::kFail && r.heap.is_device() && size < r.heap.window_stride()) {
+      // Deterministic allocator: every PE fails here together, so growing is collective.
+      const size_t want = std::max(size + align, r.heap.size());
+      if (r.heap.grow(*r.boot, r.topo, want) == Status::ok) {
+        republish_device_state();
+        off = r.heap.allocator().alloc(size, align);
+      }
+    }
     p = off == heap::Allocator::kFail ? exhausted(call, size) : r.heap.base() + off;
   }
   return p;
@@ -76,7 +88,13 @@ void* shmem_calloc(size_t count, size_t size) {
   const bool overflow = size && count > SIZE_MAX / size;
   if (!overflow) bytes = count * size;
   void* p = allocate("shmem_calloc", op_calloc, overflow ? SIZE_MAX : bytes, 0);
-  if (p) memset(p, 0, bytes);
+  if (p && g_rt->heap.is_device()) {
+    std::vector<char> zeros(bytes < (1u << 20) ? bytes : (1u << 20));
+    for (size_t off = 0; off < bytes; off += zeros.size())
+      dev_copy("shmem_calloc", static_cast<char*>(p) + off, zeros.data(), std::min(zeros.size(), bytes - off), true);
+  } else if (p) {
+    memset(p, 0, bytes);
+  }
   sync_world();
   return p;
 }
@@ -84,9 +102,9 @@ void* shmem_calloc(size_t count, size_t size) {
 void* shmem_align(size_t alignment, size_t size) {
   if (alignment == 0 || (alignment & (alignment - 1)))
     api_error("shmem_align", "alignment %zu is not a power of two", alignment);
-  if (alignment > heap::kHeapBaseAlign)
+  if (alignment > rt("shmem_align").heap.max_alignment())
     api_error("shmem_align", "alignment %zu exceeds the largest supported alignment %zu", alignment,
-              heap::kHeapBaseAlign);
+              g_rt->heap.max_alignment());
   void* p = allocate("shmem_align", op_align, size, alignment);
   sync_world();
   return p;
@@ -135,7 +153,9 @@ void* shmem_realloc(void* ptr, size_t size) {
   return out;
 }
 
-int shmemx_heap_kind(void) { return SHMEMX_HEAP_KIND_HOST; }
+int shmemx_heap_kind(void) {
+  return rt("shmemx_heap_kind").heap.is_device() ? SHMEMX_HEAP_KIND_DEVICE : SHMEMX_HEAP_KIND_HOST;
+}
 size_t shmemx_heap_size(void) { return rt("shmemx_heap_size").heap.size(); }
 size_t shmemx_heap_used(void) {
   std::lock_guard<std::mutex> lock(g_alloc_mu);

@@ -6,22 +6,27 @@
 #include <shmem.h>
 
 #include "api/access.hpp"
+#include "api/device_ops.hpp"
 
 namespace gshmem::api {
 namespace {
 
-inline void put_bytes(const char* call, void* dest, const void* src, size_t bytes, int pe) {
+inline void put_bytes(const char* call, void* dest, const void* src, size_t bytes, int pe, bool nbi = false) {
   if (bytes == 0) return;
   check_local(call, src, "source", bytes);
   if (!dest) api_error(call, "dest is NULL with %zu bytes (target pe %d)", bytes, pe);
-  memcpy(remote(call, dest, bytes, pe), src, bytes);
+  Target t = target(call, dest, bytes, pe);
+  if (t.device) dev_copy(call, t.p, src, bytes, !nbi);
+  else memcpy(t.p, src, bytes);
 }
 
-inline void get_bytes(const char* call, void* dest, const void* src, size_t bytes, int pe) {
+inline void get_bytes(const char* call, void* dest, const void* src, size_t bytes, int pe, bool nbi = false) {
   if (bytes == 0) return;
   check_local(call, dest, "dest", bytes);
   if (!src) api_error(call, "source is NULL with %zu bytes (source pe %d)", bytes, pe);
-  memcpy(dest, remote(call, src, bytes, pe, "source"), bytes);
+  Target t = target(call, src, bytes, pe, "source");
+  if (t.device) dev_copy(call, dest, t.p, bytes, !nbi);
+  else memcpy(dest, t.p, bytes);
 }
 
 // Strided: element i goes from src[i*sst] to dest[i*dst].
@@ -32,9 +37,12 @@ void iput_elems(const char* call, void* dest, const void* src, ptrdiff_t dst, pt
   check_local(call, src, "source", n);
   if (!dest) api_error(call, "dest is NULL with nelems %zu (target pe %d)", n, pe);
   const size_t span = bytes_of(call, (n - 1), static_cast<size_t>(dst) * E) + E;
-  char* r = remote(call, dest, span, pe);
+  Target t = target(call, dest, span, pe);
   const char* s = static_cast<const char*>(src);
-  for (size_t i = 0; i < n; ++i) memcpy(r + i * dst * E, s + i * sst * E, E);
+  for (size_t i = 0; i < n; ++i) {
+    if (t.device) dev_copy(call, t.p + i * dst * E, s + i * sst * E, E, i + 1 == n);
+    else memcpy(t.p + i * dst * E, s + i * sst * E, E);
+  }
 }
 
 template <size_t E>
@@ -44,14 +52,24 @@ void iget_elems(const char* call, void* dest, const void* src, ptrdiff_t dst, pt
   check_local(call, dest, "dest", n);
   if (!src) api_error(call, "source is NULL with nelems %zu (source pe %d)", n, pe);
   const size_t span = bytes_of(call, (n - 1), static_cast<size_t>(sst) * E) + E;
-  const char* r = remote(call, src, span, pe, "source");
+  Target t = target(call, src, span, pe, "source");
   char* d = static_cast<char*>(dest);
-  for (size_t i = 0; i < n; ++i) memcpy(d + i * dst * E, r + i * sst * E, E);
+  for (size_t i = 0; i < n; ++i) {
+    if (t.device) dev_copy(call, d + i * dst * E, t.p + i * sst * E, E, i + 1 == n);
+    else memcpy(d + i * dst * E, t.p + i * sst * E, E);
+  }
 }
 
 inline void signal_update(const char* call, uint64_t* sig_addr, uint64_t signal, int sig_op, int pe) {
   if (sig_op != SHMEM_SIGNAL_SET && sig_op != SHMEM_SIGNAL_ADD)
     api_error(call, "sig_op %d is neither SHMEM_SIGNAL_SET nor SHMEM_SIGNAL_ADD (target pe %d)", sig_op, pe);
+  Target t = target(call, sig_addr, sizeof(uint64_t), pe, "sig_addr");
+  if (t.device) {
+    if (sig_op != SHMEM_SIGNAL_SET)
+      api_error(call, "SHMEM_SIGNAL_ADD on a GPU-memory signal from the host is not supported yet (target pe %d)", pe);
+    dev_write64(call, reinterpret_cast<uint64_t*>(t.p), signal);
+    return;
+  }
   uint64_t* s = amo_target(call, sig_addr, pe);
   memory_fence();
   if (sig_op == SHMEM_SIGNAL_SET) __atomic_store_n(s, signal, __ATOMIC_RELEASE);
@@ -63,7 +81,8 @@ inline void put_signal_bytes(const char* call, void* dest, const void* src, size
   // Validate the signal before moving data so a bad signal never leaves a half-done operation.
   if (sig_op != SHMEM_SIGNAL_SET && sig_op != SHMEM_SIGNAL_ADD)
     api_error(call, "sig_op %d is neither SHMEM_SIGNAL_SET nor SHMEM_SIGNAL_ADD (target pe %d)", sig_op, pe);
-  (void)amo_target(call, sig_addr, pe);
+  if (!sig_addr) api_error(call, "sig_addr is NULL (target pe %d)", pe);
+  (void)target(call, sig_addr, sizeof(uint64_t), pe, "sig_addr");
   put_bytes(call, dest, src, bytes, pe);
   signal_update(call, sig_addr, signal, sig_op, pe);
 }
@@ -81,21 +100,27 @@ extern "C" {
     put_bytes("shmem_" #N "_put", d, s, bytes_of("shmem_" #N "_put", n, sizeof(T)), pe);            \
   }                                                                                                 \
   void shmem_##N##_put_nbi(T* d, const T* s, size_t n, int pe) {                                    \
-    put_bytes("shmem_" #N "_put_nbi", d, s, bytes_of("shmem_" #N "_put_nbi", n, sizeof(T)), pe);    \
+    put_bytes("shmem_" #N "_put_nbi", d, s, bytes_of("shmem_" #N "_put_nbi", n, sizeof(T)), pe, true);    \
   }                                                                                                 \
   void shmem_##N##_get(T* d, const T* s, size_t n, int pe) {                                        \
     get_bytes("shmem_" #N "_get", d, s, bytes_of("shmem_" #N "_get", n, sizeof(T)), pe);            \
   }                                                                                                 \
   void shmem_##N##_get_nbi(T* d, const T* s, size_t n, int pe) {                                    \
-    get_bytes("shmem_" #N "_get_nbi", d, s, bytes_of("shmem_" #N "_get_nbi", n, sizeof(T)), pe);    \
+    get_bytes("shmem_" #N "_get_nbi", d, s, bytes_of("shmem_" #N "_get_nbi", n, sizeof(T)), pe, true);    \
   }                                                                                                 \
   void shmem_##N##_p(T* d, T v, int pe) {                                                           \
     if (!d) api_error("shmem_" #N "_p", "dest is NULL (target pe %d)", pe);                         \
-    *reinterpret_cast<T*>(remote("shmem_" #N "_p", d, sizeof(T), pe)) = v;                          \
+    Target t = target("shmem_" #N "_p", d, sizeof(T), pe);                                          \
+    if (t.device) dev_copy("shmem_" #N "_p", t.p, &v, sizeof(T), true);                              \
+    else *reinterpret_cast<T*>(t.p) = v;                                                            \
   }                                                                                                 \
   T shmem_##N##_g(const T* s, int pe) {                                                             \
     if (!s) api_error("shmem_" #N "_g", "source is NULL (source pe %d)", pe);                       \
-    return *reinterpret_cast<const T*>(remote("shmem_" #N "_g", s, sizeof(T), pe, "source"));       \
+    Target t = target("shmem_" #N "_g", s, sizeof(T), pe, "source");                                \
+    if (!t.device) return *reinterpret_cast<const T*>(t.p);                                         \
+    T v;                                                                                            \
+    dev_copy("shmem_" #N "_g", &v, t.p, sizeof(T), true);                                            \
+    return v;                                                                                       \
   }                                                                                                 \
   void shmem_##N##_iput(T* d, const T* s, ptrdiff_t dst, ptrdiff_t sst, size_t n, int pe) {         \
     iput_elems<sizeof(T)>("shmem_" #N "_iput", d, s, dst, sst, n, pe);                              \
@@ -119,13 +144,13 @@ GSHMEM_RMA_TYPES(GSHMEM_DEF_RMA)
     put_bytes("shmem_put" #B, d, s, bytes_of("shmem_put" #B, n, B / 8), pe);                         \
   }                                                                                                  \
   void shmem_put##B##_nbi(void* d, const void* s, size_t n, int pe) {                                \
-    put_bytes("shmem_put" #B "_nbi", d, s, bytes_of("shmem_put" #B "_nbi", n, B / 8), pe);           \
+    put_bytes("shmem_put" #B "_nbi", d, s, bytes_of("shmem_put" #B "_nbi", n, B / 8), pe, true);           \
   }                                                                                                  \
   void shmem_get##B(void* d, const void* s, size_t n, int pe) {                                      \
     get_bytes("shmem_get" #B, d, s, bytes_of("shmem_get" #B, n, B / 8), pe);                         \
   }                                                                                                  \
   void shmem_get##B##_nbi(void* d, const void* s, size_t n, int pe) {                                \
-    get_bytes("shmem_get" #B "_nbi", d, s, bytes_of("shmem_get" #B "_nbi", n, B / 8), pe);           \
+    get_bytes("shmem_get" #B "_nbi", d, s, bytes_of("shmem_get" #B "_nbi", n, B / 8), pe, true);           \
   }                                                                                                  \
   void shmem_iput##B(void* d, const void* s, ptrdiff_t dst, ptrdiff_t sst, size_t n, int pe) {       \
     iput_elems<B / 8>("shmem_iput" #B, d, s, dst, sst, n, pe);                                       \
@@ -144,9 +169,9 @@ GSHMEM_SIZES(GSHMEM_DEF_SIZED)
 #undef GSHMEM_DEF_SIZED
 
 void shmem_putmem(void* d, const void* s, size_t n, int pe) { put_bytes("shmem_putmem", d, s, n, pe); }
-void shmem_putmem_nbi(void* d, const void* s, size_t n, int pe) { put_bytes("shmem_putmem_nbi", d, s, n, pe); }
+void shmem_putmem_nbi(void* d, const void* s, size_t n, int pe) { put_bytes("shmem_putmem_nbi", d, s, n, pe, true); }
 void shmem_getmem(void* d, const void* s, size_t n, int pe) { get_bytes("shmem_getmem", d, s, n, pe); }
-void shmem_getmem_nbi(void* d, const void* s, size_t n, int pe) { get_bytes("shmem_getmem_nbi", d, s, n, pe); }
+void shmem_getmem_nbi(void* d, const void* s, size_t n, int pe) { get_bytes("shmem_getmem_nbi", d, s, n, pe, true); }
 void shmem_putmem_signal(void* d, const void* s, size_t n, uint64_t* sa, uint64_t sv, int op, int pe) {
   put_signal_bytes("shmem_putmem_signal", d, s, n, sa, sv, op, pe);
 }
@@ -154,7 +179,13 @@ void shmem_putmem_signal_nbi(void* d, const void* s, size_t n, uint64_t* sa, uin
   put_signal_bytes("shmem_putmem_signal_nbi", d, s, n, sa, sv, op, pe);
 }
 
-void shmem_fence(void) { gshmem::memory_fence(); }
-void shmem_quiet(void) { gshmem::memory_fence(); }
+void shmem_fence(void) {
+  dev_quiet();
+  gshmem::memory_fence();
+}
+void shmem_quiet(void) {
+  dev_quiet();
+  gshmem::memory_fence();
+}
 
 }  // extern "C"

@@ -5,6 +5,7 @@
 #include <cstdlib>
 
 #include "api/access.hpp"
+#include "api/device_ops.hpp"
 #include "core/wait.hpp"
 
 namespace gshmem::api {
@@ -102,6 +103,7 @@ void shmem_info_get_name(char* name) {
 
 void shmem_barrier_all(void) {
   rt("shmem_barrier_all");
+  dev_quiet();
   memory_fence();
   sync_world();
 }

@@ -4,6 +4,7 @@
 #include <shmem.h>
 
 #include "api/access.hpp"
+#include "api/device_ops.hpp"
 #include "core/wait.hpp"
 
 namespace gshmem::api {
@@ -22,8 +23,19 @@ inline bool compare(const char* call, T v, int cmp, T x) {
   api_error(call, "cmp %d is not one of SHMEM_CMP_EQ/NE/GT/GE/LT/LE", cmp);
 }
 
+inline bool on_device(const void* p) {
+  const heap::Region& h = g_rt->heap.heap_region();
+  return h.device && reinterpret_cast<uintptr_t>(p) - h.lo < h.size;
+}
+
+// GPU-memory ivars (device heap) are read with a copy through the driver.
 template <typename T>
 inline T load(const T* p) {
+  if (__builtin_expect(on_device(p), 0)) {
+    T v;
+    dev_copy("shmem_wait_until", &v, p, sizeof(T), true);
+    return v;
+  }
   return __atomic_load_n(p, __ATOMIC_ACQUIRE);
 }
 
@@ -33,7 +45,7 @@ inline void check_ivars(const char* call, const T* ivars, size_t n) {
   if (n == 0) return;
   if (!ivars) api_error(call, "ivars is NULL with nelems %zu", n);
   Runtime& r = rt(call);
-  (void)remote(call, ivars, bytes_of(call, n, sizeof(T)), r.my_pe, "ivars");
+  (void)target(call, ivars, bytes_of(call, n, sizeof(T)), r.my_pe, "ivars");
 }
 
 // One pass over the array. Values: cmp_values (vector) or the single cmp_value.

@@ -93,18 +93,40 @@ void runtime_init(const char* call, int requested_thread, int* provided) {
                 "the PEs span several nodes but this build has no inter-node transport yet (tcp/ib); run all PEs "
                 "on one node",
                 Status::not_available);
-  if (cfg->GSHMEM_HEAP_KIND != "auto" && cfg->GSHMEM_HEAP_KIND != "host") {
+  const std::string& kind = cfg->GSHMEM_HEAP_KIND;
+  if (kind != "auto" && kind != "host" && kind != "device") {
     char what[200];
-    snprintf(what, sizeof what, "GSHMEM_HEAP_KIND=%s: only the host heap kind is available in this build",
-             cfg->GSHMEM_HEAP_KIND.c_str());
-    init_failed(call, what, Status::not_available);
+    snprintf(what, sizeof what, "GSHMEM_HEAP_KIND=%s: expected auto, host or device", kind.c_str());
+    init_failed(call, what, Status::invalid_argument);
   }
-  st = rt->heap.init(*rt->boot, rt->topo, cfg->SHMEM_SYMMETRIC_SIZE, cfg->GSHMEM_SYMMETRIC_DATA, rt->job_secret);
-  if (st != Status::ok) init_failed(call, "cannot set up the symmetric heap (SHMEM_SYMMETRIC_SIZE)", st);
+  heap::DeviceHeapSpec spec;
+  bool use_device = false;
+#if GSHMEM_HAVE_CUDA
+  if (kind != "host") {
+    const cu::Driver* drv = nullptr;
+    int count = 0;
+    use_device = gpu_probe(&drv, &count) == Status::ok;
+    if (use_device) {
+      rt->gpu = std::make_unique<GpuContext>();
+      st = gpu_bind(*cfg, rt->topo, drv, count, rt->gpu.get());
+      if (st != Status::ok) init_failed(call, "cannot bind this PE to a GPU (GSHMEM_DEVICE)", st);
+      spec.drv = drv;
+      spec.dev = rt->gpu->dev;
+      spec.reserve = cfg->GSHMEM_DEVICE_HEAP_RESERVE;
+    }
+  }
+#endif
+  if (kind == "device" && !use_device)
+    init_failed(call, "GSHMEM_HEAP_KIND=device but this PE has no usable CUDA GPU", Status::not_available);
+  st = rt->heap.init(*rt->boot, rt->topo, cfg->SHMEM_SYMMETRIC_SIZE, cfg->GSHMEM_SYMMETRIC_DATA, rt->job_secret,
+                     use_device ? &spec : nullptr);
+  if (st != Status::ok)
+    init_failed(call, "cannot set up the symmetric heap (SHMEM_SYMMETRIC_SIZE, GPU memory)", st);
   for (int pe = 0; pe < rt->npes; ++pe) rt->world_pes.push_back(pe);
   rt->thread_level = requested_thread;
   if (provided) *provided = requested_thread;
   g_rt_state.store(static_cast<int>(RtState::running));
+  republish_device_state();
   st = rt->boot->barrier();
   if (st != Status::ok) init_failed(call, "bootstrap barrier failed", st);
   if (rt->my_pe == 0) {
@@ -122,8 +144,31 @@ void runtime_finalize() {
   // peer memory, and no PE closes its bootstrap connection while another still checks health.
   g_rt->boot->barrier();
   g_rt_state.store(static_cast<int>(RtState::finalized));
+#if GSHMEM_HAVE_CUDA
+  if (g_rt->gpu) g_rt->gpu->drv->cuCtxSynchronize();
+#endif
   g_rt->heap.finalize();
+#if GSHMEM_HAVE_CUDA
+  if (g_rt->gpu) gpu_release(g_rt->gpu.get());
+#endif
   g_rt->boot->finalize();
+}
+
+void republish_device_state() {
+  Runtime& rt = *g_rt;
+  gshmem_device_state s{};
+  s.version = GSHMEM_DEVICE_STATE_VERSION;
+  s.size = sizeof s;
+  s.my_pe = rt.my_pe;
+  s.npes = rt.npes;
+  if (rt.heap.is_device()) {
+    s.window_base = rt.heap.window_base();
+    s.window_stride = rt.heap.window_stride();
+    s.heap_size = rt.heap.size();
+    s.heap_base = reinterpret_cast<uint64_t>(rt.heap.base());
+  }
+  s.initialized = 1;
+  publish_device_state(s);
 }
 
 void sync_world() {

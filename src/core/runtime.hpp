@@ -7,6 +7,7 @@
 
 #include "bootstrap/bootstrap.hpp"
 #include "common/config.hpp"
+#include "core/gpu.hpp"
 #include "heap/heap.hpp"
 #include "topo/topo.hpp"
 
@@ -25,6 +26,9 @@ struct Runtime {
   uint64_t check_seq = 0;       // guarded by coll_mu
   std::vector<int> world_pes;   // 0..npes-1
   uint8_t job_secret[16] = {};
+#if GSHMEM_HAVE_CUDA
+  std::unique_ptr<GpuContext> gpu;  // set on GPU PEs (device heap kind)
+#endif
 };
 
 enum class RtState : int { uninit = 0, running = 1, finalized = 2 };
@@ -44,6 +48,9 @@ void sync_world();
 // Cross-checks that every PE passed the same arguments to a collective; reports the first PE
 // that differs. Includes a world sync.
 void check_collective_args(const char* call, uint64_t op, uint64_t a, uint64_t b);
+
+// Sends the device heap geometry to every nvcc-compiled translation unit (init, heap growth).
+void republish_device_state();
 
 inline void memory_fence() noexcept { std::atomic_thread_fence(std::memory_order_seq_cst); }
 

@@ -29,6 +29,13 @@ void Allocator::insert_free(size_t off, size_t size) {
   free_.emplace(off, size);
 }
 
+void Allocator::grow(size_t new_total) {
+  new_total = new_total / kGranule * kGranule;
+  if (new_total <= total_) return;
+  insert_free(total_, new_total - total_);
+  total_ = new_total;
+}
+
 size_t Allocator::alloc(size_t bytes, size_t align) {
   if (bytes == 0 || bytes > total_) return kFail;
   if (align < kGranule) align = kGranule;

@@ -14,6 +14,8 @@ class Allocator {
 
   explicit Allocator(size_t total = 0) { reset(total); }
   void reset(size_t total);
+  // Extends the managed range to new_total (> total()); the new space joins the free list.
+  void grow(size_t new_total);
   size_t alloc(size_t bytes, size_t align);  // offset or kFail
   // Returns the freed block's size, 0 if off is not the start of an allocated block.
   size_t free(size_t off);

@@ -2,10 +2,12 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstring>
 #include <new>
 
 #include "common/log.hpp"
+#include "gshmem/device_host/state.h"
 #include "transport/fd_passing.hpp"
 
 namespace gshmem::heap {
@@ -14,26 +16,50 @@ namespace {
 struct SegInfo {
   uint64_t heap_bytes;
   uint64_t data_bytes;
+  uint64_t device;  // 1 when the user heap is GPU memory
 };
 }  // namespace
 
 Status SymmetricHeap::init(boot::Bootstrap& b, const topo::Topology& t, size_t heap_bytes, bool share_data,
-                           const uint8_t secret[16]) {
+                           const uint8_t secret[16], const DeviceHeapSpec* device) {
   const size_t page = static_cast<size_t>(sysconf(_SC_PAGESIZE));
   heap_bytes = (heap_bytes + page - 1) / page * page;
-  Status st = own_.create("gshmem-heap", kControlBytes + heap_bytes, kHeapBaseAlign, kControlBytes);
+  secret_ = secret;
+  // The host segment always holds the control block; it holds the user heap only for the host kind.
+  const size_t host_user = device ? 0 : heap_bytes;
+  Status st = own_.create("gshmem-heap", kControlBytes + host_user, kHeapBaseAlign, kControlBytes);
+#if GSHMEM_HAVE_CUDA
+  CUmemGenericAllocationHandle dev_handle{};
+  int dev_fd = -1;
+  if (st == Status::ok && device) {
+    const size_t stride = std::max(device->reserve, GSHMEM_DEV_CTRL_BYTES + heap_bytes);
+    st = window_.reserve(device->drv, device->dev, t.npes, stride);
+    if (st == Status::ok) {
+      heap_bytes = (GSHMEM_DEV_CTRL_BYTES + heap_bytes + window_.granularity() - 1) / window_.granularity() *
+                       window_.granularity() - GSHMEM_DEV_CTRL_BYTES;
+      st = window_.create_chunk(GSHMEM_DEV_CTRL_BYTES + heap_bytes, &dev_handle, &dev_fd);
+    }
+  }
+#else
+  if (device) st = Status::not_available;
+#endif
   if (st == Status::ok && share_data) {
     Status ds = mem::share_data_segment(&own_data_);
     if (ds != Status::ok) GSHMEM_WARN(Subsys::heap, "global/static variables are not symmetric on this PE");
   }
   // Sizes must agree on every PE: the same offset must exist everywhere.
   std::vector<SegInfo> info(static_cast<size_t>(t.npes));
-  info[static_cast<size_t>(t.my_pe)] = {st == Status::ok ? heap_bytes : 0, own_data_.size()};
+  info[static_cast<size_t>(t.my_pe)] = {st == Status::ok ? heap_bytes : 0, own_data_.size(), device ? 1u : 0u};
   GSHMEM_CHECK(b.allgather(info.data(), sizeof(SegInfo)));
   for (int pe = 0; pe < t.npes; ++pe) {
     if (info[pe].heap_bytes == 0) {
       GSHMEM_WARN(Subsys::heap, "pe %d could not create its symmetric heap of %zu bytes", pe, heap_bytes);
       return Status::out_of_memory;
+    }
+    if (info[pe].device != (device ? 1u : 0u)) {
+      GSHMEM_WARN(Subsys::heap, "heap kinds differ: pe %d has a %s heap, pe %d a %s heap (GSHMEM_HEAP_KIND)", pe,
+                  info[pe].device ? "device" : "host", t.my_pe, device ? "device" : "host");
+      return Status::invalid_argument;
     }
     if (info[pe].heap_bytes != heap_bytes || info[pe].data_bytes != own_data_.size()) {
       GSHMEM_WARN(Subsys::heap,
@@ -50,14 +76,21 @@ Status SymmetricHeap::init(boot::Bootstrap& b, const topo::Topology& t, size_t h
 
   std::vector<int> offer{own_.fd()};
   if (own_data_.size()) offer.push_back(own_data_.fd());
+#if GSHMEM_HAVE_CUDA
+  if (device) offer.push_back(dev_fd);
+#endif
   std::vector<std::vector<int>> got;
   GSHMEM_CHECK(transport::exchange_fds(b, t.local_pes, secret, offer, &got));
+#if GSHMEM_HAVE_CUDA
+  if (dev_fd >= 0) close(dev_fd);
+#endif
 
   const size_t n = static_cast<size_t>(t.npes);
   peer_segs_.resize(n);
   peer_data_.resize(n);
   heap_.lo = reinterpret_cast<uintptr_t>(own_.base()) + kControlBytes;
   heap_.size = heap_bytes;
+  heap_.device = device != nullptr;
   heap_.peer.assign(n, nullptr);
   data_.lo = reinterpret_cast<uintptr_t>(own_data_.base());
   data_.size = own_data_.size();
@@ -65,25 +98,115 @@ Status SymmetricHeap::init(boot::Bootstrap& b, const topo::Topology& t, size_t h
   ctrl_.assign(n, nullptr);
   for (size_t i = 0; i < t.local_pes.size(); ++i) {
     const int pe = t.local_pes[i];
+#if GSHMEM_HAVE_CUDA
+    if (device) {
+      const size_t dev_bytes = GSHMEM_DEV_CTRL_BYTES + heap_bytes;
+      if (pe == t.my_pe) {
+        close(got[i].back());
+        GSHMEM_CHECK(window_.map_own(pe, 0, dev_handle, dev_bytes));
+      } else {
+        GSHMEM_CHECK(window_.map_imported(pe, 0, got[i].back(), dev_bytes));
+      }
+      got[i].pop_back();
+      heap_.peer[pe] = reinterpret_cast<char*>(window_.slot_base(pe) + GSHMEM_DEV_CTRL_BYTES);
+      dev_mapped_ = dev_bytes;
+    }
+#endif
     if (pe == t.my_pe) {
       for (int fd : got[i]) close(fd);
-      heap_.peer[pe] = reinterpret_cast<char*>(heap_.lo);
+      if (!device) heap_.peer[pe] = reinterpret_cast<char*>(heap_.lo);
       data_.peer[pe] = reinterpret_cast<char*>(data_.lo);
       ctrl_[pe] = my_ctrl_;
       continue;
     }
-    GSHMEM_CHECK(peer_segs_[pe].map_peer(got[i][0], kControlBytes + heap_bytes));
-    heap_.peer[pe] = static_cast<char*>(peer_segs_[pe].base()) + kControlBytes;
+    GSHMEM_CHECK(peer_segs_[pe].map_peer(got[i][0], kControlBytes + host_user));
+    if (!device) heap_.peer[pe] = static_cast<char*>(peer_segs_[pe].base()) + kControlBytes;
     ctrl_[pe] = static_cast<ControlBlock*>(peer_segs_[pe].base());
     if (data_.size) {
       GSHMEM_CHECK(peer_data_[pe].map_peer(got[i][1], data_.size));
       data_.peer[pe] = static_cast<char*>(peer_data_[pe].base());
     }
   }
+#if GSHMEM_HAVE_CUDA
+  if (device) {
+    heap_.lo = window_.slot_base(t.my_pe) + GSHMEM_DEV_CTRL_BYTES;
+    // Zero the device control block (barrier flags and epochs start at 0).
+    // (cuMemCreate memory is not guaranteed zeroed.)
+    CUdeviceptr ctrl = window_.slot_base(t.my_pe);
+    GSHMEM_CU(*device->drv, cuMemsetD8Async, ctrl, 0, GSHMEM_DEV_CTRL_BYTES, nullptr);
+    GSHMEM_CU(*device->drv, cuCtxSynchronize);
+  }
+#endif
   alloc_.reset(heap_bytes);
   GSHMEM_DEBUG(Subsys::heap, "host heap %p + %zu, data %p + %zu, %d local peers mapped", base(), heap_bytes,
                reinterpret_cast<void*>(data_.lo), data_.size, t.local_size);
   return Status::ok;
+}
+
+size_t SymmetricHeap::max_alignment() const noexcept {
+  return heap_.device ? GSHMEM_DEV_CTRL_BYTES : kHeapBaseAlign;
+}
+
+uint64_t SymmetricHeap::window_base() const noexcept {
+#if GSHMEM_HAVE_CUDA
+  return window_.base();
+#else
+  return 0;
+#endif
+}
+
+uint64_t SymmetricHeap::window_stride() const noexcept {
+#if GSHMEM_HAVE_CUDA
+  return window_.stride();
+#else
+  return 0;
+#endif
+}
+
+Status SymmetricHeap::grow(boot::Bootstrap& b, const topo::Topology& t, size_t extra) {
+#if GSHMEM_HAVE_CUDA
+  if (!heap_.device) return Status::not_available;
+  CUmemGenericAllocationHandle h{};
+  int fd = -1;
+  extra = (extra + window_.granularity() - 1) / window_.granularity() * window_.granularity();
+  Status st = dev_mapped_ + extra > window_.stride() ? Status::out_of_memory : window_.create_chunk(extra, &h, &fd);
+  // Every PE must succeed, or none grows.
+  std::vector<int32_t> ok(static_cast<size_t>(t.npes), 0);
+  ok[static_cast<size_t>(t.my_pe)] = st == Status::ok;
+  GSHMEM_CHECK(b.allgather(ok.data(), sizeof(int32_t)));
+  bool all = true;
+  for (int v : ok) all = all && v;
+  if (!all) {
+    if (st == Status::ok) {
+      close(fd);
+      window_.drop_chunk(h);
+    }
+    return Status::out_of_memory;
+  }
+  std::vector<std::vector<int>> got;
+  GSHMEM_CHECK(transport::exchange_fds(b, t.local_pes, secret_, {fd}, &got));
+  close(fd);
+  for (size_t i = 0; i < t.local_pes.size(); ++i) {
+    const int pe = t.local_pes[i];
+    if (pe == t.my_pe) {
+      close(got[i][0]);
+      GSHMEM_CHECK(window_.map_own(pe, dev_mapped_, h, extra));
+    } else {
+      GSHMEM_CHECK(window_.map_imported(pe, dev_mapped_, got[i][0], extra));
+    }
+  }
+  dev_mapped_ += extra;
+  const size_t old = heap_.size;
+  heap_.size += extra;
+  alloc_.grow(heap_.size);
+  GSHMEM_INFO(Subsys::heap, "device heap grew from %zu to %zu bytes", old, heap_.size);
+  return Status::ok;
+#else
+  (void)b;
+  (void)t;
+  (void)extra;
+  return Status::not_available;
+#endif
 }
 
 void SymmetricHeap::finalize() {
@@ -91,6 +214,9 @@ void SymmetricHeap::finalize() {
   peer_data_.clear();
   own_.reset();
   own_data_.reset();  // keeps the mapping: the program's globals live there
+#if GSHMEM_HAVE_CUDA
+  window_.release();
+#endif
   heap_ = Region{};
   data_ = Region{};
   ctrl_.clear();

@@ -8,6 +8,7 @@
 #include "bootstrap/bootstrap.hpp"
 #include "heap/allocator.hpp"
 #include "heap/control.hpp"
+#include "mem/device_window.hpp"
 #include "mem/host_segment.hpp"
 #include "topo/topo.hpp"
 
@@ -16,14 +17,33 @@ namespace gshmem::heap {
 struct Region {
   uintptr_t lo = 0;  // local base
   size_t size = 0;
+  bool device = false;  // GPU memory: host code must copy through the driver
   std::vector<char*> peer;  // per PE; nullptr when not mapped (other node)
+};
+
+// Where the user heap lives: host shared memory, or the GPU this PE is bound to.
+struct DeviceHeapSpec {
+#if GSHMEM_HAVE_CUDA
+  const cu::Driver* drv = nullptr;
+  CUdevice dev = 0;
+#endif
+  size_t reserve = 0;  // virtual bytes per PE (the most the heap can grow to)
 };
 
 class SymmetricHeap {
  public:
+  // device == nullptr: host heap kind.
   Status init(boot::Bootstrap& b, const topo::Topology& t, size_t heap_bytes, bool share_data,
-              const uint8_t job_secret[16]);
+              const uint8_t job_secret[16], const DeviceHeapSpec* device);
+  // Collective: adds at least extra bytes to every PE's device heap (same size everywhere).
+  Status grow(boot::Bootstrap& b, const topo::Topology& t, size_t extra);
   void finalize();
+  bool is_device() const noexcept { return heap_.device; }
+  // The largest alignment for which an aligned offset is an aligned address on every PE.
+  size_t max_alignment() const noexcept;
+  // Device kind: window geometry for the device state.
+  uint64_t window_base() const noexcept;
+  uint64_t window_stride() const noexcept;
 
   char* base() const noexcept { return reinterpret_cast<char*>(heap_.lo); }
   size_t size() const noexcept { return heap_.size; }
@@ -35,6 +55,11 @@ class SymmetricHeap {
 
  private:
   mem::HostSegment own_, own_data_;
+#if GSHMEM_HAVE_CUDA
+  mem::DeviceWindow window_;
+#endif
+  const uint8_t* secret_ = nullptr;
+  size_t dev_mapped_ = 0;  // bytes mapped per PE slot (control + heap)
   std::vector<mem::HostSegment> peer_segs_, peer_data_;
   Region heap_, data_;
   std::vector<ControlBlock*> ctrl_;

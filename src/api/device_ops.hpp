@@ -1,0 +1,18 @@
+// Host-side operations on the device heap: copies on the PE's non-blocking stream through the
+// driver (UVA: the peer segments are mapped in this process), so host RMA never waits for user
+// kernels (which may themselves be waiting for this RMA).
+#pragma once
+#include <cstddef>
+#include <cstdint>
+
+namespace gshmem::api {
+
+// Blocking: returns when the source may be reused (put) or the data has arrived (get).
+void dev_copy(const char* call, void* dst, const void* src, size_t bytes, bool blocking);
+// Atomic 64-bit write, ordered after every earlier copy on the stream (signal SET).
+void dev_write64(const char* call, uint64_t* dst, uint64_t value);
+// Waits for every host-issued device-heap operation (quiet).
+void dev_quiet();
+bool dev_active();  // this PE has a device heap
+
+}  // namespace gshmem::api

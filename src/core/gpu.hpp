@@ -1,0 +1,36 @@
+// GPU PE: binding a PE to a GPU, its primary context and the stream host-side RMA uses; and the
+// registry of per-translation-unit device-state copies (gshmemi_register_device_state).
+#pragma once
+#include "common/config.hpp"
+#include "gshmem/device_host/state.h"
+#include "mem/cuda_driver.hpp"
+#include "topo/topo.hpp"
+
+namespace gshmem {
+
+#if GSHMEM_HAVE_CUDA
+struct GpuContext {
+  const cu::Driver* drv = nullptr;
+  int ordinal = -1;
+  CUdevice dev = 0;
+  CUcontext ctx = nullptr;
+  CUstream stream = nullptr;  // non-blocking: host RMA never waits for user kernels
+  char name[128] = {};
+};
+
+// Returns not_available when there is no usable GPU (the caller then uses the host heap kind).
+Status gpu_probe(const cu::Driver** drv, int* count);
+Status gpu_bind(const Config& cfg, const topo::Topology& t, const cu::Driver* drv, int count, GpuContext* g);
+void gpu_release(GpuContext* g) noexcept;
+// Makes the PE's context current on the calling thread (host calls from user threads).
+inline void gpu_make_current(const GpuContext& g) {
+  CUcontext cur = nullptr;
+  g.drv->cuCtxGetCurrent(&cur);
+  if (cur != g.ctx) g.drv->cuCtxSetCurrent(g.ctx);
+}
+#endif
+
+// Copies the state into every registered translation unit (and remembers it for units loaded later).
+void publish_device_state(const gshmem_device_state& s);
+
+}  // namespace gshmem

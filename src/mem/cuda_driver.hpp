@@ -1,0 +1,41 @@
+// The CUDA driver API, reached without linking libcuda: dlopen("libcuda.so.1") and
+// cuGetProcAddress for every entry point, so libgshmem starts on machines without a GPU.
+#pragma once
+#include "common/status.hpp"
+
+#if GSHMEM_HAVE_CUDA
+#include <cuda.h>
+
+namespace gshmem::cu {
+
+#define GSHMEM_CU_FUNCTIONS(X)                                                                             \
+  X(cuInit) X(cuDeviceGetCount) X(cuDeviceGet) X(cuDeviceGetAttribute) X(cuDeviceGetName)                  \
+  X(cuDevicePrimaryCtxRetain) X(cuDevicePrimaryCtxRelease) X(cuCtxSetCurrent) X(cuCtxGetCurrent)           \
+  X(cuCtxGetDevice) X(cuCtxSynchronize) X(cuMemGetInfo) X(cuMemGetAllocationGranularity) X(cuMemCreate)    \
+  X(cuMemRelease) X(cuMemExportToShareableHandle) X(cuMemImportFromShareableHandle) X(cuMemAddressReserve) \
+  X(cuMemAddressFree) X(cuMemMap) X(cuMemUnmap) X(cuMemSetAccess) X(cuMemcpyAsync) X(cuMemsetD8Async)       \
+  X(cuStreamCreate) X(cuStreamDestroy) X(cuStreamSynchronize) X(cuStreamWriteValue64) X(cuStreamWaitValue64) \
+  X(cuGetErrorString) X(cuPointerGetAttribute)
+
+struct Driver {
+#define GSHMEM_CU_MEMBER(f) decltype(&::f) f = nullptr;
+  GSHMEM_CU_FUNCTIONS(GSHMEM_CU_MEMBER)
+#undef GSHMEM_CU_MEMBER
+};
+
+// Loads once. not_available (with the reason logged at INFO) when there is no driver.
+Status load(const Driver** out);
+const char* error_string(CUresult r);
+
+}  // namespace gshmem::cu
+
+// Calls a driver function; on failure logs "<call> failed: <error>" and returns system_error.
+#define GSHMEM_CU(drv, call, ...)                                                                 \
+  do {                                                                                            \
+    CUresult gshmem_cu_r_ = (drv).call(__VA_ARGS__);                                              \
+    if (gshmem_cu_r_ != CUDA_SUCCESS) {                                                           \
+      GSHMEM_WARN(::gshmem::Subsys::mem, "%s failed: %s", #call, ::gshmem::cu::error_string(gshmem_cu_r_)); \
+      return ::gshmem::Status::system_error;                                                      \
+    }                                                                                             \
+  } while (0)
+#endif
