@@ -20,11 +20,8 @@ int shmem_init_thread(int requested, int *provided);
 void shmem_query_thread(int *provided);
 void shmem_finalize(void);
 void shmem_global_exit(int status);
-int shmem_my_pe(void);
-int shmem_n_pes(void);
 int shmem_pe_accessible(int pe);
 int shmem_addr_accessible(const void *addr, int pe);
-void *shmem_ptr(const void *dest, int pe);
 void shmem_info_get_version(int *major, int *minor);
 void shmem_info_get_name(char *name);
 
@@ -35,6 +32,25 @@ void *shmem_align(size_t alignment, size_t size);
 void *shmem_realloc(void *ptr, size_t size);
 void shmem_free(void *ptr);
 void *shmem_malloc_with_hints(size_t size, long hints);
+
+#ifdef __cplusplus
+}
+#endif
+
+/* Everything below down to "end of the device-capable API" is also callable from CUDA device code.
+ * Under nvcc the device compilation pass gets inline device definitions of these names
+ * (gshmem/device_api.cuh) instead of the host declarations. */
+#if defined(__CUDACC__)
+#include "gshmem/device_api.cuh"
+#endif
+#if !defined(__CUDA_ARCH__)
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+int shmem_my_pe(void);
+int shmem_n_pes(void);
+void *shmem_ptr(const void *dest, int pe);
 
 /* ---- Remote memory access ---- */
 #define GSHMEM_DECL_RMA(T, N)                                                                    \
@@ -156,6 +172,19 @@ GSHMEM_P2P_TYPES(GSHMEM_DECL_P2P)
 void shmem_barrier_all(void);
 void shmem_sync_all(void);
 
+/* Deprecated long waits (also the long overload of the C++ generic shmem_wait_until). */
+void shmem_wait(long *ivar, long cmp_value);
+void shmem_wait_until(long *ivar, int cmp, long cmp_value);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* !__CUDA_ARCH__: end of the device-capable API */
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* ---- Deprecated names still used by older programs and benchmarks ---- */
 void start_pes(int npes);
 int _my_pe(void);
@@ -186,8 +215,6 @@ long shmem_swap(long *dest, long value, int pe);
 GSHMEM_OLD_WAIT_TYPES(GSHMEM_DECL_OLD_WAIT)
 #undef GSHMEM_DECL_OLD_WAIT
 void shmem_short_wait_until(short *ivar, int cmp, short cmp_value);
-void shmem_wait(long *ivar, long cmp_value);
-void shmem_wait_until(long *ivar, int cmp, long cmp_value);
 
 #ifdef __cplusplus
 }

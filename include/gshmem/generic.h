@@ -74,71 +74,79 @@
 
 #elif defined(__cplusplus)
 
+/* Under nvcc the overloads are callable from host and device code (each pass sees the matching
+ * typed functions). */
+#if defined(__CUDACC__)
+#define GSHMEM_HD __host__ __device__
+#else
+#define GSHMEM_HD
+#endif
+
 #define GSHMEM_CXX_RMA(T, N, _)                                                                   \
-  inline void shmem_put(T *d, const T *s, size_t n, int pe) { shmem_##N##_put(d, s, n, pe); }    \
-  inline void shmem_put_nbi(T *d, const T *s, size_t n, int pe) { shmem_##N##_put_nbi(d, s, n, pe); } \
-  inline void shmem_get(T *d, const T *s, size_t n, int pe) { shmem_##N##_get(d, s, n, pe); }    \
-  inline void shmem_get_nbi(T *d, const T *s, size_t n, int pe) { shmem_##N##_get_nbi(d, s, n, pe); } \
-  inline void shmem_p(T *d, T v, int pe) { shmem_##N##_p(d, v, pe); }                           \
-  inline T shmem_g(const T *s, int pe) { return shmem_##N##_g(s, pe); }                          \
-  inline void shmem_iput(T *d, const T *s, ptrdiff_t dst, ptrdiff_t sst, size_t n, int pe) {     \
+  GSHMEM_HD inline void shmem_put(T *d, const T *s, size_t n, int pe) { shmem_##N##_put(d, s, n, pe); }    \
+  GSHMEM_HD inline void shmem_put_nbi(T *d, const T *s, size_t n, int pe) { shmem_##N##_put_nbi(d, s, n, pe); } \
+  GSHMEM_HD inline void shmem_get(T *d, const T *s, size_t n, int pe) { shmem_##N##_get(d, s, n, pe); }    \
+  GSHMEM_HD inline void shmem_get_nbi(T *d, const T *s, size_t n, int pe) { shmem_##N##_get_nbi(d, s, n, pe); } \
+  GSHMEM_HD inline void shmem_p(T *d, T v, int pe) { shmem_##N##_p(d, v, pe); }                           \
+  GSHMEM_HD inline T shmem_g(const T *s, int pe) { return shmem_##N##_g(s, pe); }                          \
+  GSHMEM_HD inline void shmem_iput(T *d, const T *s, ptrdiff_t dst, ptrdiff_t sst, size_t n, int pe) {     \
     shmem_##N##_iput(d, s, dst, sst, n, pe);                                                     \
   }                                                                                              \
-  inline void shmem_iget(T *d, const T *s, ptrdiff_t dst, ptrdiff_t sst, size_t n, int pe) {     \
+  GSHMEM_HD inline void shmem_iget(T *d, const T *s, ptrdiff_t dst, ptrdiff_t sst, size_t n, int pe) {     \
     shmem_##N##_iget(d, s, dst, sst, n, pe);                                                     \
   }                                                                                              \
-  inline void shmem_put_signal(T *d, const T *s, size_t n, uint64_t *sa, uint64_t sv, int op, int pe) { \
+  GSHMEM_HD inline void shmem_put_signal(T *d, const T *s, size_t n, uint64_t *sa, uint64_t sv, int op, int pe) { \
     shmem_##N##_put_signal(d, s, n, sa, sv, op, pe);                                             \
   }                                                                                              \
-  inline void shmem_put_signal_nbi(T *d, const T *s, size_t n, uint64_t *sa, uint64_t sv, int op, int pe) { \
+  GSHMEM_HD inline void shmem_put_signal_nbi(T *d, const T *s, size_t n, uint64_t *sa, uint64_t sv, int op, int pe) { \
     shmem_##N##_put_signal_nbi(d, s, n, sa, sv, op, pe);                                         \
   }
 GSHMEM_G_RMA(GSHMEM_CXX_RMA, _)
 #undef GSHMEM_CXX_RMA
 
 #define GSHMEM_CXX_AMO_EXT(T, N, _)                                                               \
-  inline T shmem_atomic_fetch(const T *s, int pe) { return shmem_##N##_atomic_fetch(s, pe); }    \
-  inline void shmem_atomic_set(T *d, T v, int pe) { shmem_##N##_atomic_set(d, v, pe); }          \
-  inline T shmem_atomic_swap(T *d, T v, int pe) { return shmem_##N##_atomic_swap(d, v, pe); }    \
-  inline void shmem_atomic_fetch_nbi(T *f, const T *s, int pe) { shmem_##N##_atomic_fetch_nbi(f, s, pe); } \
-  inline void shmem_atomic_swap_nbi(T *f, T *d, T v, int pe) { shmem_##N##_atomic_swap_nbi(f, d, v, pe); }
+  GSHMEM_HD inline T shmem_atomic_fetch(const T *s, int pe) { return shmem_##N##_atomic_fetch(s, pe); }    \
+  GSHMEM_HD inline void shmem_atomic_set(T *d, T v, int pe) { shmem_##N##_atomic_set(d, v, pe); }          \
+  GSHMEM_HD inline T shmem_atomic_swap(T *d, T v, int pe) { return shmem_##N##_atomic_swap(d, v, pe); }    \
+  GSHMEM_HD inline void shmem_atomic_fetch_nbi(T *f, const T *s, int pe) { shmem_##N##_atomic_fetch_nbi(f, s, pe); } \
+  GSHMEM_HD inline void shmem_atomic_swap_nbi(T *f, T *d, T v, int pe) { shmem_##N##_atomic_swap_nbi(f, d, v, pe); }
 GSHMEM_G_AMO_EXT(GSHMEM_CXX_AMO_EXT, _)
 #undef GSHMEM_CXX_AMO_EXT
 
 #define GSHMEM_CXX_AMO_STD(T, N, _)                                                               \
-  inline T shmem_atomic_compare_swap(T *d, T c, T v, int pe) {                                   \
+  GSHMEM_HD inline T shmem_atomic_compare_swap(T *d, T c, T v, int pe) {                                   \
     return shmem_##N##_atomic_compare_swap(d, c, v, pe);                                         \
   }                                                                                              \
-  inline T shmem_atomic_fetch_inc(T *d, int pe) { return shmem_##N##_atomic_fetch_inc(d, pe); }  \
-  inline void shmem_atomic_inc(T *d, int pe) { shmem_##N##_atomic_inc(d, pe); }                  \
-  inline T shmem_atomic_fetch_add(T *d, T v, int pe) { return shmem_##N##_atomic_fetch_add(d, v, pe); } \
-  inline void shmem_atomic_add(T *d, T v, int pe) { shmem_##N##_atomic_add(d, v, pe); }          \
-  inline void shmem_atomic_compare_swap_nbi(T *f, T *d, T c, T v, int pe) {                      \
+  GSHMEM_HD inline T shmem_atomic_fetch_inc(T *d, int pe) { return shmem_##N##_atomic_fetch_inc(d, pe); }  \
+  GSHMEM_HD inline void shmem_atomic_inc(T *d, int pe) { shmem_##N##_atomic_inc(d, pe); }                  \
+  GSHMEM_HD inline T shmem_atomic_fetch_add(T *d, T v, int pe) { return shmem_##N##_atomic_fetch_add(d, v, pe); } \
+  GSHMEM_HD inline void shmem_atomic_add(T *d, T v, int pe) { shmem_##N##_atomic_add(d, v, pe); }          \
+  GSHMEM_HD inline void shmem_atomic_compare_swap_nbi(T *f, T *d, T c, T v, int pe) {                      \
     shmem_##N##_atomic_compare_swap_nbi(f, d, c, v, pe);                                         \
   }                                                                                              \
-  inline void shmem_atomic_fetch_inc_nbi(T *f, T *d, int pe) { shmem_##N##_atomic_fetch_inc_nbi(f, d, pe); } \
-  inline void shmem_atomic_fetch_add_nbi(T *f, T *d, T v, int pe) {                              \
+  GSHMEM_HD inline void shmem_atomic_fetch_inc_nbi(T *f, T *d, int pe) { shmem_##N##_atomic_fetch_inc_nbi(f, d, pe); } \
+  GSHMEM_HD inline void shmem_atomic_fetch_add_nbi(T *f, T *d, T v, int pe) {                              \
     shmem_##N##_atomic_fetch_add_nbi(f, d, v, pe);                                               \
   }
 GSHMEM_G_AMO_STD(GSHMEM_CXX_AMO_STD, _)
 #undef GSHMEM_CXX_AMO_STD
 
 #define GSHMEM_CXX_AMO_BIT(T, N, _)                                                               \
-  inline T shmem_atomic_fetch_and(T *d, T v, int pe) { return shmem_##N##_atomic_fetch_and(d, v, pe); } \
-  inline void shmem_atomic_and(T *d, T v, int pe) { shmem_##N##_atomic_and(d, v, pe); }          \
-  inline T shmem_atomic_fetch_or(T *d, T v, int pe) { return shmem_##N##_atomic_fetch_or(d, v, pe); } \
-  inline void shmem_atomic_or(T *d, T v, int pe) { shmem_##N##_atomic_or(d, v, pe); }            \
-  inline T shmem_atomic_fetch_xor(T *d, T v, int pe) { return shmem_##N##_atomic_fetch_xor(d, v, pe); } \
-  inline void shmem_atomic_xor(T *d, T v, int pe) { shmem_##N##_atomic_xor(d, v, pe); }          \
-  inline void shmem_atomic_fetch_and_nbi(T *f, T *d, T v, int pe) { shmem_##N##_atomic_fetch_and_nbi(f, d, v, pe); } \
-  inline void shmem_atomic_fetch_or_nbi(T *f, T *d, T v, int pe) { shmem_##N##_atomic_fetch_or_nbi(f, d, v, pe); } \
-  inline void shmem_atomic_fetch_xor_nbi(T *f, T *d, T v, int pe) { shmem_##N##_atomic_fetch_xor_nbi(f, d, v, pe); }
+  GSHMEM_HD inline T shmem_atomic_fetch_and(T *d, T v, int pe) { return shmem_##N##_atomic_fetch_and(d, v, pe); } \
+  GSHMEM_HD inline void shmem_atomic_and(T *d, T v, int pe) { shmem_##N##_atomic_and(d, v, pe); }          \
+  GSHMEM_HD inline T shmem_atomic_fetch_or(T *d, T v, int pe) { return shmem_##N##_atomic_fetch_or(d, v, pe); } \
+  GSHMEM_HD inline void shmem_atomic_or(T *d, T v, int pe) { shmem_##N##_atomic_or(d, v, pe); }            \
+  GSHMEM_HD inline T shmem_atomic_fetch_xor(T *d, T v, int pe) { return shmem_##N##_atomic_fetch_xor(d, v, pe); } \
+  GSHMEM_HD inline void shmem_atomic_xor(T *d, T v, int pe) { shmem_##N##_atomic_xor(d, v, pe); }          \
+  GSHMEM_HD inline void shmem_atomic_fetch_and_nbi(T *f, T *d, T v, int pe) { shmem_##N##_atomic_fetch_and_nbi(f, d, v, pe); } \
+  GSHMEM_HD inline void shmem_atomic_fetch_or_nbi(T *f, T *d, T v, int pe) { shmem_##N##_atomic_fetch_or_nbi(f, d, v, pe); } \
+  GSHMEM_HD inline void shmem_atomic_fetch_xor_nbi(T *f, T *d, T v, int pe) { shmem_##N##_atomic_fetch_xor_nbi(f, d, v, pe); }
 GSHMEM_G_AMO_BIT(GSHMEM_CXX_AMO_BIT, _)
 #undef GSHMEM_CXX_AMO_BIT
 
 /* shmem_wait_until(long *, int, long) is also the deprecated C function: it serves long. */
 #define GSHMEM_CXX_WAIT_UNTIL(T, N, _) \
-  inline void shmem_wait_until(T *v, int c, T x) { shmem_##N##_wait_until(v, c, x); }
+  GSHMEM_HD inline void shmem_wait_until(T *v, int c, T x) { shmem_##N##_wait_until(v, c, x); }
 GSHMEM_CXX_WAIT_UNTIL(int, int, _)
 GSHMEM_CXX_WAIT_UNTIL(long long, longlong, _)
 GSHMEM_CXX_WAIT_UNTIL(unsigned int, uint, _)
@@ -147,41 +155,41 @@ GSHMEM_CXX_WAIT_UNTIL(unsigned long long, ulonglong, _)
 #undef GSHMEM_CXX_WAIT_UNTIL
 
 #define GSHMEM_CXX_P2P(T, N, _)                                                                   \
-  inline void shmem_wait_until_all(T *v, size_t n, const int *st, int c, T x) {                  \
+  GSHMEM_HD inline void shmem_wait_until_all(T *v, size_t n, const int *st, int c, T x) {                  \
     shmem_##N##_wait_until_all(v, n, st, c, x);                                                  \
   }                                                                                              \
-  inline size_t shmem_wait_until_any(T *v, size_t n, const int *st, int c, T x) {                \
+  GSHMEM_HD inline size_t shmem_wait_until_any(T *v, size_t n, const int *st, int c, T x) {                \
     return shmem_##N##_wait_until_any(v, n, st, c, x);                                           \
   }                                                                                              \
-  inline size_t shmem_wait_until_some(T *v, size_t n, size_t *ix, const int *st, int c, T x) {   \
+  GSHMEM_HD inline size_t shmem_wait_until_some(T *v, size_t n, size_t *ix, const int *st, int c, T x) {   \
     return shmem_##N##_wait_until_some(v, n, ix, st, c, x);                                      \
   }                                                                                              \
-  inline void shmem_wait_until_all_vector(T *v, size_t n, const int *st, int c, T *x) {          \
+  GSHMEM_HD inline void shmem_wait_until_all_vector(T *v, size_t n, const int *st, int c, T *x) {          \
     shmem_##N##_wait_until_all_vector(v, n, st, c, x);                                           \
   }                                                                                              \
-  inline size_t shmem_wait_until_any_vector(T *v, size_t n, const int *st, int c, T *x) {        \
+  GSHMEM_HD inline size_t shmem_wait_until_any_vector(T *v, size_t n, const int *st, int c, T *x) {        \
     return shmem_##N##_wait_until_any_vector(v, n, st, c, x);                                    \
   }                                                                                              \
-  inline size_t shmem_wait_until_some_vector(T *v, size_t n, size_t *ix, const int *st, int c, T *x) { \
+  GSHMEM_HD inline size_t shmem_wait_until_some_vector(T *v, size_t n, size_t *ix, const int *st, int c, T *x) { \
     return shmem_##N##_wait_until_some_vector(v, n, ix, st, c, x);                               \
   }                                                                                              \
-  inline int shmem_test(T *v, int c, T x) { return shmem_##N##_test(v, c, x); }                  \
-  inline int shmem_test_all(T *v, size_t n, const int *st, int c, T x) {                         \
+  GSHMEM_HD inline int shmem_test(T *v, int c, T x) { return shmem_##N##_test(v, c, x); }                  \
+  GSHMEM_HD inline int shmem_test_all(T *v, size_t n, const int *st, int c, T x) {                         \
     return shmem_##N##_test_all(v, n, st, c, x);                                                 \
   }                                                                                              \
-  inline size_t shmem_test_any(T *v, size_t n, const int *st, int c, T x) {                      \
+  GSHMEM_HD inline size_t shmem_test_any(T *v, size_t n, const int *st, int c, T x) {                      \
     return shmem_##N##_test_any(v, n, st, c, x);                                                 \
   }                                                                                              \
-  inline size_t shmem_test_some(T *v, size_t n, size_t *ix, const int *st, int c, T x) {         \
+  GSHMEM_HD inline size_t shmem_test_some(T *v, size_t n, size_t *ix, const int *st, int c, T x) {         \
     return shmem_##N##_test_some(v, n, ix, st, c, x);                                            \
   }                                                                                              \
-  inline int shmem_test_all_vector(T *v, size_t n, const int *st, int c, T *x) {                 \
+  GSHMEM_HD inline int shmem_test_all_vector(T *v, size_t n, const int *st, int c, T *x) {                 \
     return shmem_##N##_test_all_vector(v, n, st, c, x);                                          \
   }                                                                                              \
-  inline size_t shmem_test_any_vector(T *v, size_t n, const int *st, int c, T *x) {              \
+  GSHMEM_HD inline size_t shmem_test_any_vector(T *v, size_t n, const int *st, int c, T *x) {              \
     return shmem_##N##_test_any_vector(v, n, st, c, x);                                          \
   }                                                                                              \
-  inline size_t shmem_test_some_vector(T *v, size_t n, size_t *ix, const int *st, int c, T *x) { \
+  GSHMEM_HD inline size_t shmem_test_some_vector(T *v, size_t n, size_t *ix, const int *st, int c, T *x) { \
     return shmem_##N##_test_some_vector(v, n, ix, st, c, x);                                     \
   }
 GSHMEM_G_P2P(GSHMEM_CXX_P2P, _)

@@ -4,14 +4,15 @@
 #ifndef GSHMEM_TYPE_TABLES_H
 #define GSHMEM_TYPE_TABLES_H
 
-/* Table "Standard RMA Types and Names" */
-#define GSHMEM_RMA_TYPES(X)                                                                        \
-  X(float, float) X(double, double) X(long double, longdouble) X(char, char)                      \
+/* Table "Standard RMA Types and Names". Device code has no long double, so the list is split. */
+#define GSHMEM_RMA_TYPES_DEVICE(X)                                                                 \
+  X(float, float) X(double, double) X(char, char)                                                 \
   X(signed char, schar) X(short, short) X(int, int) X(long, long) X(long long, longlong)          \
   X(unsigned char, uchar) X(unsigned short, ushort) X(unsigned int, uint) X(unsigned long, ulong) \
   X(unsigned long long, ulonglong) X(int8_t, int8) X(int16_t, int16) X(int32_t, int32)            \
   X(int64_t, int64) X(uint8_t, uint8) X(uint16_t, uint16) X(uint32_t, uint32) X(uint64_t, uint64) \
   X(size_t, size) X(ptrdiff_t, ptrdiff)
+#define GSHMEM_RMA_TYPES(X) X(long double, longdouble) GSHMEM_RMA_TYPES_DEVICE(X)
 
 /* Table "Standard AMO Types and Names" (compare_swap, fetch_inc, inc, fetch_add, add) */
 #define GSHMEM_AMO_STD_TYPES(X)                                                                   \

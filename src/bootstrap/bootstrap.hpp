@@ -36,9 +36,17 @@ class Bootstrap {
   int size_ = 1;
 };
 
-// Picks a bootstrap from GSHMEM_BOOTSTRAP (auto: uid when GSHMEM_BOOTSTRAP_UID is set, else MPI
+// Explicit unique-id arguments (shmemx_init_attr); listen_fd is rank 0's listener.
+struct UidArgs {
+  std::string uid;
+  int rank = -1;
+  int nranks = 0;
+  int listen_fd = -1;
+};
+
+// With uid_args: the uid bootstrap with those arguments. Otherwise picks from GSHMEM_BOOTSTRAP (auto: uid when GSHMEM_BOOTSTRAP_UID is set, else MPI
 // when the program already initialised MPI, else PMIx when launched by a PMIx launcher, else a
 // single PE). Returns a clear error when the requested one cannot work.
-Status create(const Config& cfg, std::unique_ptr<Bootstrap>* out);
+Status create(const Config& cfg, const UidArgs* uid_args, std::unique_ptr<Bootstrap>* out);
 
 }  // namespace gshmem::boot

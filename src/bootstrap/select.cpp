@@ -169,7 +169,16 @@ void mpi_abort(int status, const char*) {
 
 }  // namespace
 
-Status create(const Config& cfg, std::unique_ptr<Bootstrap>* out) {
+Status create(const Config& cfg, const UidArgs* uid_args, std::unique_ptr<Bootstrap>* out) {
+  if (uid_args) {
+    UniqueId uid;
+    GSHMEM_CHECK(uid_parse(uid_args->uid.c_str(), &uid));
+    TcpOptions opts;
+    opts.timeout_s = static_cast<int>(cfg.GSHMEM_BOOTSTRAP_TIMEOUT);
+    opts.listen_fd = uid_args->listen_fd;
+    opts.launcher_name = "uid";
+    return tcp_create(uid, uid_args->rank, uid_args->nranks, std::move(opts), out);
+  }
   std::string kind = cfg.GSHMEM_BOOTSTRAP;
   if (kind == "auto") {
     if (!cfg.GSHMEM_BOOTSTRAP_UID.empty()) kind = "uid";

@@ -51,7 +51,7 @@ void api_error(const char* call, const char* fmt, ...) {
   _exit(1);
 }
 
-void runtime_init(const char* call, int requested_thread, int* provided) {
+void runtime_init(const char* call, int requested_thread, int* provided, const boot::UidArgs* uid_args) {
   std::lock_guard<std::mutex> lock(g_init_mu);
   const int state = g_rt_state.load();
   if (state == static_cast<int>(RtState::running)) {
@@ -71,7 +71,7 @@ void runtime_init(const char* call, int requested_thread, int* provided) {
 
   auto* rt = new Runtime;
   rt->cfg = cfg;
-  Status st = boot::create(*cfg, &rt->boot);
+  Status st = boot::create(*cfg, uid_args, &rt->boot);
   if (st != Status::ok) init_failed(call, "no bootstrap could start (GSHMEM_BOOTSTRAP)", st);
   g_rt = rt;
   rt->my_pe = rt->boot->rank();

@@ -24,6 +24,7 @@ struct Runtime {
   std::mutex coll_mu;           // serialises collectives called from several threads
   uint64_t barrier_epoch = 0;   // guarded by coll_mu
   uint64_t check_seq = 0;       // guarded by coll_mu
+  uint64_t stream_barrier_epoch = 0;  // guarded by coll_mu
   std::vector<int> world_pes;   // 0..npes-1
   uint8_t job_secret[16] = {};
 #if GSHMEM_HAVE_CUDA
@@ -36,7 +37,8 @@ extern Runtime* g_rt;
 extern std::atomic<int> g_rt_state;
 
 // Initialises once; later calls while running are no-ops. Aborts with a message on failure.
-void runtime_init(const char* call, int requested_thread, int* provided);
+// uid_args: explicit unique-id bootstrap (shmemx_init_attr), else chosen from the environment.
+void runtime_init(const char* call, int requested_thread, int* provided, const boot::UidArgs* uid_args = nullptr);
 void runtime_finalize();
 
 // Reports a bad call: "gshmem: <call>: <message> (pe N)" and ends the job through the bootstrap

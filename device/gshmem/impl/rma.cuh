@@ -1,0 +1,82 @@
+// put/get/p/g/iput/iget at thread, warp and block scope. A scope's threads split the bytes; when
+// both ends are 16-byte aligned the copy moves 16 bytes per thread per step.
+// Ordering contract (docs/memory-model.md): stores to peers are weak st.global over NVLink; they
+// are ordered by fence/quiet (fence.sc.sys). Blocking and nbi calls differ only in that a blocking
+// warp/block call ends with a scope barrier, so any thread may reuse the source afterwards.
+#pragma once
+#include "impl/core.cuh"
+
+namespace gshmem::dev {
+
+template <typename S>
+__device__ __forceinline__ void copy(char *dst, const char *src, size_t n) {
+  const int r = S::rank(), w = S::size();
+  size_t done = 0;
+  if (((reinterpret_cast<uintptr_t>(dst) | reinterpret_cast<uintptr_t>(src)) & 15) == 0) {
+    const size_t nv = n / 16;
+    const uint4 *s = reinterpret_cast<const uint4 *>(src);
+    uint4 *d = reinterpret_cast<uint4 *>(dst);
+    for (size_t i = r; i < nv; i += w) d[i] = s[i];
+    done = nv * 16;
+  } else if (((reinterpret_cast<uintptr_t>(dst) | reinterpret_cast<uintptr_t>(src)) & 7) == 0) {
+    const size_t nv = n / 8;
+    const uint64_t *s = reinterpret_cast<const uint64_t *>(src);
+    uint64_t *d = reinterpret_cast<uint64_t *>(dst);
+    for (size_t i = r; i < nv; i += w) d[i] = s[i];
+    done = nv * 8;
+  }
+  for (size_t i = done + r; i < n; i += w) dst[i] = src[i];
+}
+
+template <typename S>
+__device__ __forceinline__ void put(const char *call, void *dest, const void *src, size_t bytes, int pe, bool nbi) {
+  if (bytes) copy<S>(peer(call, dest, bytes, pe), static_cast<const char *>(src), bytes);
+  if (!nbi) S::sync();
+}
+
+template <typename S>
+__device__ __forceinline__ void get(const char *call, void *dest, const void *src, size_t bytes, int pe, bool nbi) {
+  if (bytes) copy<S>(static_cast<char *>(dest), peer(call, src, bytes, pe), bytes);
+  // A get is complete when it returns: the scope's threads must all have loaded their part.
+  (void)nbi;
+  S::sync();
+}
+
+template <typename T>
+__device__ __forceinline__ void p(const char *call, T *dest, T v, int pe) {
+  *reinterpret_cast<volatile T *>(peer(call, dest, sizeof(T), pe)) = v;
+}
+
+template <typename T>
+__device__ __forceinline__ T g(const char *call, const T *src, int pe) {
+  return *reinterpret_cast<const volatile T *>(peer(call, src, sizeof(T), pe));
+}
+
+template <typename S, size_t E>
+__device__ __forceinline__ void iput(const char *call, void *dest, const void *src, ptrdiff_t dst, ptrdiff_t sst,
+                                     size_t n, int pe) {
+  if (!n) return;
+  char *d = peer(call, dest, ((n - 1) * dst + 1) * E, pe);
+  const char *s = static_cast<const char *>(src);
+  for (size_t i = S::rank(); i < n; i += S::size())
+    for (size_t b = 0; b < E; ++b) d[i * dst * E + b] = s[i * sst * E + b];
+  S::sync();
+}
+
+template <typename S, size_t E>
+__device__ __forceinline__ void iget(const char *call, void *dest, const void *src, ptrdiff_t dst, ptrdiff_t sst,
+                                     size_t n, int pe) {
+  if (!n) return;
+  const char *s = peer(call, src, ((n - 1) * sst + 1) * E, pe);
+  char *d = static_cast<char *>(dest);
+  for (size_t i = S::rank(); i < n; i += S::size())
+    for (size_t b = 0; b < E; ++b) d[i * dst * E + b] = s[i * sst * E + b];
+  S::sync();
+}
+
+// fence and quiet: stores to other GPUs are ordered (fence) and performed at system scope (quiet)
+// by fence.sc.sys, which waits for the issuing thread's prior memory operations.
+__device__ __forceinline__ void fence() { __threadfence_system(); }
+__device__ __forceinline__ void quiet() { __threadfence_system(); }
+
+}  // namespace gshmem::dev

@@ -1,0 +1,136 @@
+// Signals, point-to-point waits and barriers.
+// A signal update after data: the scope syncs, one thread issues fence.sc.sys and then a release
+// store (SET) or release fetch_add (ADD) of the 64-bit signal; a waiter's acquire load of the
+// signal then makes the data visible. Waits spin on acquire loads of this PE's own memory.
+#pragma once
+#include "impl/rma.cuh"
+
+namespace gshmem::dev {
+
+__device__ __forceinline__ void signal_op(const char *call, uint64_t *sig, uint64_t v, int op, int pe) {
+  sys_atomic<uint64_t> a(*reinterpret_cast<uint64_t *>(peer(call, sig, sizeof(uint64_t), pe)));
+  if (op == 1) a.fetch_add(v, cuda::memory_order_release);  // SHMEM_SIGNAL_ADD
+  else a.store(v, cuda::memory_order_release);              // SHMEM_SIGNAL_SET
+}
+
+template <typename S>
+__device__ __forceinline__ void put_signal(const char *call, void *dest, const void *src, size_t bytes, uint64_t *sig,
+                                           uint64_t v, int op, int pe) {
+  if (bytes) copy<S>(peer(call, dest, bytes, pe), static_cast<const char *>(src), bytes);
+  S::sync();
+  if (S::rank() == 0) {
+    fence();
+    signal_op(call, sig, v, op, pe);
+  }
+  S::sync();
+}
+
+template <typename T>
+__device__ __forceinline__ T load_acquire(const T *p) {
+  return sys_atomic<T>(*const_cast<T *>(p)).load(cuda::memory_order_acquire);
+}
+
+// ivars are this PE's own symmetric objects.
+template <typename T>
+__device__ __forceinline__ const T *own(const char *call, const T *ivars, size_t n) {
+#if GSHMEM_DEVICE_CHECKS
+  (void)peer(call, ivars, n * sizeof(T), st().my_pe);
+#else
+  (void)call;
+  (void)n;
+#endif
+  return ivars;
+}
+
+template <typename T>
+__device__ __forceinline__ T wait_until(const char *call, const T *ivar, int cmp, T x) {
+  own(call, ivar, 1);
+  T v;
+  while (!compare(v = load_acquire(ivar), cmp, x)) {
+  }
+  return v;
+}
+
+template <typename T>
+__device__ __forceinline__ bool test_i(const T *v, size_t i, int cmp, T x, const T *xs) {
+  return compare(load_acquire(v + i), cmp, xs ? xs[i] : x);
+}
+template <typename T>
+__device__ __forceinline__ int test_all(const T *v, size_t n, const int *st_, int cmp, T x, const T *xs) {
+  for (size_t i = 0; i < n; ++i)
+    if (!(st_ && st_[i]) && !test_i(v, i, cmp, x, xs)) return 0;
+  return 1;
+}
+template <typename T>
+__device__ __forceinline__ size_t test_any(const T *v, size_t n, const int *st_, int cmp, T x, const T *xs) {
+  for (size_t i = 0; i < n; ++i)
+    if (!(st_ && st_[i]) && test_i(v, i, cmp, x, xs)) return i;
+  return SIZE_MAX;
+}
+template <typename T>
+__device__ __forceinline__ size_t test_some(const T *v, size_t n, size_t *idx, const int *st_, int cmp, T x,
+                                            const T *xs) {
+  size_t k = 0;
+  for (size_t i = 0; i < n; ++i)
+    if (!(st_ && st_[i]) && test_i(v, i, cmp, x, xs)) idx[k++] = i;
+  return k;
+}
+__device__ __forceinline__ bool all_excluded(size_t n, const int *st_) {
+  if (!st_) return n == 0;
+  for (size_t i = 0; i < n; ++i)
+    if (!st_[i]) return false;
+  return true;
+}
+template <typename T>
+__device__ __forceinline__ void wait_all(const char *c, const T *v, size_t n, const int *s, int cmp, T x, const T *xs) {
+  own(c, v, n);
+  while (!test_all(v, n, s, cmp, x, xs)) {
+  }
+}
+template <typename T>
+__device__ __forceinline__ size_t wait_any(const char *c, const T *v, size_t n, const int *s, int cmp, T x, const T *xs) {
+  own(c, v, n);
+  if (all_excluded(n, s)) return SIZE_MAX;
+  size_t r;
+  while ((r = test_any(v, n, s, cmp, x, xs)) == SIZE_MAX) {
+  }
+  return r;
+}
+template <typename T>
+__device__ __forceinline__ size_t wait_some(const char *c, const T *v, size_t n, size_t *idx, const int *s, int cmp, T x,
+                                            const T *xs) {
+  own(c, v, n);
+  if (all_excluded(n, s)) return 0;
+  size_t k;
+  while ((k = test_some(v, n, idx, s, cmp, x, xs)) == 0) {
+  }
+  return k;
+}
+
+// Dissemination barrier over the device control blocks, run by one thread per PE. Epochs only
+// grow; this PE's epoch lives in its own control block so it survives between kernels.
+__device__ __noinline__ inline void barrier_thread(bool with_quiet) {
+  if (with_quiet) quiet();
+  const int me = st().my_pe, n = st().npes;
+  volatile uint64_t *ep = reinterpret_cast<volatile uint64_t *>(segment(me) + GSHMEM_DEV_CTRL_EPOCH);
+  const uint64_t e = *ep + 1;
+  *ep = e;
+  for (int k = 0, d = 1; d < n; ++k, d <<= 1) {
+    const int to = (me + d) % n;
+    sys_atomic<uint64_t>(*reinterpret_cast<uint64_t *>(segment(to) + GSHMEM_DEV_CTRL_BARRIER + k * GSHMEM_DEV_FLAG_STRIDE))
+        .store(e, cuda::memory_order_release);
+    const uint64_t *mine =
+        reinterpret_cast<const uint64_t *>(segment(me) + GSHMEM_DEV_CTRL_BARRIER + k * GSHMEM_DEV_FLAG_STRIDE);
+    while (load_acquire(mine) < e) {
+    }
+  }
+}
+
+template <typename S>
+__device__ __forceinline__ void barrier(bool with_quiet) {
+  S::sync();
+  if (S::rank() == 0) barrier_thread(with_quiet);
+  S::sync();
+}
+
+}  // namespace gshmem::dev
