@@ -256,8 +256,8 @@ GSHMEM_RMA_TYPES_DEVICE(GSHMEMX_DDEF_TYPED)
 #undef GSHMEMX_DDEF_TYPED
 #undef GSHMEMX_DDEF_TYPED_SCOPE
 
-/* ---- Collective launch (host side; uses the application's CUDA runtime) ---- */
-#ifndef __CUDA_ARCH__
+/* ---- Collective launch (host side; uses the application's CUDA runtime). Declared in both
+ * passes because the device pass also parses host functions that call them. ---- */
 /* Launches a kernel whose blocks may wait on each other or on peers: all blocks are co-resident
  * (cooperative launch), so device barriers and waits cannot deadlock on unscheduled blocks.
  * Returns 0, or the cudaError_t of the launch. */
@@ -278,6 +278,5 @@ static inline int shmemx_collective_launch_query_gridsize(const void *func, dim3
   *gridsize = e == cudaSuccess ? per_sm * sms : 0;
   return static_cast<int>(e);
 }
-#endif
 
 #undef GSHMEM_D

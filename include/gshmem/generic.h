@@ -4,8 +4,10 @@
 #define GSHMEM_GENERIC_H
 
 /* X(T, TYPENAME, OP) */
-#define GSHMEM_G_RMA(X, OP)                                                                       \
-  X(float, float, OP) X(double, double, OP) X(long double, longdouble, OP) X(char, char, OP)      \
+#define GSHMEM_G_RMA(X, OP) X(long double, longdouble, OP) GSHMEM_G_RMA_DEV(X, OP)
+/* device code has no long double */
+#define GSHMEM_G_RMA_DEV(X, OP)                                                                   \
+  X(float, float, OP) X(double, double, OP) X(char, char, OP)                                     \
   X(signed char, schar, OP) X(short, short, OP) X(int, int, OP) X(long, long, OP)                 \
   X(long long, longlong, OP) X(unsigned char, uchar, OP) X(unsigned short, ushort, OP)            \
   X(unsigned int, uint, OP) X(unsigned long, ulong, OP) X(unsigned long long, ulonglong, OP)
@@ -101,7 +103,18 @@
   GSHMEM_HD inline void shmem_put_signal_nbi(T *d, const T *s, size_t n, uint64_t *sa, uint64_t sv, int op, int pe) { \
     shmem_##N##_put_signal_nbi(d, s, n, sa, sv, op, pe);                                         \
   }
-GSHMEM_G_RMA(GSHMEM_CXX_RMA, _)
+GSHMEM_G_RMA_DEV(GSHMEM_CXX_RMA, _)
+#if !defined(__CUDA_ARCH__)
+#undef GSHMEM_HD
+#define GSHMEM_HD
+GSHMEM_CXX_RMA(long double, longdouble, _)
+#undef GSHMEM_HD
+#if defined(__CUDACC__)
+#define GSHMEM_HD __host__ __device__
+#else
+#define GSHMEM_HD
+#endif
+#endif
 #undef GSHMEM_CXX_RMA
 
 #define GSHMEM_CXX_AMO_EXT(T, N, _)                                                               \

@@ -1,7 +1,7 @@
 // Atomics: native NVLink atomics on the peer's memory through system-scope atomic_ref, relaxed
 // order (OpenSHMEM AMOs order nothing by themselves; use fence/quiet).
 #pragma once
-#include "impl/core.cuh"
+#include "gshmem/impl/core.cuh"
 
 namespace gshmem::dev {
 

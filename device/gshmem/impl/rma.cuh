@@ -4,7 +4,7 @@
 // are ordered by fence/quiet (fence.sc.sys). Blocking and nbi calls differ only in that a blocking
 // warp/block call ends with a scope barrier, so any thread may reuse the source afterwards.
 #pragma once
-#include "impl/core.cuh"
+#include "gshmem/impl/core.cuh"
 
 namespace gshmem::dev {
 

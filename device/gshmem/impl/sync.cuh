@@ -3,7 +3,7 @@
 // store (SET) or release fetch_add (ADD) of the 64-bit signal; a waiter's acquire load of the
 // signal then makes the data visible. Waits spin on acquire loads of this PE's own memory.
 #pragma once
-#include "impl/rma.cuh"
+#include "gshmem/impl/rma.cuh"
 
 namespace gshmem::dev {
 

@@ -1,0 +1,377 @@
+// The device API on 2..N GPU PEs: every scope of put/get, p/g, strided, atomics under contention,
+// put_signal rings, waits, in-kernel barriers, message-passing litmus, host-side and on-stream
+// operations on the device heap, and heap growth. Run: oshrun -np N gpu_api
+#include "gpu_util.cuh"
+
+#include <cstring>
+#include <vector>
+
+namespace {
+constexpr size_t kWords = 1 << 16;  // 512 KiB per buffer
+
+__global__ void fill(uint64_t* p, size_t n, uint64_t seed, int pe) {
+  for (size_t i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x) p[i] = payload(seed, pe, i);
+}
+__global__ void poison(uint64_t* p, size_t n) {
+  for (size_t i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x) p[i] = 0xA5A5A5A5A5A5A5A5ull;
+}
+// Counts words of p that differ from the payload of (seed, pe).
+__global__ void verify(const uint64_t* p, size_t n, uint64_t seed, int pe, unsigned long long* bad) {
+  for (size_t i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x)
+    if (p[i] != payload(seed, pe, i)) atomicAdd(bad, 1ull);
+}
+
+// mode 0: one thread, typed put; 1: warp putmem; 2: block putmem (one block per chunk); 3: nbi + quiet
+__global__ void put_kernel(uint64_t* dst, const uint64_t* src, size_t n, int pe, int mode) {
+  const size_t chunk = n / gridDim.x, off = blockIdx.x * chunk;
+  if (mode == 0) {
+    if (threadIdx.x == 0) shmem_uint64_put(dst + off, src + off, chunk, pe);
+  } else if (mode == 1) {
+    const int warp = threadIdx.x / 32, nw = blockDim.x / 32;
+    const size_t wc = chunk / nw;
+    shmemx_putmem_warp(dst + off + warp * wc, src + off + warp * wc, wc * 8, pe);
+  } else if (mode == 2) {
+    shmemx_uint64_put_block(dst + off, src + off, chunk, pe);
+  } else {
+    shmemx_putmem_nbi_block(dst + off, src + off, chunk * 8, pe);
+    if (threadIdx.x == 0) shmem_quiet();
+  }
+}
+__global__ void get_kernel(uint64_t* dst, const uint64_t* src, size_t n, int pe, int mode) {
+  const size_t chunk = n / gridDim.x, off = blockIdx.x * chunk;
+  if (mode == 0) {
+    if (threadIdx.x == 0) shmem_getmem(dst + off, src + off, chunk * 8, pe);
+  } else {
+    shmemx_getmem_block(dst + off, src + off, chunk * 8, pe);
+  }
+}
+// Every thread p's one element and g's one back from the other side.
+__global__ void pg_kernel(uint32_t* sym, size_t n, uint64_t seed, int me, int right, int left,
+                          unsigned long long* bad) {
+  for (size_t i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x) {
+    shmem_uint32_p(sym + i, static_cast<uint32_t>(payload(seed, me, i)), right);
+  }
+  __syncthreads();
+  if (threadIdx.x == 0) shmem_quiet();
+  (void)left;
+  (void)bad;
+}
+__global__ void g_kernel(const uint32_t* sym, size_t n, uint64_t seed, int right, unsigned long long* bad) {
+  for (size_t i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x) {
+    // right holds what right's left neighbour (this PE) p'd; g reads it back remotely.
+    uint32_t v = shmem_uint32_g(sym + i, right);
+    if (v != static_cast<uint32_t>(payload(seed, shmem_my_pe(), i))) atomicAdd(bad, 1ull);
+  }
+}
+__global__ void strided_kernel(int32_t* dst, const int32_t* src, size_t n, int pe) {
+  if (threadIdx.x == 0 && blockIdx.x == 0) shmem_int32_iput(dst, src, 3, 2, n, pe);
+}
+// All threads of all PEs take tickets from one counter on PE 0 and mark them in a bitmap there.
+__global__ void contention(unsigned long long* counter, unsigned long long* bitmap, unsigned long long* dup) {
+  unsigned long long t = shmem_ulonglong_atomic_fetch_inc(counter, 0);
+  unsigned long long bit = 1ull << (t % 64);
+  unsigned long long old = shmem_ulonglong_atomic_fetch_or(bitmap + t / 64, bit, 0);
+  if (old & bit) atomicAdd(dup, 1ull);
+}
+__global__ void amo_kernel(int64_t* a, uint32_t* b, double* d, int pe, unsigned long long* bad) {
+  if (threadIdx.x || blockIdx.x) return;
+  shmem_int64_atomic_set(a, 40, pe);
+  if (shmem_int64_atomic_fetch_add(a, 2, pe) != 40) atomicAdd(bad, 1ull);
+  if (shmem_int64_atomic_compare_swap(a, 42, 7, pe) != 42) atomicAdd(bad, 1ull);
+  if (shmem_int64_atomic_compare_swap(a, 42, 9, pe) != 7) atomicAdd(bad, 1ull);  // fails, returns old
+  if (shmem_int64_atomic_swap(a, -5, pe) != 7) atomicAdd(bad, 1ull);
+  if (shmem_int64_atomic_fetch(a, pe) != -5) atomicAdd(bad, 1ull);
+  shmem_uint32_atomic_set(b, 0xF0F0u, pe);
+  shmem_uint32_atomic_and(b, 0x0FF0u, pe);
+  shmem_uint32_atomic_or(b, 0x1u, pe);
+  if (shmem_uint32_atomic_fetch_xor(b, 0xFFFFu, pe) != 0x00F1u) atomicAdd(bad, 1ull);
+  if (shmem_uint32_atomic_fetch(b, pe) != (0x00F1u ^ 0xFFFFu)) atomicAdd(bad, 1ull);
+  shmem_double_atomic_set(d, 2.5, pe);
+  if (shmem_double_atomic_swap(d, -1.25, pe) != 2.5) atomicAdd(bad, 1ull);
+  if (shmem_double_atomic_fetch(d, pe) != -1.25) atomicAdd(bad, 1ull);
+  int64_t f = 0;
+  shmem_int64_atomic_fetch_add_nbi(&f, a, 10, pe);
+  shmem_quiet();
+  if (f != -5 || shmem_int64_atomic_fetch(a, pe) != 5) atomicAdd(bad, 1ull);
+}
+// A ring: each round, block-scope put_signal of `words` to the right, wait for the left's.
+__global__ void ring(uint64_t* buf, const uint64_t* src, size_t words, uint64_t* sig, int rounds, uint64_t seed,
+                     unsigned long long* bad) {
+  const int me = shmem_my_pe(), n = shmem_n_pes(), right = (me + 1) % n, left = (me + n - 1) % n;
+  for (int r = 1; r <= rounds; ++r) {
+    shmemx_putmem_signal_block(buf + (r & 1) * words, src, words * 8, sig, r, SHMEM_SIGNAL_SET, right);
+    if (threadIdx.x == 0) shmem_signal_wait_until(sig, SHMEM_CMP_GE, r);
+    __syncthreads();
+    for (size_t i = threadIdx.x; i < words; i += blockDim.x)
+      if (buf[(r & 1) * words + i] != payload(seed, left, i)) atomicAdd(bad, 1ull);
+    // the left PE may not overwrite this half until this PE has checked it: the next round uses
+    // the other half, and the round after that waits for this PE's next signal
+    shmemx_barrier_all_block();
+  }
+}
+__global__ void barrier_loop(long* counters, int iters, unsigned long long* bad) {
+  if (threadIdx.x || blockIdx.x) return;
+  const int n = shmem_n_pes();
+  for (int it = 1; it <= iters; ++it) {
+    for (int pe = 0; pe < n; ++pe) shmem_long_atomic_inc(counters, pe);
+    shmem_barrier_all();
+    if (shmem_long_atomic_fetch(counters, shmem_my_pe()) != static_cast<long>(n) * it) atomicAdd(bad, 1ull);
+    shmem_barrier_all();
+  }
+}
+// Message passing litmus: blocks [0,B) produce to the right, [B,2B) consume from the left.
+// Producer: data (one 32-word slot, weak stores), fence, then flag=it (p); waits for ack=it.
+// Consumer: wait flag>=it, read all 32 words (must all be it), ack=it to the left.
+__global__ void litmus(uint32_t* data, uint64_t* flags, uint64_t* acks, int iters, unsigned long long* stale) {
+  const int me = shmem_my_pe(), n = shmem_n_pes(), right = (me + 1) % n, left = (me + n - 1) % n;
+  const int B = gridDim.x / 2;
+  const bool producer = blockIdx.x < B;
+  const int slot = blockIdx.x % B;
+  const int lane = threadIdx.x;
+  for (int it = 1; it <= iters; ++it) {
+    if (producer) {
+      shmem_uint32_p(data + slot * 32 + lane, static_cast<uint32_t>(it), right);
+      __syncwarp();
+      if (lane == 0) {
+        shmem_fence();
+        shmem_uint64_p(flags + slot, static_cast<uint64_t>(it), right);
+        shmem_uint64_wait_until(acks + slot, SHMEM_CMP_GE, static_cast<uint64_t>(it));
+      }
+      __syncwarp();
+    } else {
+      if (lane == 0) shmem_uint64_wait_until(flags + slot, SHMEM_CMP_GE, static_cast<uint64_t>(it));
+      __syncwarp();
+      uint32_t v = *reinterpret_cast<volatile uint32_t*>(data + slot * 32 + lane);
+      if (v != static_cast<uint32_t>(it)) atomicAdd(stale, 1ull);
+      __syncwarp();
+      if (lane == 0) shmem_uint64_p(acks + slot, static_cast<uint64_t>(it), left);
+    }
+  }
+}
+
+unsigned long long read_bad(unsigned long long* d) {
+  unsigned long long h = 0;
+  CK(cudaMemcpy(&h, d, sizeof h, cudaMemcpyDeviceToHost));
+  CK(cudaMemset(d, 0, sizeof h));
+  return h;
+}
+}  // namespace
+
+int main() {
+  skip_without_gpu();
+  shmem_init();
+  const int me = shmem_my_pe(), n = shmem_n_pes(), right = (me + 1) % n, left = (me + n - 1) % n;
+  int ngpus = 0;
+  CK(cudaGetDeviceCount(&ngpus));
+  if (shmemx_local_npes() > ngpus) {
+    // Kernels of PEs sharing a GPU only time-slice, so PEs spinning on each other would crawl.
+    if (me == 0) printf("%d PEs on this node but %d GPUs; skipping\n", shmemx_local_npes(), ngpus);
+    shmem_finalize();
+    return 77;
+  }
+  if (shmemx_heap_kind() != SHMEMX_HEAP_KIND_DEVICE) {
+    fprintf(stderr, "FAIL pe %d: expected the device heap kind on a GPU PE\n", me);
+    shmem_global_exit(1);
+  }
+  // A seed every PE shares: PE 0 picks it, the others read it with a host-side g on a global.
+  static uint64_t shared_seed;
+  if (me == 0) shared_seed = mix64(static_cast<uint64_t>(time(nullptr)) ^ reinterpret_cast<uintptr_t>(&me));
+  shmem_barrier_all();
+  const uint64_t seed = shmem_uint64_g(&shared_seed, 0);
+  unsigned long long* bad;
+  CK(cudaMalloc(&bad, sizeof *bad));
+  CK(cudaMemset(bad, 0, sizeof *bad));
+
+  uint64_t* src = static_cast<uint64_t*>(shmem_malloc(kWords * 8));
+  uint64_t* dst = static_cast<uint64_t*>(shmem_malloc(kWords * 8));
+  uint64_t* local;
+  CK(cudaMalloc(&local, kWords * 8));
+  fill<<<64, 256>>>(src, kWords, seed, me);
+  CK(cudaDeviceSynchronize());
+
+  // 1. put in every scope, then 2. get in two scopes
+  const char* put_names[] = {"thread typed put", "warp putmem", "block typed put", "block putmem_nbi+quiet"};
+  for (int mode = 0; mode < 4; ++mode) {
+    poison<<<64, 256>>>(dst, kWords);
+    CK(cudaDeviceSynchronize());
+    shmem_barrier_all();
+    put_kernel<<<8, 128>>>(dst, src, kWords, right, mode);
+    CK(cudaDeviceSynchronize());
+    shmem_barrier_all();
+    verify<<<64, 256>>>(dst, kWords, seed, left, bad);
+    unsigned long long b = read_bad(bad);
+    EXPECT(b == 0, "%s: %llu of %zu words wrong", put_names[mode], b, kWords);
+  }
+  for (int mode = 0; mode < 2; ++mode) {
+    poison<<<64, 256>>>(local, kWords);
+    get_kernel<<<8, 128>>>(local, src, kWords, left, mode);
+    verify<<<64, 256>>>(local, kWords, seed, left, bad);
+    unsigned long long b = read_bad(bad);
+    EXPECT(b == 0, "%s get: %llu words wrong", mode ? "block" : "thread", b);
+  }
+
+  // 3. p by every thread, g back remotely
+  uint32_t* sym32 = static_cast<uint32_t*>(shmem_malloc(kWords * 4));
+  shmem_barrier_all();
+  pg_kernel<<<32, 256>>>(sym32, kWords, seed, me, right, left, bad);
+  CK(cudaDeviceSynchronize());
+  shmem_barrier_all();
+  g_kernel<<<32, 256>>>(sym32, kWords, seed, right, bad);
+  EXPECT(read_bad(bad) == 0, "p/g round trip");
+
+  // 4. strided iput of int32: dst[3i] = src[2i]
+  int32_t* s32 = static_cast<int32_t*>(shmem_malloc(3000 * 4));
+  int32_t* d32 = static_cast<int32_t*>(shmem_malloc(3000 * 4));
+  {
+    std::vector<int32_t> h(3000), out(3000, -1);
+    for (int i = 0; i < 3000; ++i) h[i] = static_cast<int32_t>(payload(seed, me, i));
+    CK(cudaMemcpy(s32, h.data(), 12000, cudaMemcpyHostToDevice));
+    CK(cudaMemcpy(d32, out.data(), 12000, cudaMemcpyHostToDevice));
+    shmem_barrier_all();
+    strided_kernel<<<1, 32>>>(d32, s32, 1000, right);
+    CK(cudaDeviceSynchronize());
+    shmem_barrier_all();
+    CK(cudaMemcpy(out.data(), d32, 12000, cudaMemcpyDeviceToHost));
+    int wrong = 0;
+    for (int i = 0; i < 3000; ++i) {
+      int32_t want = i % 3 == 0 ? static_cast<int32_t>(payload(seed, left, 2 * (i / 3))) : -1;
+      wrong += out[i] != want;
+    }
+    EXPECT(wrong == 0, "iput strided: %d of 3000 elements wrong", wrong);
+  }
+
+  // 5. atomics: exact results, then contention from every thread of every PE
+  int64_t* a64 = static_cast<int64_t*>(shmem_calloc(1, 8));
+  uint32_t* b32 = static_cast<uint32_t*>(shmem_calloc(1, 4));
+  double* dd = static_cast<double*>(shmem_calloc(1, 8));
+  shmem_barrier_all();
+  amo_kernel<<<1, 1>>>(a64, b32, dd, right, bad);
+  CK(cudaDeviceSynchronize());
+  EXPECT(read_bad(bad) == 0, "atomic results");
+  const int cblocks = 32, cthreads = 256;
+  const size_t total = static_cast<size_t>(n) * cblocks * cthreads;
+  unsigned long long* counter = static_cast<unsigned long long*>(shmem_calloc(1, 8));
+  unsigned long long* bitmap = static_cast<unsigned long long*>(shmem_calloc((total + 63) / 64, 8));
+  shmem_barrier_all();
+  contention<<<cblocks, cthreads>>>(counter, bitmap, bad);
+  CK(cudaDeviceSynchronize());
+  shmem_barrier_all();
+  EXPECT(read_bad(bad) == 0, "contention: duplicate tickets");
+  if (me == 0) {
+    unsigned long long c = 0;
+    CK(cudaMemcpy(&c, counter, 8, cudaMemcpyDeviceToHost));
+    std::vector<unsigned long long> bm((total + 63) / 64);
+    CK(cudaMemcpy(bm.data(), bitmap, bm.size() * 8, cudaMemcpyDeviceToHost));
+    size_t set = 0;
+    for (auto w : bm) set += __builtin_popcountll(w);
+    EXPECT(c == total && set == total, "contention: counter %llu, %zu distinct tickets, expected %zu", c, set, total);
+  }
+
+  // 6. put_signal ring (block scope) and 7. in-kernel barriers
+  uint64_t* ringbuf = static_cast<uint64_t*>(shmem_malloc(2 * 4096 * 8));
+  uint64_t* sig = static_cast<uint64_t*>(shmem_calloc(1, 8));
+  shmem_barrier_all();
+  ring<<<1, 256>>>(ringbuf, src, 4096, sig, 200, seed, bad);
+  CK(cudaDeviceSynchronize());
+  EXPECT(read_bad(bad) == 0, "put_signal ring");
+  long* counters = static_cast<long*>(shmem_calloc(1, sizeof(long)));
+  shmem_barrier_all();
+  barrier_loop<<<1, 1>>>(counters, 1000, bad);
+  CK(cudaDeviceSynchronize());
+  EXPECT(read_bad(bad) == 0, "in-kernel barrier_all counters");
+
+  // 8. message-passing litmus: 32 slots x 32768 rounds = 1M messages per PE pair
+  const int slots = 32, iters = 32768;
+  uint32_t* ldata = static_cast<uint32_t*>(shmem_calloc(slots * 32, 4));
+  uint64_t* lflags = static_cast<uint64_t*>(shmem_calloc(slots, 8));
+  uint64_t* lacks = static_cast<uint64_t*>(shmem_calloc(slots, 8));
+  shmem_barrier_all();
+  {
+    int it = iters;
+    void* args[] = {&ldata, &lflags, &lacks, &it, &bad};
+    int grid = 0;
+    CK(static_cast<cudaError_t>(shmemx_collective_launch_query_gridsize((const void*)litmus, dim3(32), args, 0, &grid)));
+    EXPECT(grid >= 2 * slots, "collective launch grid %d too small", grid);
+    CK(static_cast<cudaError_t>(shmemx_collective_launch((const void*)litmus, dim3(2 * slots), dim3(32), args, 0, 0)));
+    CK(cudaDeviceSynchronize());
+    unsigned long long s = read_bad(bad);
+    EXPECT(s == 0, "litmus: %llu stale reads in %d messages", s, slots * iters);
+    if (me == 0) printf("litmus: %d messages per PE, %llu stale reads\n", slots * iters, s);
+  }
+
+  // 9. host-side operations on the device heap
+  {
+    std::vector<uint64_t> h(4096), back(4096, 0);
+    for (size_t i = 0; i < h.size(); ++i) h[i] = payload(seed ^ 0x55, me, i);
+    poison<<<8, 256>>>(dst, 4096);
+    CK(cudaDeviceSynchronize());
+    shmem_barrier_all();
+    shmem_putmem(dst, h.data(), 4096 * 8, right);
+    shmem_uint64_p(dst + 4095, payload(seed ^ 0x55, me, 4095), right);
+    shmem_barrier_all();
+    CK(cudaMemcpy(back.data(), dst, 4096 * 8, cudaMemcpyDeviceToHost));
+    int wrong = 0;
+    for (size_t i = 0; i < back.size(); ++i) wrong += back[i] != payload(seed ^ 0x55, left, i);
+    EXPECT(wrong == 0, "host putmem to device heap: %d words wrong", wrong);
+    uint64_t g = shmem_uint64_g(dst + 17, right);
+    EXPECT(g == payload(seed ^ 0x55, me, 17), "host g from device heap");
+    std::fill(back.begin(), back.end(), 0);
+    shmem_getmem(back.data(), src, 4096 * 8, left);
+    wrong = 0;
+    for (size_t i = 0; i < back.size(); ++i) wrong += back[i] != payload(seed, left, i);
+    EXPECT(wrong == 0, "host getmem from device heap: %d words wrong", wrong);
+  }
+
+  // 10. on-stream: put + signal, wait, barrier, all ordered on one stream
+  {
+    cudaStream_t s;
+    CK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
+    uint64_t* ssig = static_cast<uint64_t*>(shmem_calloc(1, 8));
+    poison<<<8, 256, 0, s>>>(dst, kWords);
+    shmemx_barrier_all_on_stream(s);
+    shmemx_putmem_signal_on_stream(dst, src, kWords * 8, ssig, 7, SHMEM_SIGNAL_SET, right, s);
+    shmemx_signal_wait_until_on_stream(ssig, SHMEM_CMP_EQ, 7, s);
+    verify<<<64, 256, 0, s>>>(dst, kWords, seed, left, bad);
+    shmemx_barrier_all_on_stream(s);
+    CK(cudaStreamSynchronize(s));
+    EXPECT(read_bad(bad) == 0, "on-stream putmem_signal / wait / barrier");
+    poison<<<8, 256, 0, s>>>(local, kWords);
+    shmemx_getmem_on_stream(local, src, kWords * 8, left, s);
+    verify<<<64, 256, 0, s>>>(local, kWords, seed, left, bad);
+    CK(cudaStreamSynchronize(s));
+    EXPECT(read_bad(bad) == 0, "on-stream getmem");
+    CK(cudaStreamDestroy(s));
+  }
+
+  // 11. heap growth past the first reservation (the test runs with SHMEM_SYMMETRIC_SIZE=64M)
+  {
+    const size_t before = shmemx_heap_size();
+    const size_t big = before + (8u << 20);
+    uint64_t* grown = static_cast<uint64_t*>(shmem_malloc(big));
+    EXPECT(grown != nullptr && shmemx_heap_size() > before, "heap growth: malloc(%zu) with heap %zu -> %p, heap %zu",
+           big, before, static_cast<void*>(grown), shmemx_heap_size());
+    if (grown) {
+      const size_t words = big / 8;
+      uint64_t* tail = grown + words - kWords;  // the part past the original heap
+      poison<<<64, 256>>>(tail, kWords);
+      CK(cudaDeviceSynchronize());
+      shmem_barrier_all();
+      put_kernel<<<8, 128>>>(tail, src, kWords, right, 2);
+      CK(cudaDeviceSynchronize());
+      shmem_barrier_all();
+      verify<<<64, 256>>>(tail, kWords, seed, left, bad);
+      EXPECT(read_bad(bad) == 0, "put into the grown heap");
+      shmem_free(grown);
+    }
+  }
+
+  shmem_barrier_all();
+  int total_fail = 0;
+  static int fails_on;  // symmetric global
+  shmem_int_atomic_add(&fails_on, g_failures, 0);
+  shmem_barrier_all();
+  total_fail = shmem_int_g(&fails_on, 0);
+  if (me == 0) printf("%s gpu_api: %d PEs, %d failures\n", total_fail ? "FAIL" : "PASS", n, total_fail);
+  shmem_finalize();
+  return total_fail ? 1 : 0;
+}
