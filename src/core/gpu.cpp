@@ -18,6 +18,11 @@ gshmem_device_state g_state{};
 bool g_published = false;
 }  // namespace
 
+bool device_code_present() {
+  std::lock_guard<std::mutex> lock(g_reg_mu);
+  return !registry().empty();
+}
+
 void publish_device_state(const gshmem_device_state& s) {
   std::lock_guard<std::mutex> lock(g_reg_mu);
   g_state = s;

@@ -30,6 +30,10 @@ inline void gpu_make_current(const GpuContext& g) {
 }
 #endif
 
+// True when some nvcc-compiled translation unit of this program included shmem.h (it registered
+// a device-state copy before main): the program has GPU code that can use a device heap.
+bool device_code_present();
+
 // Copies the state into every registered translation unit (and remembers it for units loaded later).
 void publish_device_state(const gshmem_device_state& s);
 

@@ -102,7 +102,9 @@ void runtime_init(const char* call, int requested_thread, int* provided, const b
   heap::DeviceHeapSpec spec;
   bool use_device = false;
 #if GSHMEM_HAVE_CUDA
-  if (kind != "host") {
+  // auto: a device heap only for programs that contain GPU code built against shmem.h; a plain C
+  // program touches its heap with the CPU, so it gets the host kind even on a GPU machine.
+  if (kind == "device" || (kind == "auto" && device_code_present())) {
     const cu::Driver* drv = nullptr;
     int count = 0;
     use_device = gpu_probe(&drv, &count) == Status::ok;
