@@ -32,7 +32,7 @@ typedef struct CUstream_st *cudaStream_t;
 #endif
 void shmemx_putmem_on_stream(void *dest, const void *source, size_t nelems, int pe, cudaStream_t stream);
 void shmemx_getmem_on_stream(void *dest, const void *source, size_t nelems, int pe, cudaStream_t stream);
-/* sig_op: SHMEM_SIGNAL_SET (SHMEM_SIGNAL_ADD on a stream is not supported yet). */
+/* sig_op: SHMEM_SIGNAL_SET or SHMEM_SIGNAL_ADD. */
 void shmemx_putmem_signal_on_stream(void *dest, const void *source, size_t nelems, uint64_t *sig_addr,
                                     uint64_t signal, int sig_op, int pe, cudaStream_t stream);
 /* cmp: SHMEM_CMP_EQ, SHMEM_CMP_GE or SHMEM_CMP_GT. */

@@ -206,6 +206,11 @@ GSHMEM_D void shmem_wait_until(long *v, int c, long x) { GSHMEM_DEV::wait_until(
 GSHMEM_D void shmem_wait(long *v, long x) { GSHMEM_DEV::wait_until("shmem_wait", v, 1, x); }
 #endif /* __CUDA_ARCH__ */
 
+/* Updates a signal on pe without data (SHMEM_SIGNAL_SET or SHMEM_SIGNAL_ADD), release order. */
+GSHMEM_D void shmemx_signal_op(uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) {
+  GSHMEM_DEV::signal_op("shmemx_signal_op", sig_addr, signal, sig_op, pe);
+}
+
 /* ---- Warp and block scope extensions (device only; all threads of the scope call them) ---- */
 #define GSHMEMX_DDEF_SCOPE(S, SC)                                                                        \
   GSHMEM_D void shmemx_putmem_##SC(void *d, const void *s, size_t n, int pe) {                           \

@@ -6,6 +6,7 @@
 #include <type_traits>
 
 #include "api/access.hpp"
+#include "api/device_ops.hpp"
 
 namespace gshmem::api {
 namespace {
@@ -26,35 +27,60 @@ inline T from_bits(Bits<T> b) {
   return v;
 }
 
+// Host-side AMOs on GPU memory go through a one-thread kernel (api/device_ops.hpp).
+template <typename T>
+inline bool on_gpu(const char* c, const T* dest, int pe, char** p) {
+  if (!dest) api_error(c, "dest is NULL (target pe %d)", pe);
+  Target t = target(c, dest, sizeof(T), pe);
+  if (reinterpret_cast<uintptr_t>(t.p) % sizeof(T))
+    api_error(c, "dest %p is not aligned to %zu bytes (target pe %d)", static_cast<const void*>(dest), sizeof(T), pe);
+  *p = t.p;
+  return t.device;
+}
+template <typename T>
+inline T dev(const char* c, char* p, AmoOp op, T a, T b = T()) {
+  return from_bits<T>(static_cast<Bits<T>>(
+      dev_amo(c, p, sizeof(T), op, static_cast<uint64_t>(to_bits(a)), static_cast<uint64_t>(to_bits(b)))));
+}
+
 template <typename T>
 inline T amo_fetch(const char* c, const T* src, int pe) {
-  auto* p = reinterpret_cast<Bits<T>*>(amo_target(c, src, pe));
-  return from_bits<T>(__atomic_load_n(p, __ATOMIC_SEQ_CST));
+  char* p;
+  if (on_gpu(c, src, pe, &p)) return dev<T>(c, p, AmoOp::fetch, T());
+  return from_bits<T>(__atomic_load_n(reinterpret_cast<Bits<T>*>(p), __ATOMIC_SEQ_CST));
 }
 template <typename T>
 inline void amo_set(const char* c, T* dst, T v, int pe) {
-  auto* p = reinterpret_cast<Bits<T>*>(amo_target(c, dst, pe));
-  __atomic_store_n(p, to_bits(v), __ATOMIC_SEQ_CST);
+  char* p;
+  if (on_gpu(c, dst, pe, &p)) (void)dev<T>(c, p, AmoOp::set, v);
+  else __atomic_store_n(reinterpret_cast<Bits<T>*>(p), to_bits(v), __ATOMIC_SEQ_CST);
 }
 template <typename T>
 inline T amo_swap(const char* c, T* dst, T v, int pe) {
-  auto* p = reinterpret_cast<Bits<T>*>(amo_target(c, dst, pe));
-  return from_bits<T>(__atomic_exchange_n(p, to_bits(v), __ATOMIC_SEQ_CST));
+  char* p;
+  if (on_gpu(c, dst, pe, &p)) return dev<T>(c, p, AmoOp::swap, v);
+  return from_bits<T>(__atomic_exchange_n(reinterpret_cast<Bits<T>*>(p), to_bits(v), __ATOMIC_SEQ_CST));
 }
 template <typename T>
 inline T amo_cswap(const char* c, T* dst, T cond, T v, int pe) {
-  T* p = amo_target(c, dst, pe);
-  __atomic_compare_exchange_n(p, &cond, v, false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);
+  char* p;
+  if (on_gpu(c, dst, pe, &p)) return dev<T>(c, p, AmoOp::cswap, cond, v);
+  __atomic_compare_exchange_n(reinterpret_cast<T*>(p), &cond, v, false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);
   return cond;  // holds the old value whether or not the swap happened
 }
 enum class Op { add, band, bor, bxor };
 template <Op O, typename T>
 inline T amo_rmw(const char* c, T* dst, T v, int pe) {
-  T* p = amo_target(c, dst, pe);
-  if constexpr (O == Op::add) return __atomic_fetch_add(p, v, __ATOMIC_SEQ_CST);
-  else if constexpr (O == Op::band) return __atomic_fetch_and(p, v, __ATOMIC_SEQ_CST);
-  else if constexpr (O == Op::bor) return __atomic_fetch_or(p, v, __ATOMIC_SEQ_CST);
-  else return __atomic_fetch_xor(p, v, __ATOMIC_SEQ_CST);
+  char* p;
+  if (on_gpu(c, dst, pe, &p)) {
+    constexpr AmoOp d = O == Op::add ? AmoOp::add : O == Op::band ? AmoOp::band : O == Op::bor ? AmoOp::bor : AmoOp::bxor;
+    return dev<T>(c, p, d, v);
+  }
+  T* t = reinterpret_cast<T*>(p);
+  if constexpr (O == Op::add) return __atomic_fetch_add(t, v, __ATOMIC_SEQ_CST);
+  else if constexpr (O == Op::band) return __atomic_fetch_and(t, v, __ATOMIC_SEQ_CST);
+  else if constexpr (O == Op::bor) return __atomic_fetch_or(t, v, __ATOMIC_SEQ_CST);
+  else return __atomic_fetch_xor(t, v, __ATOMIC_SEQ_CST);
 }
 template <typename T>
 inline T* fetch_out(const char* c, T* fetch, int pe) {

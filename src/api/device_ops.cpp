@@ -1,5 +1,7 @@
 #include "api/device_ops.hpp"
 
+#include <mutex>
+
 #include "api/access.hpp"
 
 namespace gshmem::api {
@@ -40,11 +42,70 @@ void dev_quiet() {
 }
 
 bool dev_active() { return g_rt && g_rt->gpu != nullptr; }
+
+}  // namespace gshmem::api
+
+extern "C" const char gshmem_host_amo_ptx[];
+
+namespace gshmem::api {
+namespace {
+std::mutex g_amo_mu;  // serialises host AMOs: one scratch word per PE
+CUmodule g_amo_mod = nullptr;
+CUfunction g_amo_fn[2] = {nullptr, nullptr};  // 32-bit, 64-bit
+
+CUfunction amo_kernel(const char* call, GpuContext& g, size_t size) {
+  if (!g_amo_mod) {
+    check(call, g.drv->cuModuleLoadData(&g_amo_mod, gshmem_host_amo_ptx), "cuModuleLoadData(host atomics PTX)");
+    check(call, g.drv->cuModuleGetFunction(&g_amo_fn[0], g_amo_mod, "gshmem_amo32"), "cuModuleGetFunction");
+    check(call, g.drv->cuModuleGetFunction(&g_amo_fn[1], g_amo_mod, "gshmem_amo64"), "cuModuleGetFunction");
+  }
+  if (size != 4 && size != 8) api_error(call, "atomics on GPU memory need 4- or 8-byte objects (got %zu)", size);
+  return g_amo_fn[size == 8];
+}
+
+void launch_amo(const char* call, GpuContext& g, CUfunction f, size_t size, void* target, AmoOp op, uint64_t a,
+                uint64_t b, void* out, CUstream s) {
+  int iop = static_cast<int>(op);
+  unsigned a32 = static_cast<unsigned>(a), b32 = static_cast<unsigned>(b);
+  void* args64[] = {&target, &iop, &a, &b, &out};
+  void* args32[] = {&target, &iop, &a32, &b32, &out};
+  check(call, g.drv->cuLaunchKernel(f, 1, 1, 1, 1, 1, 1, 0, s, size == 8 ? args64 : args32, nullptr),
+        "cuLaunchKernel(host atomic)");
+}
+}  // namespace
+
+uint64_t dev_amo(const char* call, void* target, size_t size, AmoOp op, uint64_t a, uint64_t b) {
+  GpuContext& g = gpu(call);
+  std::lock_guard<std::mutex> lock(g_amo_mu);
+  CUfunction f = amo_kernel(call, g, size);
+  void* scratch = reinterpret_cast<void*>(g_rt->heap.window_base() +
+                                          static_cast<uint64_t>(g_rt->my_pe) * g_rt->heap.window_stride() +
+                                          GSHMEM_DEV_CTRL_SCRATCH);
+  launch_amo(call, g, f, size, target, op, a, b, scratch, g.stream);
+  uint64_t old = 0;
+  check(call, g.drv->cuMemcpyAsync(reinterpret_cast<CUdeviceptr>(&old), reinterpret_cast<CUdeviceptr>(scratch), size,
+                                   g.stream),
+        "cuMemcpyAsync");
+  check(call, g.drv->cuStreamSynchronize(g.stream), "cuStreamSynchronize");
+  return old;
+}
+
+void dev_amo_on_stream(const char* call, void* target, size_t size, AmoOp op, uint64_t a, void* stream) {
+  GpuContext& g = gpu(call);
+  CUfunction f;
+  {
+    std::lock_guard<std::mutex> lock(g_amo_mu);
+    f = amo_kernel(call, g, size);
+  }
+  launch_amo(call, g, f, size, target, op, a, 0, nullptr, static_cast<CUstream>(stream));
+}
 #else
 void dev_copy(const char* call, void*, const void*, size_t, bool) { api_error(call, "built without CUDA"); }
 void dev_write64(const char* call, uint64_t*, uint64_t) { api_error(call, "built without CUDA"); }
 void dev_quiet() {}
 bool dev_active() { return false; }
+uint64_t dev_amo(const char* call, void*, size_t, AmoOp, uint64_t, uint64_t) { api_error(call, "built without CUDA"); }
+void dev_amo_on_stream(const char* call, void*, size_t, AmoOp, uint64_t, void*) { api_error(call, "built without CUDA"); }
 #endif
 
 }  // namespace gshmem::api

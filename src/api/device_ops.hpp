@@ -15,4 +15,11 @@ void dev_write64(const char* call, uint64_t* dst, uint64_t value);
 void dev_quiet();
 bool dev_active();  // this PE has a device heap
 
+// Host-initiated atomics on GPU memory (4- or 8-byte targets), run as a one-thread kernel.
+enum class AmoOp : int { fetch, set, swap, cswap, add, band, bor, bxor };
+// On the PE's host stream; returns the old value (in the low bytes for 4-byte targets).
+uint64_t dev_amo(const char* call, void* target, size_t size, AmoOp op, uint64_t a, uint64_t b);
+// Enqueued on a caller's stream (CUstream passed as void*), no result (e.g. signal ADD).
+void dev_amo_on_stream(const char* call, void* target, size_t size, AmoOp op, uint64_t a, void* stream);
+
 }  // namespace gshmem::api

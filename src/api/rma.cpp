@@ -65,9 +65,8 @@ inline void signal_update(const char* call, uint64_t* sig_addr, uint64_t signal,
     api_error(call, "sig_op %d is neither SHMEM_SIGNAL_SET nor SHMEM_SIGNAL_ADD (target pe %d)", sig_op, pe);
   Target t = target(call, sig_addr, sizeof(uint64_t), pe, "sig_addr");
   if (t.device) {
-    if (sig_op != SHMEM_SIGNAL_SET)
-      api_error(call, "SHMEM_SIGNAL_ADD on a GPU-memory signal from the host is not supported yet (target pe %d)", pe);
-    dev_write64(call, reinterpret_cast<uint64_t*>(t.p), signal);
+    if (sig_op == SHMEM_SIGNAL_SET) dev_write64(call, reinterpret_cast<uint64_t*>(t.p), signal);
+    else (void)dev_amo(call, t.p, sizeof(uint64_t), AmoOp::add, signal, 0);  // after the blocking data copy
     return;
   }
   uint64_t* s = amo_target(call, sig_addr, pe);

@@ -6,6 +6,7 @@
 #include <shmemx.h>
 
 #include "api/access.hpp"
+#include "api/device_ops.hpp"
 
 using namespace gshmem;
 using namespace gshmem::api;
@@ -50,13 +51,15 @@ void shmemx_putmem_signal_on_stream(void* dest, const void* src, size_t n, uint6
                                     int sig_op, int pe, cudaStream_t stream) {
   const char* call = "shmemx_putmem_signal_on_stream";
   GpuContext& g = stream_gpu(call);
-  if (sig_op != SHMEM_SIGNAL_SET)
-    api_error(call, "only SHMEM_SIGNAL_SET is supported on a stream in this version (sig_op %d, target pe %d)", sig_op,
-              pe);
+  if (sig_op != SHMEM_SIGNAL_SET && sig_op != SHMEM_SIGNAL_ADD)
+    api_error(call, "sig_op %d is neither SHMEM_SIGNAL_SET nor SHMEM_SIGNAL_ADD (target pe %d)", sig_op, pe);
   Target s = target(call, sig_addr, sizeof(uint64_t), pe, "sig_addr");
   shmemx_putmem_on_stream(dest, src, n, pe, stream);
-  cu_check(call, g.drv->cuStreamWriteValue64(as_cu(stream), reinterpret_cast<CUdeviceptr>(s.p), signal, 0),
-           "cuStreamWriteValue64");
+  if (sig_op == SHMEM_SIGNAL_SET)
+    cu_check(call, g.drv->cuStreamWriteValue64(as_cu(stream), reinterpret_cast<CUdeviceptr>(s.p), signal, 0),
+             "cuStreamWriteValue64");
+  else  // a one-thread kernel: system-scope fetch_add, ordered after the copy by the stream
+    dev_amo_on_stream(call, s.p, sizeof(uint64_t), AmoOp::add, signal, stream);
 }
 
 void shmemx_signal_wait_until_on_stream(uint64_t* sig_addr, int cmp, uint64_t value, cudaStream_t stream) {

@@ -3,6 +3,7 @@
 // operations on the device heap, and heap growth. Run: oshrun -np N gpu_api
 #include "gpu_util.cuh"
 
+#include <algorithm>
 #include <cstring>
 #include <vector>
 
@@ -108,6 +109,10 @@ __global__ void ring(uint64_t* buf, const uint64_t* src, size_t words, uint64_t*
     // the other half, and the round after that waits for this PE's next signal
     shmemx_barrier_all_block();
   }
+}
+__global__ void signal_op_kernel(uint64_t* sig, int right) {
+  shmemx_signal_op(sig, 2, SHMEM_SIGNAL_ADD, right);
+  shmemx_signal_op(sig + 1, 9, SHMEM_SIGNAL_SET, right);
 }
 __global__ void barrier_loop(long* counters, int iters, unsigned long long* bad) {
   if (threadIdx.x || blockIdx.x) return;
@@ -279,6 +284,16 @@ int main() {
   barrier_loop<<<1, 1>>>(counters, 1000, bad);
   CK(cudaDeviceSynchronize());
   EXPECT(read_bad(bad) == 0, "in-kernel barrier_all counters");
+  {
+    uint64_t* so = static_cast<uint64_t*>(shmem_calloc(2, 8));
+    shmem_barrier_all();
+    signal_op_kernel<<<4, 32>>>(so, right);  // 128 threads each add 2
+    CK(cudaDeviceSynchronize());
+    shmem_barrier_all();
+    uint64_t h[2];
+    CK(cudaMemcpy(h, so, 16, cudaMemcpyDeviceToHost));
+    EXPECT(h[0] == 256 && h[1] == 9, "shmemx_signal_op: %llu, %llu", (unsigned long long)h[0], (unsigned long long)h[1]);
+  }
 
   // 8. message-passing litmus: 32 slots x 32768 rounds = 1M messages per PE pair
   const int slots = 32, iters = 32768;
@@ -322,6 +337,34 @@ int main() {
     EXPECT(wrong == 0, "host getmem from device heap: %d words wrong", wrong);
   }
 
+  // 9b. host-side atomics on the device heap, signal ADD from the host, device signal_op
+  {
+    int64_t* hc = static_cast<int64_t*>(shmem_calloc(4, 8));
+    float* hf = static_cast<float*>(shmem_calloc(1, 4));
+    uint64_t* hsig = static_cast<uint64_t*>(shmem_calloc(1, 8));
+    shmem_barrier_all();
+    // every PE adds (me+1) to PE 0's counter from the host, 50 times, mixing fetch_add and add
+    int64_t seen_max = 0;
+    for (int i = 0; i < 50; ++i) {
+      if (i & 1) shmem_int64_atomic_add(hc, me + 1, 0);
+      else seen_max = std::max(seen_max, shmem_int64_atomic_fetch_add(hc, me + 1, 0));
+    }
+    shmem_int64_atomic_set(hc + 1, 5, right);
+    int64_t old = shmem_int64_atomic_compare_swap(hc + 1, 5, 11, right);
+    float fold = shmem_float_atomic_swap(hf, 1.5f, right);
+    shmem_putmem_signal(dst, src, 64, hsig, 3, SHMEM_SIGNAL_ADD, right);
+    shmem_putmem_signal(dst, src, 64, hsig, 4, SHMEM_SIGNAL_ADD, right);
+    shmem_barrier_all();
+    const int64_t want = 50LL * n * (n + 1) / 2;
+    EXPECT(shmem_int64_atomic_fetch(hc, 0) == want, "host fetch_add on device heap: %lld, want %lld",
+           (long long)shmem_int64_atomic_fetch(hc, 0), (long long)want);
+    EXPECT(old == 5 && shmem_int64_atomic_fetch(hc + 1, me) == 11, "host compare_swap on device heap");
+    EXPECT(fold == 0.0f && shmem_float_atomic_fetch(hf, me) == 1.5f, "host float swap on device heap");
+    EXPECT(shmem_uint64_atomic_fetch(hsig, me) == 7, "host SHMEM_SIGNAL_ADD on device heap: %llu",
+           (unsigned long long)shmem_uint64_atomic_fetch(hsig, me));
+    (void)seen_max;
+  }
+
   // 10. on-stream: put + signal, wait, barrier, all ordered on one stream
   {
     cudaStream_t s;
@@ -340,6 +383,15 @@ int main() {
     verify<<<64, 256, 0, s>>>(local, kWords, seed, left, bad);
     CK(cudaStreamSynchronize(s));
     EXPECT(read_bad(bad) == 0, "on-stream getmem");
+    // SIGNAL_ADD on a stream twice, then wait for the sum
+    uint64_t* asig = static_cast<uint64_t*>(shmem_calloc(1, 8));
+    shmemx_barrier_all_on_stream(s);
+    shmemx_putmem_signal_on_stream(dst, src, 4096, asig, 5, SHMEM_SIGNAL_ADD, right, s);
+    shmemx_putmem_signal_on_stream(dst, src, 4096, asig, 6, SHMEM_SIGNAL_ADD, right, s);
+    shmemx_signal_wait_until_on_stream(asig, SHMEM_CMP_GE, 11, s);
+    shmemx_barrier_all_on_stream(s);
+    CK(cudaStreamSynchronize(s));
+    EXPECT(shmem_uint64_atomic_fetch(asig, me) == 11, "on-stream SHMEM_SIGNAL_ADD");
     CK(cudaStreamDestroy(s));
   }
 

@@ -43,6 +43,8 @@ def main():
                         help="seconds before the command counts as hung (default 60)")
     parser.add_argument("--regex", required=True,
                         help="pattern that must occur in the combined output (re.search)")
+    parser.add_argument("--skip-code", type=int, default=None,
+                        help="exit status that means 'skipped' (passed through, e.g. 77 without a GPU)")
     parser.add_argument("cmd", nargs=argparse.REMAINDER,
                         help="command and arguments, after --")
     args = parser.parse_args()
@@ -86,6 +88,10 @@ def main():
     elapsed = time.monotonic() - start
     text = out.decode("utf-8", errors="replace") if out else ""
     rc = proc.returncode
+
+    if args.skip_code is not None and rc == args.skip_code and not timed_out:
+        print("expect_fail: skipped (status %d)" % rc)
+        return rc
 
     problems = []
     if timed_out:

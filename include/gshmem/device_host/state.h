@@ -18,6 +18,7 @@
 #define GSHMEM_DEV_CTRL_BARRIER 0u            /* uint64 flag per dissemination round, 128 B apart */
 #define GSHMEM_DEV_CTRL_EPOCH 8192u           /* uint64: this PE's device barrier epoch (local) */
 #define GSHMEM_DEV_CTRL_STREAM_BARRIER 12288u /* uint64 flag per round for on-stream barriers */
+#define GSHMEM_DEV_CTRL_SCRATCH 16384u        /* uint64: result of a host-initiated atomic */
 #define GSHMEM_DEV_FLAG_STRIDE 128u
 
 typedef struct gshmem_device_state {

@@ -1,0 +1,24 @@
+// Bad input from device code: with device checks on (the default without NDEBUG), a put to an
+// out-of-range PE prints a message naming the call, the PE and the address, and traps; the host
+// sees the kernel fail and the job ends non-zero.
+#include <shmem.h>
+
+#include <cstdio>
+
+__global__ void bad(int* x, int pe) { shmem_int_p(x, 1, pe); }
+
+int main() {
+  int ngpus = 0;
+  if (cudaGetDeviceCount(&ngpus) != cudaSuccess || ngpus == 0) return 77;
+  shmem_init();
+  int* x = static_cast<int*>(shmem_malloc(sizeof(int)));
+  if (shmem_my_pe() == 0) {
+    bad<<<1, 1>>>(x, shmem_n_pes() + 7);
+    cudaError_t e = cudaDeviceSynchronize();
+    fprintf(stderr, "kernel ended with: %s\n", cudaGetErrorString(e));
+    shmem_global_exit(e == cudaSuccess ? 0 : 3);
+  }
+  shmem_barrier_all();
+  shmem_finalize();
+  return 0;
+}
