@@ -19,8 +19,8 @@ void print_build(FILE* out) {
   fprintf(out, "  pmix          %s\n", GSHMEM_BUILD_PMIX ? "yes (dlopen at run time)" : "no");
   fprintf(out, "  prefix        %s\n", GSHMEM_BUILD_PREFIX);
   fprintf(out, "heap kinds:\n  host          yes (memfd shared memory)\n");
-  fprintf(out, "  device        no (not in this version)\n");
-  fprintf(out, "transports:\n  p2p (host)    yes (same-node shared memory)\n");
+  fprintf(out, "  device        %s\n", GSHMEM_BUILD_CUDA ? "yes (cuMem VMM, POSIX fd handles; driver via dlopen)" : "no (built without CUDA)");
+  fprintf(out, "transports:\n  p2p           yes (same-node shared memory%s)\n", GSHMEM_BUILD_CUDA ? ", NVLink/PCIe peer mappings" : "");
   fprintf(out, "  tcp           no (not in this version)\n  ib            no (not in this version)\n");
   fprintf(out, "bootstraps:     uid (TCP unique id), pmix%s, mpi (when MPI is initialised), single\n",
           GSHMEM_BUILD_PMIX ? "" : " (not built)");
