@@ -38,7 +38,7 @@ void* allocate(const char* call, uint64_t op, size_t size, size_t align) {
   if (size) {
     std::lock_guard<std::mutex> lock(g_alloc_mu);
     size_t off = r.heap.allocator().alloc(size, align);
-    if (off == heap::Allocator::kFail && r.heap.is_device() && size < r.heap.window_stride()) {
+    if (off == heap::Allocator::kFail && r.heap.growable() && size < r.heap.window_stride()) {
       // Deterministic allocator: every PE fails here together, so growing is collective.
       const size_t want = std::max(size + align, r.heap.size());
       if (r.heap.grow(*r.boot, r.topo, want) == Status::ok) {

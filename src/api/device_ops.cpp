@@ -78,9 +78,7 @@ uint64_t dev_amo(const char* call, void* target, size_t size, AmoOp op, uint64_t
   GpuContext& g = gpu(call);
   std::lock_guard<std::mutex> lock(g_amo_mu);
   CUfunction f = amo_kernel(call, g, size);
-  void* scratch = reinterpret_cast<void*>(g_rt->heap.window_base() +
-                                          static_cast<uint64_t>(g_rt->my_pe) * g_rt->heap.window_stride() +
-                                          GSHMEM_DEV_CTRL_SCRATCH);
+  void* scratch = reinterpret_cast<void*>(g_rt->heap.device_segment(g_rt->my_pe) + GSHMEM_DEV_CTRL_SCRATCH);
   launch_amo(call, g, f, size, target, op, a, b, scratch, g.stream);
   uint64_t old = 0;
   check(call, g.drv->cuMemcpyAsync(reinterpret_cast<CUdeviceptr>(&old), reinterpret_cast<CUdeviceptr>(scratch), size,

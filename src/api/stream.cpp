@@ -98,9 +98,8 @@ void shmemx_barrier_all_on_stream(cudaStream_t stream) {
     std::lock_guard<std::mutex> lock(r.coll_mu);
     e = ++r.stream_barrier_epoch;
   }
-  const uint64_t base = r.heap.window_base(), stride = r.heap.window_stride();
   auto flag = [&](int pe, int k) {
-    return static_cast<CUdeviceptr>(base + static_cast<uint64_t>(pe) * stride + GSHMEM_DEV_CTRL_STREAM_BARRIER +
+    return static_cast<CUdeviceptr>(r.heap.device_segment(pe) + GSHMEM_DEV_CTRL_STREAM_BARRIER +
                                     static_cast<uint64_t>(k) * GSHMEM_DEV_FLAG_STRIDE);
   };
   for (int k = 0, d = 1; d < r.npes; ++k, d <<= 1) {

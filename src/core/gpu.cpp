@@ -63,6 +63,28 @@ Status gpu_bind(const Config& cfg, const topo::Topology& t, const cu::Driver* dr
   return Status::ok;
 }
 
+Status gpu_alloc_mode(const Config& cfg, const GpuContext& g, bool* ipc) {
+  int vmm = 0, fd = 0;
+  g.drv->cuDeviceGetAttribute(&vmm, CU_DEVICE_ATTRIBUTE_VIRTUAL_MEMORY_MANAGEMENT_SUPPORTED, g.dev);
+  g.drv->cuDeviceGetAttribute(&fd, CU_DEVICE_ATTRIBUTE_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR_SUPPORTED, g.dev);
+  const std::string& m = cfg.GSHMEM_DEVICE_ALLOC;
+  if (m == "ipc") *ipc = true;
+  else if (m == "vmm") {
+    if (!vmm || !fd) {
+      GSHMEM_WARN(Subsys::init, "GSHMEM_DEVICE_ALLOC=vmm but GPU %d lacks VMM (%d) or POSIX fd handles (%d)", g.ordinal,
+                  vmm, fd);
+      return Status::not_available;
+    }
+    *ipc = false;
+  } else if (m == "auto") *ipc = !(vmm && fd);
+  else {
+    GSHMEM_WARN(Subsys::init, "GSHMEM_DEVICE_ALLOC=%s: expected auto, vmm or ipc", m.c_str());
+    return Status::invalid_argument;
+  }
+  if (*ipc) GSHMEM_INFO(Subsys::init, "device heap: cudaMalloc + CUDA IPC (fixed size, no growth)");
+  return Status::ok;
+}
+
 void gpu_release(GpuContext* g) noexcept {
   if (!g->drv) return;
   if (g->stream) g->drv->cuStreamDestroy(g->stream);

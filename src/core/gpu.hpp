@@ -22,6 +22,9 @@ struct GpuContext {
 Status gpu_probe(const cu::Driver** drv, int* count);
 Status gpu_bind(const Config& cfg, const topo::Topology& t, const cu::Driver* drv, int count, GpuContext* g);
 void gpu_release(GpuContext* g) noexcept;
+// GSHMEM_DEVICE_ALLOC: *ipc = true for cudaMalloc + CUDA IPC (auto: when the GPU lacks VMM with
+// POSIX file-descriptor handles).
+Status gpu_alloc_mode(const Config& cfg, const GpuContext& g, bool* ipc);
 // Makes the PE's context current on the calling thread (host calls from user threads).
 inline void gpu_make_current(const GpuContext& g) {
   CUcontext cur = nullptr;

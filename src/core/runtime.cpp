@@ -115,6 +115,8 @@ void runtime_init(const char* call, int requested_thread, int* provided, const b
       spec.drv = drv;
       spec.dev = rt->gpu->dev;
       spec.reserve = cfg->GSHMEM_DEVICE_HEAP_RESERVE;
+      st = gpu_alloc_mode(*cfg, *rt->gpu, &spec.ipc);
+      if (st != Status::ok) init_failed(call, "GSHMEM_DEVICE_ALLOC: unusable allocation mode", st);
     }
   }
 #endif
@@ -168,6 +170,7 @@ void republish_device_state() {
     s.window_stride = rt.heap.window_stride();
     s.heap_size = rt.heap.size();
     s.heap_base = reinterpret_cast<uint64_t>(rt.heap.base());
+    s.peer_table = rt.heap.peer_table();
   }
   s.initialized = 1;
   publish_device_state(s);

@@ -16,8 +16,13 @@ namespace {
 struct SegInfo {
   uint64_t heap_bytes;
   uint64_t data_bytes;
-  uint64_t device;  // 1 when the user heap is GPU memory
+  uint64_t device;  // 0 host heap, 1 device heap (VMM), 2 device heap (CUDA IPC)
 };
+#if GSHMEM_HAVE_CUDA
+struct IpcInfo {
+  CUipcMemHandle handle;
+};
+#endif
 }  // namespace
 
 Status SymmetricHeap::init(boot::Bootstrap& b, const topo::Topology& t, size_t heap_bytes, bool share_data,
@@ -32,6 +37,19 @@ Status SymmetricHeap::init(boot::Bootstrap& b, const topo::Topology& t, size_t h
   CUmemGenericAllocationHandle dev_handle{};
   int dev_fd = -1;
   if (st == Status::ok && device) {
+    drv_ = device->drv;
+    ipc_ = device->ipc;
+  }
+  if (st == Status::ok && device && device->ipc) {
+    CUresult r = device->drv->cuMemAlloc(&ipc_own_, GSHMEM_DEV_CTRL_BYTES + heap_bytes);
+    if (r != CUDA_SUCCESS) {
+      size_t free_b = 0, total_b = 0;
+      device->drv->cuMemGetInfo(&free_b, &total_b);
+      GSHMEM_WARN(Subsys::heap, "cuMemAlloc(%zu bytes) for the device heap failed: %s (GPU free %zu of %zu bytes)",
+                  GSHMEM_DEV_CTRL_BYTES + heap_bytes, cu::error_string(r), free_b, total_b);
+      st = Status::out_of_memory;
+    }
+  } else if (st == Status::ok && device) {
     const size_t stride = std::max(device->reserve, GSHMEM_DEV_CTRL_BYTES + heap_bytes);
     st = window_.reserve(device->drv, device->dev, t.npes, stride);
     if (st == Status::ok) {
@@ -49,16 +67,19 @@ Status SymmetricHeap::init(boot::Bootstrap& b, const topo::Topology& t, size_t h
   }
   // Sizes must agree on every PE: the same offset must exist everywhere.
   std::vector<SegInfo> info(static_cast<size_t>(t.npes));
-  info[static_cast<size_t>(t.my_pe)] = {st == Status::ok ? heap_bytes : 0, own_data_.size(), device ? 1u : 0u};
+  const uint64_t kind = device ? (device->ipc ? 2u : 1u) : 0u;
+  info[static_cast<size_t>(t.my_pe)] = {st == Status::ok ? heap_bytes : 0, own_data_.size(), kind};
   GSHMEM_CHECK(b.allgather(info.data(), sizeof(SegInfo)));
   for (int pe = 0; pe < t.npes; ++pe) {
     if (info[pe].heap_bytes == 0) {
       GSHMEM_WARN(Subsys::heap, "pe %d could not create its symmetric heap of %zu bytes", pe, heap_bytes);
       return Status::out_of_memory;
     }
-    if (info[pe].device != (device ? 1u : 0u)) {
-      GSHMEM_WARN(Subsys::heap, "heap kinds differ: pe %d has a %s heap, pe %d a %s heap (GSHMEM_HEAP_KIND)", pe,
-                  info[pe].device ? "device" : "host", t.my_pe, device ? "device" : "host");
+    if (info[pe].device != kind) {
+      static const char* names[] = {"host", "device (vmm)", "device (ipc)"};
+      GSHMEM_WARN(Subsys::heap,
+                  "heap kinds differ: pe %d has a %s heap, pe %d a %s heap (GSHMEM_HEAP_KIND, GSHMEM_DEVICE_ALLOC)", pe,
+                  names[info[pe].device % 3], t.my_pe, names[kind]);
       return Status::invalid_argument;
     }
     if (info[pe].heap_bytes != heap_bytes || info[pe].data_bytes != own_data_.size()) {
@@ -77,7 +98,13 @@ Status SymmetricHeap::init(boot::Bootstrap& b, const topo::Topology& t, size_t h
   std::vector<int> offer{own_.fd()};
   if (own_data_.size()) offer.push_back(own_data_.fd());
 #if GSHMEM_HAVE_CUDA
-  if (device) offer.push_back(dev_fd);
+  if (device && !device->ipc) offer.push_back(dev_fd);
+  std::vector<IpcInfo> ipc_handles;
+  if (device && device->ipc) {
+    ipc_handles.resize(static_cast<size_t>(t.npes));
+    GSHMEM_CU(*device->drv, cuIpcGetMemHandle, &ipc_handles[static_cast<size_t>(t.my_pe)].handle, ipc_own_);
+    GSHMEM_CHECK(b.allgather(ipc_handles.data(), sizeof(IpcInfo)));
+  }
 #endif
   std::vector<std::vector<int>> got;
   GSHMEM_CHECK(transport::exchange_fds(b, t.local_pes, secret, offer, &got));
@@ -92,6 +119,7 @@ Status SymmetricHeap::init(boot::Bootstrap& b, const topo::Topology& t, size_t h
   heap_.size = heap_bytes;
   heap_.device = device != nullptr;
   heap_.peer.assign(n, nullptr);
+  dev_seg_.assign(n, 0);
   data_.lo = reinterpret_cast<uintptr_t>(own_data_.base());
   data_.size = own_data_.size();
   data_.peer.assign(n, nullptr);
@@ -99,7 +127,14 @@ Status SymmetricHeap::init(boot::Bootstrap& b, const topo::Topology& t, size_t h
   for (size_t i = 0; i < t.local_pes.size(); ++i) {
     const int pe = t.local_pes[i];
 #if GSHMEM_HAVE_CUDA
-    if (device) {
+    if (device && device->ipc) {
+      CUdeviceptr seg = ipc_own_;
+      if (pe != t.my_pe)
+        GSHMEM_CU(*device->drv, cuIpcOpenMemHandle, &seg, ipc_handles[static_cast<size_t>(pe)].handle,
+                  CU_IPC_MEM_LAZY_ENABLE_PEER_ACCESS);
+      dev_seg_[pe] = seg;
+      heap_.peer[pe] = reinterpret_cast<char*>(seg + GSHMEM_DEV_CTRL_BYTES);
+    } else if (device) {
       const size_t dev_bytes = GSHMEM_DEV_CTRL_BYTES + heap_bytes;
       if (pe == t.my_pe) {
         close(got[i].back());
@@ -109,6 +144,7 @@ Status SymmetricHeap::init(boot::Bootstrap& b, const topo::Topology& t, size_t h
       }
       got[i].pop_back();
       heap_.peer[pe] = reinterpret_cast<char*>(window_.slot_base(pe) + GSHMEM_DEV_CTRL_BYTES);
+      dev_seg_[pe] = window_.slot_base(pe);
       dev_mapped_ = dev_bytes;
     }
 #endif
@@ -129,10 +165,16 @@ Status SymmetricHeap::init(boot::Bootstrap& b, const topo::Topology& t, size_t h
   }
 #if GSHMEM_HAVE_CUDA
   if (device) {
-    heap_.lo = window_.slot_base(t.my_pe) + GSHMEM_DEV_CTRL_BYTES;
-    // Zero the device control block (barrier flags and epochs start at 0).
-    // (cuMemCreate memory is not guaranteed zeroed.)
-    CUdeviceptr ctrl = window_.slot_base(t.my_pe);
+    heap_.lo = dev_seg_[static_cast<size_t>(t.my_pe)] + GSHMEM_DEV_CTRL_BYTES;
+    if (device->ipc) {
+      // Segments are wherever cudaMalloc put them: kernels find them through a table.
+      GSHMEM_CU(*device->drv, cuMemAlloc, &peer_table_, n * sizeof(uint64_t));
+      GSHMEM_CU(*device->drv, cuMemcpyAsync, peer_table_, reinterpret_cast<CUdeviceptr>(dev_seg_.data()),
+                n * sizeof(uint64_t), nullptr);
+    }
+    // Zero the device control block (barrier flags and epochs start at 0): new device memory is
+    // not guaranteed zeroed.
+    CUdeviceptr ctrl = dev_seg_[static_cast<size_t>(t.my_pe)];
     GSHMEM_CU(*device->drv, cuMemsetD8Async, ctrl, 0, GSHMEM_DEV_CTRL_BYTES, nullptr);
     GSHMEM_CU(*device->drv, cuCtxSynchronize);
   }
@@ -144,7 +186,8 @@ Status SymmetricHeap::init(boot::Bootstrap& b, const topo::Topology& t, size_t h
 }
 
 size_t SymmetricHeap::max_alignment() const noexcept {
-  return heap_.device ? GSHMEM_DEV_CTRL_BYTES : kHeapBaseAlign;
+  if (!heap_.device) return kHeapBaseAlign;
+  return ipc_ ? 256 : GSHMEM_DEV_CTRL_BYTES;  // cudaMalloc guarantees 256-byte alignment
 }
 
 uint64_t SymmetricHeap::window_base() const noexcept {
@@ -165,7 +208,7 @@ uint64_t SymmetricHeap::window_stride() const noexcept {
 
 Status SymmetricHeap::grow(boot::Bootstrap& b, const topo::Topology& t, size_t extra) {
 #if GSHMEM_HAVE_CUDA
-  if (!heap_.device) return Status::not_available;
+  if (!heap_.device || ipc_) return Status::not_available;
   CUmemGenericAllocationHandle h{};
   int fd = -1;
   extra = (extra + window_.granularity() - 1) / window_.granularity() * window_.granularity();
@@ -216,6 +259,14 @@ void SymmetricHeap::finalize() {
   own_data_.reset();  // keeps the mapping: the program's globals live there
 #if GSHMEM_HAVE_CUDA
   window_.release();
+  if (drv_ && ipc_) {
+    for (size_t pe = 0; pe < dev_seg_.size(); ++pe)
+      if (dev_seg_[pe] && dev_seg_[pe] != ipc_own_) drv_->cuIpcCloseMemHandle(dev_seg_[pe]);
+    if (ipc_own_) drv_->cuMemFree(ipc_own_);
+    if (peer_table_) drv_->cuMemFree(peer_table_);
+  }
+  ipc_own_ = peer_table_ = 0;
+  dev_seg_.clear();
 #endif
   heap_ = Region{};
   data_ = Region{};

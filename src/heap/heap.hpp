@@ -28,6 +28,7 @@ struct DeviceHeapSpec {
   CUdevice dev = 0;
 #endif
   size_t reserve = 0;  // virtual bytes per PE (the most the heap can grow to)
+  bool ipc = false;    // cudaMalloc + CUDA IPC instead of cuMem VMM (fixed size, no growth)
 };
 
 class SymmetricHeap {
@@ -41,9 +42,13 @@ class SymmetricHeap {
   bool is_device() const noexcept { return heap_.device; }
   // The largest alignment for which an aligned offset is an aligned address on every PE.
   size_t max_alignment() const noexcept;
-  // Device kind: window geometry for the device state.
+  // Device kind: window geometry for the device state (0 in IPC mode), each PE's segment base
+  // (control block first), and the device copy of those bases in IPC mode (else 0).
   uint64_t window_base() const noexcept;
   uint64_t window_stride() const noexcept;
+  uint64_t device_segment(int pe) const noexcept { return dev_seg_[static_cast<size_t>(pe)]; }
+  uint64_t peer_table() const noexcept { return peer_table_; }
+  bool growable() const noexcept { return heap_.device && !ipc_; }
 
   char* base() const noexcept { return reinterpret_cast<char*>(heap_.lo); }
   size_t size() const noexcept { return heap_.size; }
@@ -59,6 +64,13 @@ class SymmetricHeap {
   mem::DeviceWindow window_;
 #endif
   const uint8_t* secret_ = nullptr;
+  std::vector<uint64_t> dev_seg_;  // per PE: device segment base (0 when not mapped)
+  unsigned long long peer_table_ = 0;  // CUdeviceptr
+  bool ipc_ = false;
+  unsigned long long ipc_own_ = 0;     // CUdeviceptr
+#if GSHMEM_HAVE_CUDA
+  const cu::Driver* drv_ = nullptr;
+#endif
   size_t dev_mapped_ = 0;  // bytes mapped per PE slot (control + heap)
   std::vector<mem::HostSegment> peer_segs_, peer_data_;
   Region heap_, data_;

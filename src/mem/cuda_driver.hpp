@@ -15,7 +15,8 @@ namespace gshmem::cu {
   X(cuMemRelease) X(cuMemExportToShareableHandle) X(cuMemImportFromShareableHandle) X(cuMemAddressReserve) \
   X(cuMemAddressFree) X(cuMemMap) X(cuMemUnmap) X(cuMemSetAccess) X(cuMemcpyAsync) X(cuMemsetD8Async)       \
   X(cuStreamCreate) X(cuStreamDestroy) X(cuStreamSynchronize) X(cuStreamWriteValue64) X(cuStreamWaitValue64) \
-  X(cuGetErrorString) X(cuPointerGetAttribute) X(cuModuleLoadData) X(cuModuleGetFunction) X(cuLaunchKernel)
+  X(cuGetErrorString) X(cuPointerGetAttribute) X(cuModuleLoadData) X(cuModuleGetFunction) X(cuLaunchKernel) \
+  X(cuMemAlloc) X(cuMemFree) X(cuIpcGetMemHandle) X(cuIpcOpenMemHandle) X(cuIpcCloseMemHandle)
 
 struct Driver {
 #define GSHMEM_CU_MEMBER(f) decltype(&::f) f = nullptr;

@@ -44,6 +44,7 @@ __device__ __forceinline__ const gshmem_device_state &st() { return gshmemi_dsta
 
 // Base of pe's device segment (control block first, user heap after GSHMEM_DEV_CTRL_BYTES).
 __device__ __forceinline__ char *segment(int pe) {
+  if (st().peer_table) return reinterpret_cast<char *>(reinterpret_cast<const uint64_t *>(st().peer_table)[pe]);
   return reinterpret_cast<char *>(st().window_base + static_cast<uint64_t>(pe) * st().window_stride);
 }
 

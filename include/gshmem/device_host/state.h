@@ -3,8 +3,10 @@
  * that shmem_init fills in.
  *
  * Layout of every PE's device segment: [device control block, GSHMEM_DEV_CTRL_BYTES][user heap].
- * All same-node PEs' segments are mapped into one virtual window, PE p's segment at
- * window_base + p * window_stride, so a peer address is pure arithmetic (no table lookup). */
+ * With cuMem VMM (the default) all same-node PEs' segments are mapped into one virtual window, PE
+ * p's segment at window_base + p * window_stride, so a peer address is pure arithmetic. With the
+ * cudaMalloc + CUDA IPC fallback the segments land anywhere: peer_table (device memory, one
+ * uint64 per PE) then holds each segment's base. */
 #ifndef GSHMEM_DEVICE_HOST_STATE_H
 #define GSHMEM_DEVICE_HOST_STATE_H
 
@@ -31,7 +33,8 @@ typedef struct gshmem_device_state {
   uint64_t heap_size;     /* user heap bytes per PE (grows; same on every PE) */
   uint64_t heap_base;     /* this PE's user heap = window_base + my_pe*stride + CTRL_BYTES */
   uint32_t initialized;
-  uint32_t reserved[3];
+  uint32_t reserved;
+  uint64_t peer_table; /* 0 in window mode; else device pointer to uint64_t[npes] segment bases */
 } gshmem_device_state;
 
 #ifdef __cplusplus
