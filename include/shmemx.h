@@ -17,6 +17,8 @@ int shmemx_heap_kind(void);
 /* Bytes of symmetric heap per PE, and bytes currently allocated on this PE. */
 size_t shmemx_heap_size(void);
 size_t shmemx_heap_used(void);
+/* 1 when shmem_malloc grows the heap past SHMEM_SYMMETRIC_SIZE (device heap over cuMem VMM). */
+int shmemx_heap_growable(void);
 /* Name of the bootstrap that started this job: "uid", "pmix", "mpi" or "single". */
 const char *shmemx_bootstrap_name(void);
 /* Number of PEs on this PE's node, and this PE's index among them. */

@@ -156,6 +156,7 @@ void* shmem_realloc(void* ptr, size_t size) {
 int shmemx_heap_kind(void) {
   return rt("shmemx_heap_kind").heap.is_device() ? SHMEMX_HEAP_KIND_DEVICE : SHMEMX_HEAP_KIND_HOST;
 }
+int shmemx_heap_growable(void) { return rt("shmemx_heap_growable").heap.growable() ? 1 : 0; }
 size_t shmemx_heap_size(void) { return rt("shmemx_heap_size").heap.size(); }
 size_t shmemx_heap_used(void) {
   std::lock_guard<std::mutex> lock(g_alloc_mu);
