@@ -7,16 +7,20 @@
 namespace gshmem::api {
 
 #if GSHMEM_HAVE_CUDA
-namespace {
-GpuContext& gpu(const char* call) {
+GpuContext& gpu_for(const char* call) {
   Runtime& r = rt(call);
-  if (!r.gpu) api_error(call, "internal: device heap without a GPU context");
+  if (!r.gpu) api_error(call, "needs a GPU PE (this PE has the host heap kind)");
   gpu_make_current(*r.gpu);
   return *r.gpu;
 }
-void check(const char* call, CUresult res, const char* what) {
+
+void cu_check(const char* call, CUresult res, const char* what) {
   if (res != CUDA_SUCCESS) api_error(call, "%s failed: %s", what, cu::error_string(res));
 }
+
+namespace {
+GpuContext& gpu(const char* call) { return gpu_for(call); }
+void check(const char* call, CUresult res, const char* what) { cu_check(call, res, what); }
 }  // namespace
 
 void dev_copy(const char* call, void* dst, const void* src, size_t bytes, bool blocking) {

@@ -5,7 +5,16 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "core/runtime.hpp"
+
 namespace gshmem::api {
+
+#if GSHMEM_HAVE_CUDA
+// This PE's GPU context, made current on the calling thread; reports call on a CPU PE.
+GpuContext& gpu_for(const char* call);
+// Reports "<call>: <what> failed: <CUDA error>" and ends the job when r is not CUDA_SUCCESS.
+void cu_check(const char* call, CUresult r, const char* what);
+#endif
 
 // Blocking: returns when the source may be reused (put) or the data has arrived (get).
 void dev_copy(const char* call, void* dst, const void* src, size_t bytes, bool blocking);

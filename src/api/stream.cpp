@@ -13,15 +13,7 @@ using namespace gshmem::api;
 
 #if GSHMEM_HAVE_CUDA
 namespace {
-GpuContext& stream_gpu(const char* call) {
-  Runtime& r = rt(call);
-  if (!r.gpu) api_error(call, "needs a GPU PE (this PE has the host heap kind)");
-  gpu_make_current(*r.gpu);
-  return *r.gpu;
-}
-void cu_check(const char* call, CUresult res, const char* what) {
-  if (res != CUDA_SUCCESS) api_error(call, "%s failed: %s", what, cu::error_string(res));
-}
+GpuContext& stream_gpu(const char* call) { return gpu_for(call); }
 CUstream as_cu(cudaStream_t s) { return reinterpret_cast<CUstream>(s); }
 }  // namespace
 
