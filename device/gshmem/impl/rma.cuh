@@ -16,7 +16,17 @@ __device__ __forceinline__ void copy(char *dst, const char *src, size_t n) {
     const size_t nv = n / 16;
     const uint4 *s = reinterpret_cast<const uint4 *>(src);
     uint4 *d = reinterpret_cast<uint4 *>(dst);
-    for (size_t i = r; i < nv; i += w) d[i] = s[i];
+    // Four independent 16-byte loads in flight per thread before the stores (latency hiding
+    // for large copies over NVLink), then the remainder one vector at a time.
+    size_t i = r;
+    for (; i + 3 * w < nv; i += 4 * w) {
+      const uint4 a = s[i], b = s[i + w], c = s[i + 2 * w], e = s[i + 3 * w];
+      d[i] = a;
+      d[i + w] = b;
+      d[i + 2 * w] = c;
+      d[i + 3 * w] = e;
+    }
+    for (; i < nv; i += w) d[i] = s[i];
     done = nv * 16;
   } else if (((reinterpret_cast<uintptr_t>(dst) | reinterpret_cast<uintptr_t>(src)) & 7) == 0) {
     const size_t nv = n / 8;

@@ -1,6 +1,6 @@
 // Signals, point-to-point waits and barriers.
-// A signal update after data: the scope syncs, one thread issues fence.sc.sys and then a release
-// store (SET) or release fetch_add (ADD) of the 64-bit signal; a waiter's acquire load of the
+// A signal update after data: the scope syncs, then one thread does a release store (SET) or
+// release fetch_add (ADD) of the 64-bit signal at system scope; a waiter's acquire load of the
 // signal then makes the data visible. Waits spin on acquire loads of this PE's own memory.
 #pragma once
 #include "gshmem/impl/rma.cuh"
@@ -18,10 +18,10 @@ __device__ __forceinline__ void put_signal(const char *call, void *dest, const v
                                            uint64_t v, int op, int pe) {
   if (bytes) copy<S>(peer(call, dest, bytes, pe), static_cast<const char *>(src), bytes);
   S::sync();
-  if (S::rank() == 0) {
-    fence();
-    signal_op(call, sig, v, op, pe);
-  }
+  // The signal is a release operation at system scope: it orders this thread's data stores, and
+  // (cumulativity) the scope's other threads' stores ordered before it by the scope barrier,
+  // before the signal value; no separate fence.sc.sys is needed.
+  if (S::rank() == 0) signal_op(call, sig, v, op, pe);
   S::sync();
 }
 
