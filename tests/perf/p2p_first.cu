@@ -108,23 +108,29 @@ int main() {
     char* src = static_cast<char*>(shmem_malloc(bytes));
     char* dst = static_cast<char*>(shmem_malloc(bytes));
     cudaMemset(src, 1, bytes);
-    const int blocks = bytes >= (64u << 20) ? 132 : 32, reps = bytes >= (64u << 20) ? 5 : 100;
-    std::vector<double> gbps;
+    const int reps = bytes >= (64u << 20) ? 5 : 100;
     cudaEvent_t a, b;
     cudaEventCreate(&a);
     cudaEventCreate(&b);
-    for (int rep = 0; rep < 5; ++rep) {
-      shmem_barrier_all();
-      cudaEventRecord(a);
-      if (me == 0) bw<<<blocks, 1024>>>(dst, src, bytes, 1, reps);
-      cudaEventRecord(b);
-      cudaEventSynchronize(b);
-      float ms = 0;
-      cudaEventElapsedTime(&ms, a, b);
-      gbps.push_back(static_cast<double>(bytes) * reps / (ms * 1e-3) / 1e9);
+    for (int blocks : {32, 132, 264, 528}) {
+      for (int threads : {256, 1024}) {
+        std::vector<double> gbps;
+        for (int rep = 0; rep < 5; ++rep) {
+          shmem_barrier_all();
+          cudaEventRecord(a);
+          if (me == 0) bw<<<blocks, threads>>>(dst, src, bytes, 1, reps);
+          cudaEventRecord(b);
+          cudaEventSynchronize(b);
+          float ms = 0;
+          cudaEventElapsedTime(&ms, a, b);
+          gbps.push_back(static_cast<double>(bytes) * reps / (ms * 1e-3) / 1e9);
+        }
+        std::sort(gbps.begin(), gbps.end());
+        if (me == 0)
+          printf("put bandwidth %6zu KiB, block, one way, %4d x %4d  %8.1f GB/s\n", bytes >> 10, blocks, threads,
+                 gbps[gbps.size() / 2]);
+      }
     }
-    std::sort(gbps.begin(), gbps.end());
-    if (me == 0) printf("put bandwidth %6zu KiB, block, one way  %10.1f GB/s\n", bytes >> 10, gbps[gbps.size() / 2]);
     shmem_barrier_all();
     shmem_free(dst);
     shmem_free(src);
