@@ -62,7 +62,7 @@ __global__ void lat(int kind, uint64_t* buf, uint64_t* sig, int iters, unsigned 
 }
 
 __global__ void bw(char* dst, const char* src, size_t bytes, int pe, int reps) {
-  const size_t chunk = bytes / gridDim.x;
+  const size_t chunk = bytes / gridDim.x / 256 * 256;  // equal 256-byte-aligned chunks
   for (int r = 0; r < reps; ++r) shmemx_putmem_nbi_block(dst + blockIdx.x * chunk, src + blockIdx.x * chunk, chunk, pe);
   if (threadIdx.x == 0) shmem_quiet();
 }
@@ -112,8 +112,8 @@ int main() {
     cudaEvent_t a, b;
     cudaEventCreate(&a);
     cudaEventCreate(&b);
-    for (int blocks : {32, 132, 264, 528}) {
-      for (int threads : {256, 1024}) {
+    for (int blocks : {32, 132, 264}) {
+      for (int threads : {512, 1024}) {
         std::vector<double> gbps;
         for (int rep = 0; rep < 5; ++rep) {
           shmem_barrier_all();

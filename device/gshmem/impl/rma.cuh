@@ -11,6 +11,15 @@ namespace gshmem::dev {
 template <typename S>
 __device__ __forceinline__ void copy(char *dst, const char *src, size_t n) {
   const int r = S::rank(), w = S::size();
+  // When both ends share their alignment modulo 16, copy the misaligned head bytewise so the bulk
+  // takes the 16-byte path (an odd offset or size must not drop a large copy to bytes).
+  const uintptr_t head = (16 - (reinterpret_cast<uintptr_t>(dst) & 15)) & 15;
+  if (head && ((reinterpret_cast<uintptr_t>(dst) ^ reinterpret_cast<uintptr_t>(src)) & 15) == 0 && n > head) {
+    for (size_t i = r; i < head; i += w) dst[i] = src[i];
+    dst += head;
+    src += head;
+    n -= head;
+  }
   size_t done = 0;
   if (((reinterpret_cast<uintptr_t>(dst) | reinterpret_cast<uintptr_t>(src)) & 15) == 0) {
     const size_t nv = n / 16;
