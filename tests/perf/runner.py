@@ -1,0 +1,134 @@
+#!/usr/bin/env python3
+"""Runs a set of perf suites, optionally side by side with a peer OpenSHMEM built from the same
+sources, and writes one results file (CSV), a ratio table and PNG plots.
+
+  tests/perf/runner.py --build build --set cpu --npes 2 --peer oshmem --out docs/perf/cpu
+The peer 'oshmem' is Open MPI's OSHMEM (oshc++/oshrun on PATH or in /usr/bin). Results a program
+printed before a non-zero exit are kept and the exit is reported (OSHMEM may crash in finalize).
+"""
+import argparse
+import csv
+import io
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+
+CPU_SUITES = {
+    "put_latency": ["-b", "8", "-e", "1M"],
+    "get_latency": ["-b", "8", "-e", "1M"],
+    "put_bw": ["-b", "4K", "-e", "16M", "-n", "20"],
+    "get_bw": ["-b", "4K", "-e", "16M", "-n", "20"],
+    "atomic_latency": [],
+    "barrier_latency": [],
+}
+
+
+def run_csv(cmd, env=None, timeout=600):
+    e = dict(os.environ)
+    e.update(env or {})
+    p = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, env=e)
+    lines = [l for l in p.stdout.splitlines() if "," in l]
+    rows = list(csv.DictReader(io.StringIO("\n".join(lines)))) if lines else []
+    note = "" if p.returncode == 0 else "exit %d" % p.returncode
+    if not rows:
+        sys.stderr.write("runner: %s produced no results (%s)\n%s\n" % (" ".join(cmd), note, p.stderr[-2000:]))
+    return rows, note
+
+
+def build_peer(src_dir, suites, peer):
+    tmp = tempfile.mkdtemp(prefix="gshmem-peer-")
+    cxx = shutil.which("oshc++") if peer == "oshmem" else None
+    if peer == "oshmem":
+        cxx = "/usr/bin/oshc++" if os.path.exists("/usr/bin/oshc++") else cxx
+    exes = {}
+    for s in suites:
+        exe = os.path.join(tmp, "peer_" + s)
+        r = subprocess.run([cxx, "-O2", "-std=c++17", "-DGSHMEM_PERF_SUITE=" + s, "-DGSHMEM_PERF_IMPL=" + peer,
+                            os.path.join(src_dir, "cpu_perf.cpp"), "-o", exe], capture_output=True, text=True)
+        if r.returncode == 0:
+            exes[s] = exe
+        else:
+            sys.stderr.write("runner: cannot build %s for %s:\n%s\n" % (s, peer, r.stderr[-1500:]))
+    return exes
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--build", default="build")
+    ap.add_argument("--set", choices=["cpu"], default="cpu")
+    ap.add_argument("--npes", type=int, default=2)
+    ap.add_argument("--peer", choices=["none", "oshmem"], default="none")
+    ap.add_argument("--out", required=True, help="directory for results.csv and the PNG plots")
+    ap.add_argument("--quick", action="store_true", help="tiny sizes and iteration counts (smoke test)")
+    a = ap.parse_args()
+    src_dir = os.path.dirname(os.path.abspath(__file__))
+    os.makedirs(a.out, exist_ok=True)
+    suites = CPU_SUITES
+    rows, notes = [], []
+    peer_exes = build_peer(src_dir, suites, a.peer) if a.peer != "none" else {}
+    oshrun = os.path.join(a.build, "runtime", "oshrun")
+    for s, args in suites.items():
+        extra = ["-n", "5", "-w", "1", "-e", "64K"] if a.quick else []
+        exe = os.path.join(a.build, "tests", "perf", "shmem_cpu_" + s)
+        r, note = run_csv([oshrun, "-np", str(a.npes), exe, "--csv"] + args + extra, env={"GSHMEM_HEAP_KIND": "host"})
+        rows += r
+        if note:
+            notes.append("gshmem %s: %s" % (s, note))
+        if s in peer_exes:
+            r, note = run_csv(["/usr/bin/oshrun", "--allow-run-as-root", "--oversubscribe", "-np", str(a.npes),
+                               peer_exes[s], "--csv"] + args + extra)
+            rows += r
+            if note:
+                notes.append("%s %s: %s" % (a.peer, s, note))
+    if not rows:
+        print("runner: no results")
+        return 1
+    path = os.path.join(a.out, "results.csv")
+    with open(path, "w", newline="") as f:
+        w = csv.DictWriter(f, fieldnames=list(rows[0].keys()))
+        w.writeheader()
+        w.writerows(rows)
+    print("wrote %s (%d rows)" % (path, len(rows)))
+    # ratio table gshmem / peer for every (suite, size, metric) both measured
+    by = {}
+    for r in rows:
+        by.setdefault((r["suite"], int(r["size"]), r["metric"]), {})[r["impl"]] = (float(r["value"]), r["unit"])
+    if a.peer != "none":
+        print("| suite | size | metric | gshmem | %s | ratio |" % a.peer)
+        print("|---|---|---|---|---|---|")
+        for (s, size, m), v in sorted(by.items()):
+            if "gshmem" in v and a.peer in v:
+                g, u = v["gshmem"]
+                p, _ = v[a.peer]
+                print("| %s | %d | %s | %.3f %s | %.3f %s | %.2fx |" % (s, size, m, g, u, p, u, g / p if p else 0))
+    for n in notes:
+        print("note:", n)
+    try:
+        import matplotlib
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        print("runner: matplotlib not installed; no plots")
+        return 0
+    for metric, unit, fname in (("latency", "us", "latency.png"), ("bandwidth", "GB/s", "bandwidth.png")):
+        fig, ax = plt.subplots(figsize=(7, 4.5))
+        for (impl, suite) in sorted({(r["impl"], r["suite"]) for r in rows if r["metric"] == metric}):
+            pts = sorted((int(r["size"]), float(r["value"])) for r in rows
+                         if r["impl"] == impl and r["suite"] == suite and r["metric"] == metric)
+            ax.plot([p[0] for p in pts], [p[1] for p in pts], marker="o", label="%s %s" % (impl, suite))
+        ax.set_xscale("log", base=2)
+        ax.set_yscale("log")
+        ax.set_xlabel("message size (bytes)")
+        ax.set_ylabel("%s (%s)" % (metric, unit))
+        ax.grid(True, which="both", alpha=0.3)
+        ax.legend(fontsize=8)
+        fig.tight_layout()
+        fig.savefig(os.path.join(a.out, fname), dpi=110)
+        print("wrote", os.path.join(a.out, fname))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
