@@ -25,6 +25,18 @@ CPU_SUITES = {
 }
 
 
+GPU_SUITES = {
+    "put_latency": ["-b", "8", "-e", "64K", "-n", "2000"],
+    "get_latency": ["-b", "8", "-e", "64K", "-n", "2000"],
+    "p_latency": [], "g_latency": [], "p_ping_pong_latency": [], "signal_ping_pong_latency": [],
+    "put_signal_ping_pong_latency": ["-b", "8", "-e", "8"],
+    "atomic_latency": [], "barrier_latency": [],
+    "put_bw": ["-b", "64K", "-e", "256M", "-f", "4", "-n", "10"],
+    "get_bw": ["-b", "64K", "-e", "256M", "-f", "4", "-n", "10"],
+}
+NO_MULTICAST = {"NCCL_NVLS_ENABLE": "0", "NVSHMEM_DISABLE_NVLS": "1", "TORCH_SYMM_MEM_DISABLE_MULTICAST": "1"}
+
+
 def run_csv(cmd, env=None, timeout=600):
     e = dict(os.environ)
     e.update(env or {})
@@ -57,28 +69,45 @@ def build_peer(src_dir, suites, peer):
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--build", default="build")
-    ap.add_argument("--set", choices=["cpu"], default="cpu")
+    ap.add_argument("--set", choices=["cpu", "gpu"], default="cpu")
     ap.add_argument("--npes", type=int, default=2)
-    ap.add_argument("--peer", choices=["none", "oshmem"], default="none")
+    ap.add_argument("--peer", choices=["none", "oshmem", "nvshmem"], default="none")
+    ap.add_argument("--peer-dir", help="directory of the peer's prebuilt suites (nvshmem: build_nvshmem.sh)")
     ap.add_argument("--out", required=True, help="directory for results.csv and the PNG plots")
     ap.add_argument("--quick", action="store_true", help="tiny sizes and iteration counts (smoke test)")
     a = ap.parse_args()
     src_dir = os.path.dirname(os.path.abspath(__file__))
     os.makedirs(a.out, exist_ok=True)
-    suites = CPU_SUITES
+    gpu = a.set == "gpu"
+    suites = GPU_SUITES if gpu else CPU_SUITES
     rows, notes = [], []
-    peer_exes = build_peer(src_dir, suites, a.peer) if a.peer != "none" else {}
+    if a.peer == "oshmem":
+        peer_exes = build_peer(src_dir, suites, a.peer)
+    elif a.peer == "nvshmem":
+        peer_exes = {s: os.path.join(a.peer_dir, "nvshmem_" + s) for s in suites
+                     if os.path.exists(os.path.join(a.peer_dir or "", "nvshmem_" + s))}
+    else:
+        peer_exes = {}
     oshrun = os.path.join(a.build, "runtime", "oshrun")
     for s, args in suites.items():
         extra = ["-n", "5", "-w", "1", "-e", "64K"] if a.quick else []
-        exe = os.path.join(a.build, "tests", "perf", "shmem_cpu_" + s)
-        r, note = run_csv([oshrun, "-np", str(a.npes), exe, "--csv"] + args + extra, env={"GSHMEM_HEAP_KIND": "host"})
+        name = ("shmem_" if gpu else "shmem_cpu_") + s
+        exe = os.path.join(a.build, "tests", "perf", name)
+        env = dict(NO_MULTICAST) if gpu else {"GSHMEM_HEAP_KIND": "host"}
+        r, note = run_csv([oshrun, "-np", str(a.npes), exe, "--csv"] + args + extra, env=env)
         rows += r
         if note:
             notes.append("gshmem %s: %s" % (s, note))
         if s in peer_exes:
-            r, note = run_csv(["/usr/bin/oshrun", "--allow-run-as-root", "--oversubscribe", "-np", str(a.npes),
-                               peer_exes[s], "--csv"] + args + extra)
+            launcher = ["mpirun", "--allow-run-as-root", "--oversubscribe", "-np", str(a.npes)]
+            if a.peer == "oshmem":
+                launcher = ["/usr/bin/oshrun", "--allow-run-as-root", "--oversubscribe", "-np", str(a.npes)]
+            penv = dict(NO_MULTICAST)
+            if a.peer == "nvshmem":
+                penv["NVSHMEM_BOOTSTRAP"] = os.environ.get("NVSHMEM_BOOTSTRAP", "PMIX")
+                for k in list(penv):
+                    launcher += ["-x", k]
+            r, note = run_csv(launcher + [peer_exes[s], "--csv"] + args + extra, env=penv)
             rows += r
             if note:
                 notes.append("%s %s: %s" % (a.peer, s, note))

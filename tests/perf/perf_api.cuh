@@ -1,0 +1,86 @@
+// The few calls the GPU suites use, spelled once for gshmem and once for NVSHMEM
+// (-DGSHMEM_PERF_NVSHMEM), so the same suite source measures both.
+#pragma once
+#ifdef GSHMEM_PERF_NVSHMEM
+#include <nvshmem.h>
+#include <nvshmemx.h>
+#include <cstdlib>
+#define P_IMPL "nvshmem"
+// NVSHMEM uses the device current at init: pick it from the launcher's local rank.
+#define P_init()                                                                  \
+  do {                                                                            \
+    const char* lr_ = getenv("OMPI_COMM_WORLD_LOCAL_RANK");                       \
+    int n_ = 0;                                                                   \
+    if (lr_ && cudaGetDeviceCount(&n_) == cudaSuccess && n_) cudaSetDevice(atoi(lr_) % n_); \
+    nvshmem_init();                                                               \
+  } while (0)
+#define P_finalize() nvshmem_finalize()
+#define P_my_pe() nvshmem_my_pe()
+#define P_n_pes() nvshmem_n_pes()
+#define P_malloc(n) nvshmem_malloc(n)
+#define P_free(p) nvshmem_free(p)
+#define P_barrier_all() nvshmem_barrier_all()
+#define P_putmem nvshmem_putmem
+#define P_getmem nvshmem_getmem
+#define P_p nvshmem_uint64_p
+#define P_g nvshmem_uint64_g
+#define P_quiet nvshmem_quiet
+#define P_fence nvshmem_fence
+#define P_wait_until nvshmem_uint64_wait_until
+#define P_signal_wait_until nvshmem_signal_wait_until
+#define P_putmem_signal nvshmem_putmem_signal
+#define P_signal_op nvshmemx_signal_op
+#define P_fetch_add nvshmem_uint64_atomic_fetch_add
+#define P_fetch nvshmem_uint64_atomic_fetch
+#define P_cswap nvshmem_uint64_atomic_compare_swap
+#define P_swap nvshmem_uint64_atomic_swap
+#define P_set nvshmem_uint64_atomic_set
+#define P_add nvshmem_uint64_atomic_add
+#define P_dev_barrier_all nvshmem_barrier_all
+#define P_putmem_nbi_block nvshmemx_putmem_nbi_block
+#define P_getmem_nbi_block nvshmemx_getmem_nbi_block
+#define P_putmem_on_stream nvshmemx_putmem_on_stream
+#define P_putmem_signal_on_stream nvshmemx_putmem_signal_on_stream
+#define P_signal_wait_until_on_stream nvshmemx_signal_wait_until_on_stream
+#define P_barrier_all_on_stream nvshmemx_barrier_all_on_stream
+#define P_SIGNAL_SET NVSHMEM_SIGNAL_SET
+#define P_CMP_EQ NVSHMEM_CMP_EQ
+#define P_CMP_GE NVSHMEM_CMP_GE
+#else
+#include <shmem.h>
+#include <shmemx.h>
+#define P_IMPL "gshmem"
+#define P_init() shmem_init()
+#define P_finalize() shmem_finalize()
+#define P_my_pe() shmem_my_pe()
+#define P_n_pes() shmem_n_pes()
+#define P_malloc(n) shmem_malloc(n)
+#define P_free(p) shmem_free(p)
+#define P_barrier_all() shmem_barrier_all()
+#define P_putmem shmem_putmem
+#define P_getmem shmem_getmem
+#define P_p shmem_uint64_p
+#define P_g shmem_uint64_g
+#define P_quiet shmem_quiet
+#define P_fence shmem_fence
+#define P_wait_until shmem_uint64_wait_until
+#define P_signal_wait_until shmem_signal_wait_until
+#define P_putmem_signal shmem_putmem_signal
+#define P_signal_op shmemx_signal_op
+#define P_fetch_add shmem_uint64_atomic_fetch_add
+#define P_fetch shmem_uint64_atomic_fetch
+#define P_cswap shmem_uint64_atomic_compare_swap
+#define P_swap shmem_uint64_atomic_swap
+#define P_set shmem_uint64_atomic_set
+#define P_add shmem_uint64_atomic_add
+#define P_dev_barrier_all shmem_barrier_all
+#define P_putmem_nbi_block shmemx_putmem_nbi_block
+#define P_getmem_nbi_block shmemx_getmem_nbi_block
+#define P_putmem_on_stream shmemx_putmem_on_stream
+#define P_putmem_signal_on_stream shmemx_putmem_signal_on_stream
+#define P_signal_wait_until_on_stream shmemx_signal_wait_until_on_stream
+#define P_barrier_all_on_stream shmemx_barrier_all_on_stream
+#define P_SIGNAL_SET SHMEM_SIGNAL_SET
+#define P_CMP_EQ SHMEM_CMP_EQ
+#define P_CMP_GE SHMEM_CMP_GE
+#endif
