@@ -1,19 +1,51 @@
 // The few calls the GPU suites use, spelled once for gshmem and once for NVSHMEM
 // (-DGSHMEM_PERF_NVSHMEM), so the same suite source measures both.
 #pragma once
+#include <string>
 #ifdef GSHMEM_PERF_NVSHMEM
 #include <nvshmem.h>
 #include <nvshmemx.h>
+#include <unistd.h>
+
+#include <cstdio>
 #include <cstdlib>
 #define P_IMPL "nvshmem"
-// NVSHMEM uses the device current at init: pick it from the launcher's local rank.
-#define P_init()                                                                  \
-  do {                                                                            \
-    const char* lr_ = getenv("OMPI_COMM_WORLD_LOCAL_RANK");                       \
-    int n_ = 0;                                                                   \
-    if (lr_ && cudaGetDeviceCount(&n_) == cudaSuccess && n_) cudaSetDevice(atoi(lr_) % n_); \
-    nvshmem_init();                                                               \
-  } while (0)
+// NVSHMEM under Open MPI's mpirun: bind to the local-rank GPU, then initialise with NVSHMEM's
+// unique id, which rank 0 hands to the others through the file named by GSHMEM_PERF_UID_FILE.
+inline void perf_nvshmem_init() {
+  const char* lr = getenv("OMPI_COMM_WORLD_LOCAL_RANK");
+  const char* r = getenv("OMPI_COMM_WORLD_RANK");
+  const char* n = getenv("OMPI_COMM_WORLD_SIZE");
+  const char* path = getenv("GSHMEM_PERF_UID_FILE");
+  int ngpu = 0;
+  if (lr && cudaGetDeviceCount(&ngpu) == cudaSuccess && ngpu) cudaSetDevice(atoi(lr) % ngpu);
+  if (!r || !n || !path) {
+    nvshmem_init();
+    return;
+  }
+  const int rank = atoi(r), nranks = atoi(n);
+  nvshmemx_uniqueid_t id = NVSHMEMX_UNIQUEID_INITIALIZER;
+  if (rank == 0) {
+    nvshmemx_get_uniqueid(&id);
+    std::string tmp = std::string(path) + ".tmp";
+    FILE* f = fopen(tmp.c_str(), "wb");
+    fwrite(&id, sizeof id, 1, f);
+    fclose(f);
+    rename(tmp.c_str(), path);
+  } else {
+    FILE* f = nullptr;
+    for (int i = 0; i < 60000 && !(f = fopen(path, "rb")); ++i) usleep(1000);
+    if (!f || fread(&id, sizeof id, 1, f) != 1) {
+      fprintf(stderr, "perf: no NVSHMEM unique id in %s\n", path);
+      exit(1);
+    }
+    fclose(f);
+  }
+  nvshmemx_init_attr_t attr = NVSHMEMX_INIT_ATTR_INITIALIZER;
+  nvshmemx_set_attr_uniqueid_args(rank, nranks, &id, &attr);
+  nvshmemx_init_attr(NVSHMEMX_INIT_WITH_UNIQUEID, &attr);
+}
+#define P_init() perf_nvshmem_init()
 #define P_finalize() nvshmem_finalize()
 #define P_my_pe() nvshmem_my_pe()
 #define P_n_pes() nvshmem_n_pes()

@@ -104,7 +104,8 @@ def main():
                 launcher = ["/usr/bin/oshrun", "--allow-run-as-root", "--oversubscribe", "-np", str(a.npes)]
             penv = dict(NO_MULTICAST)
             if a.peer == "nvshmem":
-                penv["NVSHMEM_BOOTSTRAP"] = os.environ.get("NVSHMEM_BOOTSTRAP", "PMIX")
+                uid_file = os.path.join(tempfile.mkdtemp(prefix="nvshmem-uid-"), "uid")
+                penv["GSHMEM_PERF_UID_FILE"] = uid_file
                 for k in list(penv):
                     launcher += ["-x", k]
             r, note = run_csv(launcher + [peer_exes[s], "--csv"] + args + extra, env=penv)
