@@ -206,9 +206,10 @@ GSHMEM_D void shmem_wait_until(long *v, int c, long x) { GSHMEM_DEV::wait_until(
 GSHMEM_D void shmem_wait(long *v, long x) { GSHMEM_DEV::wait_until("shmem_wait", v, 1, x); }
 #endif /* __CUDA_ARCH__ */
 
-/* Updates a signal on pe without data (SHMEM_SIGNAL_SET or SHMEM_SIGNAL_ADD), release order. */
+/* Updates a signal on pe without data (SHMEM_SIGNAL_SET or SHMEM_SIGNAL_ADD). An atomic like any
+ * other: it orders nothing by itself; call shmem_fence before it to order earlier puts. */
 GSHMEM_D void shmemx_signal_op(uint64_t *sig_addr, uint64_t signal, int sig_op, int pe) {
-  GSHMEM_DEV::signal_op("shmemx_signal_op", sig_addr, signal, sig_op, pe);
+  GSHMEM_DEV::signal_op("shmemx_signal_op", sig_addr, signal, sig_op, pe, cuda::memory_order_relaxed);
 }
 
 /* ---- Warp and block scope extensions (device only; all threads of the scope call them) ---- */

@@ -5,6 +5,9 @@
 // with CUDA events; --bidir: both PEs send at once (sum reported). 2 PEs, PE 0 measures.
 #include <cuda_runtime.h>
 
+#include <chrono>
+
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -24,15 +27,20 @@ __device__ __forceinline__ unsigned long long now_ns() {
 }
 
 // One thread per PE; returns ns for iters timed rounds after warmup rounds in *out.
-__global__ void latency(int kind, int amo, char* data, const char* src, size_t bytes, uint64_t* sig, int warmup,
-                        int iters, unsigned long long* out) {
+// Every iteration touches a different address (stride apart within region), so reads cannot be
+// served by a cache: a g or get is a real remote access, as a latency has to be.
+__global__ void latency(int kind, int amo, char* data_base, const char* src_base, size_t bytes, size_t region,
+                        size_t stride, uint64_t* sig, int warmup, int iters, unsigned long long* out) {
   const int me = P_my_pe(), peer = 1 - me;
   unsigned long long t0 = 0;
   uint64_t sink = 0;
-  uint64_t* word = reinterpret_cast<uint64_t*>(data);
   for (int i = -warmup; i < iters; ++i) {
     if (i == 0) t0 = now_ns();
     const uint64_t r = static_cast<uint64_t>(i + warmup + 1);
+    const size_t off = (static_cast<size_t>(i + warmup) * stride) % (region - bytes + 1) / 64 * 64;
+    char* data = data_base + off;
+    const char* src = src_base + off;
+    uint64_t* word = reinterpret_cast<uint64_t*>(data);
     switch (kind) {
       case put_lat:
         if (me == 0) {
@@ -102,25 +110,28 @@ __global__ void latency(int kind, int amo, char* data, const char* src, size_t b
   *out = now_ns() - t0 + (sink == 42 ? 1 : 0);
 }
 
-__global__ void bandwidth(char* dst, char* src, size_t bytes, int peer, int reps, bool get) {
+// Repetition r uses the r-th bytes-sized slice of region (wrapping), so repeated transfers of a
+// small size stream through more memory than the L2 holds and measure the link, not a cache.
+__global__ void bandwidth(char* dst, char* src, size_t bytes, size_t region, int peer, int reps, bool get) {
   const size_t chunk = bytes / gridDim.x / 16 * 16;
-  char* d = dst + blockIdx.x * chunk;
-  char* s = src + blockIdx.x * chunk;
+  const size_t slices = region / bytes;
   for (int r = 0; r < reps; ++r) {
-    if (get) P_getmem_nbi_block(d, s, chunk, peer);
-    else P_putmem_nbi_block(d, s, chunk, peer);
+    const size_t base = (static_cast<size_t>(r) % slices) * bytes + blockIdx.x * chunk;
+    if (get) P_getmem_nbi_block(dst + base, src + base, chunk, peer);
+    else P_putmem_nbi_block(dst + base, src + base, chunk, peer);
   }
   if (threadIdx.x == 0) P_quiet();
 }
 
 int main(int argc, char** argv) {
   const bool bw = kSuite.find("_bw") != std::string::npos;
+  const bool host_side = kSuite.rfind("host_", 0) == 0 || kSuite.rfind("stream_", 0) == 0;
   perf::Options d;
   d.iters = bw ? 20 : 1000;
   d.warmup = bw ? 2 : 100;
   d.min_size = 8;
   d.max_size = bw ? (64u << 20) : 8;
-  if (bw) {
+  if (bw && !host_side) {
     d.min_size = 64 << 10;
     d.ctas = 132;
     d.threads = 1024;
@@ -135,13 +146,15 @@ int main(int argc, char** argv) {
     return 2;
   }
   perf::Report report(kSuite, o, npes, P_IMPL);
-  char* data = static_cast<char*>(P_malloc(o.max_size + 256));
-  char* src = static_cast<char*>(P_malloc(o.max_size + 256));
+  // 256 MiB (at least twice the largest transfer) per buffer: more than the 50 MB L2.
+  const size_t region = std::max<size_t>(size_t(256) << 20, 2 * o.max_size);
+  char* data = static_cast<char*>(P_malloc(region));
+  char* src = static_cast<char*>(P_malloc(region));
   uint64_t* sig = static_cast<uint64_t*>(P_malloc(64));
   unsigned long long* d_ns;
   cudaMalloc(&d_ns, sizeof *d_ns);
-  cudaMemset(src, 1, o.max_size);
-  cudaMemset(data, 0, o.max_size);
+  cudaMemset(src, 1, region);
+  cudaMemset(data, 0, region);
   cudaDeviceSynchronize();
   P_barrier_all();
 
@@ -149,7 +162,8 @@ int main(int argc, char** argv) {
     cudaMemset(sig, 0, 64);
     cudaDeviceSynchronize();
     P_barrier_all();
-    latency<<<1, 1>>>(kind, amo, data, src, bytes, sig, o.warmup, o.iters, d_ns);
+    const size_t stride = std::max<size_t>(size_t(64) << 10, (bytes + 65535) / 65536 * 65536);
+    latency<<<1, 1>>>(kind, amo, data, src, bytes, region, stride, sig, o.warmup, o.iters, d_ns);
     cudaDeviceSynchronize();
     unsigned long long ns = 0;
     cudaMemcpy(&ns, d_ns, sizeof ns, cudaMemcpyDeviceToHost);
@@ -157,7 +171,68 @@ int main(int argc, char** argv) {
     return ns / 1000.0 / o.iters;
   };
 
-  if (bw) {
+  if (kSuite.rfind("host_", 0) == 0 || kSuite.rfind("stream_", 0) == 0) {
+    // Host-initiated operations on the device heap (same definitions: put + quiet; blocking get;
+    // stream: put_signal on the stream and the peer's echo, round trip, timed with CUDA events).
+    cudaStream_t st;
+    cudaStreamCreateWithFlags(&st, cudaStreamNonBlocking);
+    cudaEvent_t a, b;
+    cudaEventCreate(&a);
+    cudaEventCreate(&b);
+    const int peer = 1 - me;
+    for (size_t s : perf::sizes(o)) {
+      double us = 0;
+      P_barrier_all();
+      if (kSuite == "host_put_latency" || kSuite == "host_get_latency") {
+        std::vector<char> host(s, 1);
+        const bool put = kSuite == "host_put_latency";
+        if (me == 0) {
+          for (int i = 0; i < o.warmup; ++i) put ? P_putmem(data, host.data(), s, peer) : P_getmem(host.data(), src, s, peer);
+          P_quiet();
+          auto t0 = std::chrono::steady_clock::now();
+          for (int i = 0; i < o.iters; ++i) {
+            if (put) {
+              P_putmem(data, host.data(), s, peer);
+              P_quiet();
+            } else {
+              P_getmem(host.data(), src, s, peer);
+            }
+          }
+          us = std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - t0).count() / o.iters;
+        }
+      } else if (kSuite == "stream_latency") {
+        cudaMemsetAsync(sig, 0, 64, st);
+        cudaStreamSynchronize(st);
+        P_barrier_all();
+        cudaEventRecord(a, st);
+        for (int i = 1; i <= o.iters; ++i) {
+          if (me == 0) {
+            P_putmem_signal_on_stream(data, src, s, sig, i, P_SIGNAL_SET, peer, st);
+            P_signal_wait_until_on_stream(sig, P_CMP_GE, i, st);
+          } else {
+            P_signal_wait_until_on_stream(sig, P_CMP_GE, i, st);
+            P_putmem_signal_on_stream(data, src, s, sig, i, P_SIGNAL_SET, peer, st);
+          }
+        }
+        cudaEventRecord(b, st);
+        cudaEventSynchronize(b);
+        float ms = 0;
+        cudaEventElapsedTime(&ms, a, b);
+        us = ms * 1e3 / o.iters;
+      } else if (kSuite == "stream_put_bw") {
+        cudaEventRecord(a, st);
+        if (me == 0)
+          for (int i = 0; i < o.iters; ++i) P_putmem_on_stream(data + (i % (region / s)) * s, src, s, peer, st);
+        cudaEventRecord(b, st);
+        cudaEventSynchronize(b);
+        float ms = 0;
+        cudaEventElapsedTime(&ms, a, b);
+        if (me == 0) report.add(s, "bandwidth", static_cast<double>(s) * o.iters / (ms * 1e-3) / 1e9, "GB/s");
+        continue;
+      }
+      if (me == 0) report.add(s, "latency", us, "us");
+    }
+  } else if (bw) {
     const bool get = kSuite.find("get") != std::string::npos;
     cudaEvent_t a, b;
     cudaEventCreate(&a);
@@ -168,7 +243,7 @@ int main(int argc, char** argv) {
         cudaDeviceSynchronize();
         P_barrier_all();
         cudaEventRecord(a);
-        if (me == 0 || o.bidir) bandwidth<<<o.ctas, o.threads>>>(data, src, s, 1 - me, o.iters, get);
+        if (me == 0 || o.bidir) bandwidth<<<o.ctas, o.threads>>>(data, src, s, region, 1 - me, o.iters, get);
         cudaEventRecord(b);
         cudaEventSynchronize(b);
         float ms = 0;

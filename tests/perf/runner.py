@@ -33,6 +33,10 @@ GPU_SUITES = {
     "atomic_latency": [], "barrier_latency": [],
     "put_bw": ["-b", "64K", "-e", "256M", "-f", "4", "-n", "10"],
     "get_bw": ["-b", "64K", "-e", "256M", "-f", "4", "-n", "10"],
+    "host_put_latency": ["-b", "8", "-e", "64K", "-f", "8", "-n", "200", "-w", "20"],
+    "host_get_latency": ["-b", "8", "-e", "64K", "-f", "8", "-n", "200", "-w", "20"],
+    "stream_latency": ["-b", "8", "-e", "8", "-n", "500"],
+    "stream_put_bw": ["-b", "64K", "-e", "256M", "-f", "4", "-n", "10"],
 }
 NO_MULTICAST = {"NCCL_NVLS_ENABLE": "0", "NVSHMEM_DISABLE_NVLS": "1", "TORCH_SYMM_MEM_DISABLE_MULTICAST": "1"}
 

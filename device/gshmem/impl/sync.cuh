@@ -7,10 +7,13 @@
 
 namespace gshmem::dev {
 
-__device__ __forceinline__ void signal_op(const char *call, uint64_t *sig, uint64_t v, int op, int pe) {
+// order: release after data (put_signal); relaxed for a bare shmemx_signal_op, which like every
+// AMO orders nothing by itself (shmem_fence before it orders earlier puts).
+__device__ __forceinline__ void signal_op(const char *call, uint64_t *sig, uint64_t v, int op, int pe,
+                                          cuda::memory_order order = cuda::memory_order_release) {
   sys_atomic<uint64_t> a(*reinterpret_cast<uint64_t *>(peer(call, sig, sizeof(uint64_t), pe)));
-  if (op == 1) a.fetch_add(v, cuda::memory_order_release);  // SHMEM_SIGNAL_ADD
-  else a.store(v, cuda::memory_order_release);              // SHMEM_SIGNAL_SET
+  if (op == 1) a.fetch_add(v, order);  // SHMEM_SIGNAL_ADD
+  else a.store(v, order);              // SHMEM_SIGNAL_SET
 }
 
 template <typename S>
