@@ -79,7 +79,11 @@ def main():
     ap.add_argument("--peer-dir", help="directory of the peer's prebuilt suites (nvshmem: build_nvshmem.sh)")
     ap.add_argument("--out", required=True, help="directory for results.csv and the PNG plots")
     ap.add_argument("--quick", action="store_true", help="tiny sizes and iteration counts (smoke test)")
+    ap.add_argument("--replot", action="store_true", help="only redraw the plots from OUT/results.csv")
     a = ap.parse_args()
+    if a.replot:
+        with open(os.path.join(a.out, "results.csv")) as f:
+            return plot(list(csv.DictReader(f)), a.out)
     src_dir = os.path.dirname(os.path.abspath(__file__))
     os.makedirs(a.out, exist_ok=True)
     gpu = a.set == "gpu"
@@ -139,6 +143,12 @@ def main():
                 print("| %s | %d | %s | %.3f %s | %.3f %s | %.2fx |" % (s, size, m, g, u, p, u, g / p if p else 0))
     for n in notes:
         print("note:", n)
+    return plot(rows, a.out)
+
+
+def plot(rows, out):
+    """One PNG per metric: suites swept over sizes only; colour = suite, line style = implementation
+    (solid gshmem, dashed peer). Single-size suites are in the table, not the plots."""
     try:
         import matplotlib
         matplotlib.use("Agg")
@@ -147,20 +157,31 @@ def main():
         print("runner: matplotlib not installed; no plots")
         return 0
     for metric, unit, fname in (("latency", "us", "latency.png"), ("bandwidth", "GB/s", "bandwidth.png")):
-        fig, ax = plt.subplots(figsize=(7, 4.5))
-        for (impl, suite) in sorted({(r["impl"], r["suite"]) for r in rows if r["metric"] == metric}):
-            pts = sorted((int(r["size"]), float(r["value"])) for r in rows
-                         if r["impl"] == impl and r["suite"] == suite and r["metric"] == metric)
-            ax.plot([p[0] for p in pts], [p[1] for p in pts], marker="o", label="%s %s" % (impl, suite))
+        series = {}
+        for r in rows:
+            if r["metric"] == metric:
+                series.setdefault((r["suite"], r["impl"]), []).append((int(r["size"]), float(r["value"])))
+        series = {k: sorted(v) for k, v in series.items() if len(v) > 1}
+        if not series:
+            continue
+        suites = sorted({k[0] for k in series})
+        colours = {s: plt.cm.tab10(i % 10) for i, s in enumerate(suites)}
+        fig, ax = plt.subplots(figsize=(8, 5))
+        for (suite, impl), pts in sorted(series.items()):
+            ax.plot([p[0] for p in pts], [p[1] for p in pts], color=colours[suite],
+                    linestyle="-" if impl == "gshmem" else "--", marker="o" if impl == "gshmem" else "x",
+                    label="%s (%s)" % (suite, impl))
         ax.set_xscale("log", base=2)
         ax.set_yscale("log")
         ax.set_xlabel("message size (bytes)")
         ax.set_ylabel("%s (%s)" % (metric, unit))
         ax.grid(True, which="both", alpha=0.3)
-        ax.legend(fontsize=8)
+        ax.legend(fontsize=7, loc="upper left" if metric == "latency" else "lower right")
+        ax.set_title("solid: gshmem, dashed: peer", fontsize=9)
         fig.tight_layout()
-        fig.savefig(os.path.join(a.out, fname), dpi=110)
-        print("wrote", os.path.join(a.out, fname))
+        fig.savefig(os.path.join(out, fname), dpi=110)
+        plt.close(fig)
+        print("wrote", os.path.join(out, fname))
     return 0
 
 
