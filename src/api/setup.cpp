@@ -6,7 +6,7 @@
 
 #include "api/access.hpp"
 #include "api/device_ops.hpp"
-#include "core/wait.hpp"
+#include "common/wait.hpp"
 
 namespace gshmem::api {
 

@@ -10,14 +10,12 @@
 #include "coll/barrier.hpp"
 #include "common/log.hpp"
 #include "core/info.hpp"
-#include "core/wait.hpp"
+#include "common/wait.hpp"
 
 namespace gshmem {
 
 Runtime* g_rt = nullptr;
 std::atomic<int> g_rt_state{static_cast<int>(RtState::uninit)};
-uint32_t g_wait_spin = 2000;
-uint32_t g_health_ms = 200;
 
 namespace {
 std::mutex g_init_mu;
@@ -32,9 +30,11 @@ std::mutex g_init_mu;
 }
 }  // namespace
 
-void wait_health_check() {
+namespace {
+void health_hook() {
   if (g_rt && g_rt->boot) g_rt->boot->check_health();
 }
+}  // namespace
 
 void api_error(const char* call, const char* fmt, ...) {
   char what[768];
@@ -68,6 +68,7 @@ void runtime_init(const char* call, int requested_thread, int* provided, const b
   log_configure(cfg->SHMEM_DEBUG ? "DEBUG" : cfg->GSHMEM_DEBUG.c_str(), cfg->GSHMEM_DEBUG_SUBSYS.c_str());
   g_wait_spin = static_cast<uint32_t>(cfg->GSHMEM_WAIT_SPIN < 0 ? 0 : cfg->GSHMEM_WAIT_SPIN);
   g_health_ms = static_cast<uint32_t>(cfg->GSHMEM_HEALTH_CHECK_MS < 1 ? 1 : cfg->GSHMEM_HEALTH_CHECK_MS);
+  g_wait_health_hook = health_hook;
 
   auto* rt = new Runtime;
   rt->cfg = cfg;
@@ -127,6 +128,7 @@ void runtime_init(const char* call, int requested_thread, int* provided, const b
   if (st != Status::ok)
     init_failed(call, "cannot set up the symmetric heap (SHMEM_SYMMETRIC_SIZE, GPU memory)", st);
   for (int pe = 0; pe < rt->npes; ++pe) rt->world_pes.push_back(pe);
+  rt->teams.init(&rt->heap, rt->topo);
   rt->thread_level = requested_thread;
   if (provided) *provided = requested_thread;
   g_rt_state.store(static_cast<int>(RtState::running));
@@ -176,38 +178,33 @@ void republish_device_state() {
   publish_device_state(s);
 }
 
-void sync_world() {
-  Runtime& rt = *g_rt;
-  std::lock_guard<std::mutex> lock(rt.coll_mu);
-  coll::dissemination_barrier(rt.heap, rt.world_pes, rt.my_pe, ++rt.barrier_epoch, Backoff{});
+void sync_team(team::Team& t) {
+  std::lock_guard<std::mutex> lock(t.mu);
+  g_rt->teams.sync(t);
+}
+
+void sync_world() { sync_team(*g_rt->teams.get(team::kWorld)); }
+
+void check_team_args(const char* call, team::Team& t, uint64_t op, uint64_t a, uint64_t b) {
+  int bad = -1;
+  uint64_t ba = 0, bb = 0;
+  bool ok;
+  {
+    std::lock_guard<std::mutex> lock(t.mu);
+    ok = g_rt->teams.check_args(t, op, a, b, &bad, &ba, &bb);
+  }
+  if (!ok) {
+    if (bb == ~0ull)
+      api_error(call, "collective calls differ between PEs: pe %d is in another collective (op %llu) than pe %d (op %llu)",
+                bad, (unsigned long long)ba, g_rt->my_pe, (unsigned long long)op);
+    api_error(call, "arguments differ between PEs (mismatch): pe %d passed (%llu, %llu), pe %d passed (%llu, %llu)", bad,
+              (unsigned long long)ba, (unsigned long long)bb, g_rt->my_pe, (unsigned long long)a,
+              (unsigned long long)b);
+  }
 }
 
 void check_collective_args(const char* call, uint64_t op, uint64_t a, uint64_t b) {
-  Runtime& rt = *g_rt;
-  uint64_t seq;
-  {
-    std::lock_guard<std::mutex> lock(rt.coll_mu);
-    seq = ++rt.check_seq;
-    heap::CollCheck& mine = rt.heap.my_control()->check[seq & 1];
-    mine.op = op;
-    mine.a = a;
-    mine.b = b;
-    mine.seq.store(seq, std::memory_order_release);
-  }
-  sync_world();
-  // Slots are double-buffered: no PE can publish check seq+2 before every PE passed the sync of
-  // check seq+1, which comes after this read.
-  for (int pe = 0; pe < rt.npes; ++pe) {
-    const heap::CollCheck& c = rt.heap.control(pe)->check[seq & 1];
-    if (c.seq.load(std::memory_order_acquire) != seq || c.op != op) {
-      api_error(call, "collective calls differ between PEs: pe %d is in another collective (op %llu) than pe %d (op %llu)",
-                pe, (unsigned long long)c.op, rt.my_pe, (unsigned long long)op);
-    }
-    if (c.a != a || c.b != b)
-      api_error(call, "arguments differ between PEs (mismatch): pe %d passed (%llu, %llu), pe %d passed (%llu, %llu)",
-                pe, (unsigned long long)c.a, (unsigned long long)c.b, rt.my_pe, (unsigned long long)a,
-                (unsigned long long)b);
-  }
+  check_team_args(call, *g_rt->teams.get(team::kWorld), op, a, b);
 }
 
 }  // namespace gshmem

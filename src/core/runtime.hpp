@@ -9,6 +9,7 @@
 #include "common/config.hpp"
 #include "core/gpu.hpp"
 #include "heap/heap.hpp"
+#include "team/team.hpp"
 #include "topo/topo.hpp"
 
 namespace gshmem {
@@ -21,10 +22,9 @@ struct Runtime {
   int my_pe = 0;
   int npes = 1;
   int thread_level = 0;
-  std::mutex coll_mu;           // serialises collectives called from several threads
-  uint64_t barrier_epoch = 0;   // guarded by coll_mu
-  uint64_t check_seq = 0;       // guarded by coll_mu
-  uint64_t stream_barrier_epoch = 0;  // guarded by coll_mu
+  team::Teams teams;
+  std::mutex coll_mu;           // guards stream_barrier_epoch
+  uint64_t stream_barrier_epoch = 0;
   std::vector<int> world_pes;   // 0..npes-1
   uint8_t job_secret[16] = {};
 #if GSHMEM_HAVE_CUDA
@@ -47,9 +47,12 @@ void runtime_finalize();
 
 // Barrier over all PEs without the quiet (shmem_sync_all); barrier_all = quiet + this.
 void sync_world();
+// Sync of any team (serialised per team).
+void sync_team(team::Team& t);
 // Cross-checks that every PE passed the same arguments to a collective; reports the first PE
 // that differs. Includes a world sync.
 void check_collective_args(const char* call, uint64_t op, uint64_t a, uint64_t b);
+void check_team_args(const char* call, team::Team& t, uint64_t op, uint64_t a, uint64_t b);
 
 // Sends the device heap geometry to every nvcc-compiled translation unit (init, heap growth).
 void republish_device_state();

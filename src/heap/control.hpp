@@ -1,4 +1,4 @@
-// Per-PE control block at the start of every PE's heap segment, written by peers. Versioned and
+// Per-PE control block at the start of every PE's host segment, written by peers. Versioned and
 // size-checked because every PE of a node maps every other PE's block.
 #pragma once
 #include <atomic>
@@ -7,13 +7,15 @@
 
 namespace gshmem::heap {
 
-constexpr size_t kControlBytes = 64 * 1024;  // reserved in front of the user heap
+constexpr size_t kControlBytes = 1024 * 1024;  // reserved in front of the user heap (sparse)
 // The user heap starts on this boundary on every PE, so an offset aligned to any power of two up
 // to it is an equally aligned address everywhere (shmem_align).
 constexpr size_t kHeapBaseAlign = size_t(256) << 20;
 constexpr uint64_t kControlMagic = 0x67736873686d656dull;  // "gshshmem"
-constexpr uint32_t kControlVersion = 1;
+constexpr uint32_t kControlVersion = 2;
 constexpr int kMaxBarrierRounds = 32;  // dissemination: ceil(log2(npes)) rounds
+constexpr int kMaxTeams = 64;          // team slots; WORLD, SHARED and NODE take 0, 1, 2
+constexpr int kTeamPubWords = 8;
 
 struct alignas(64) Flag {
   std::atomic<uint64_t> v;
@@ -31,13 +33,28 @@ struct alignas(64) CollCheck {
 };
 static_assert(sizeof(CollCheck) == 64);
 
+// Everything one team needs on each member: dissemination flags (round k written by the round-k
+// partner with its epoch), argument checks, and a few published words (e.g. element counts of
+// collect), double-buffered by the team's collective sequence number.
+struct alignas(64) TeamSlot {
+  Flag barrier[kMaxBarrierRounds];
+  CollCheck check[2];
+  std::atomic<uint64_t> pub_seq[2];
+  uint64_t pub[2][kTeamPubWords];
+  char pad[48];
+};
+static_assert(sizeof(TeamSlot) % 64 == 0);
+
 struct ControlBlock {
   uint64_t magic;
   uint32_t version;
   uint32_t reserved;
-  char pad[48];
-  Flag barrier[kMaxBarrierRounds];  // round k is written by the round-k partner with its epoch
-  CollCheck check[2];
+  // Team-slot agreement: a PE publishes its free-slot mask here (double-buffered by the parent
+  // team's sequence) before a parent sync.
+  std::atomic<uint64_t> free_mask_seq[2];
+  uint64_t free_mask[2];
+  char pad[16];
+  TeamSlot teams[kMaxTeams];
 };
 static_assert(sizeof(ControlBlock) <= kControlBytes);
 static_assert(std::atomic<uint64_t>::is_always_lock_free, "cross-process atomics need lock-free 64-bit");

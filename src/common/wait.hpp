@@ -9,9 +9,13 @@
 
 namespace gshmem {
 
-void wait_health_check();  // runtime.cpp: bootstrap check_health
+// Set by the runtime: checks that every PE is alive (bootstrap), may end the process with a message.
+extern void (*g_wait_health_hook)();
 extern uint32_t g_wait_spin;
 extern uint32_t g_health_ms;
+inline void wait_health_check() {
+  if (g_wait_health_hook) g_wait_health_hook();
+}
 
 struct Backoff {
   struct State {

@@ -1,0 +1,7 @@
+#include "common/wait.hpp"
+
+namespace gshmem {
+void (*g_wait_health_hook)() = nullptr;
+uint32_t g_wait_spin = 2000;
+uint32_t g_health_ms = 200;
+}  // namespace gshmem

@@ -1,0 +1,139 @@
+#include "team/team.hpp"
+
+#include <algorithm>
+#include <cstring>
+
+#include "coll/barrier.hpp"
+#include "common/log.hpp"
+
+namespace gshmem::team {
+
+int Team::index_of(int world_pe) const {
+  for (size_t i = 0; i < pes.size(); ++i)
+    if (pes[i] == world_pe) return static_cast<int>(i);
+  return -1;
+}
+
+Status Teams::init(const heap::SymmetricHeap* h, const topo::Topology& t) {
+  heap_ = h;
+  my_pe_ = t.my_pe;
+  auto make = [&](int handle, std::vector<int> pes) {
+    auto team = std::make_unique<Team>();
+    team->handle = handle;
+    team->slot = handle;
+    team->pes = std::move(pes);
+    team->my_index = team->index_of(t.my_pe);
+    team->predefined = true;
+    used_slots_ |= 1ull << handle;
+    table_.push_back(std::move(team));
+  };
+  std::vector<int> world(static_cast<size_t>(t.npes));
+  for (int i = 0; i < t.npes; ++i) world[static_cast<size_t>(i)] = i;
+  make(kWorld, world);
+  make(kShared, t.local_pes);  // PEs that can load/store each other's memory
+  make(kNode, t.local_pes);
+  return Status::ok;
+}
+
+Team* Teams::get(int handle) {
+  std::lock_guard<std::mutex> lock(mu_);
+  if (handle < 0 || handle >= static_cast<int>(table_.size())) return nullptr;
+  return table_[static_cast<size_t>(handle)].get();
+}
+
+void Teams::sync(Team& t) {
+  const int slot = t.slot;
+  const heap::SymmetricHeap* h = heap_;
+  coll::dissemination_barrier([&](int pe) { return h->control(pe)->teams[slot].barrier; }, t.pes, t.my_index,
+                              ++t.epoch);
+}
+
+bool Teams::check_args(Team& t, uint64_t op, uint64_t a, uint64_t b, int* bad_pe, uint64_t* bad_a, uint64_t* bad_b) {
+  const uint64_t seq = ++t.seq;
+  heap::CollCheck& mine = t.slot_of(*heap_, my_pe_).check[seq & 1];
+  mine.op = op;
+  mine.a = a;
+  mine.b = b;
+  mine.seq.store(seq, std::memory_order_release);
+  sync(t);
+  // Double-buffered: no member can publish seq+2 before every member passed the sync of seq+1,
+  // which comes after this read.
+  for (int pe : t.pes) {
+    const heap::CollCheck& c = t.slot_of(*heap_, pe).check[seq & 1];
+    if (c.seq.load(std::memory_order_acquire) != seq || c.op != op || c.a != a || c.b != b) {
+      *bad_pe = pe;
+      *bad_a = c.op != op ? c.op : c.a;
+      *bad_b = c.op != op ? ~0ull : c.b;
+      return false;
+    }
+  }
+  return true;
+}
+
+Status Teams::split(Team& parent, const std::vector<std::vector<int>>& members_of, int num_contexts,
+                    std::vector<int>* out) {
+  heap::ControlBlock* me = heap_->control(my_pe_);
+  const uint64_t seq = ++parent.seq;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    me->free_mask[seq & 1] = ~used_slots_;
+  }
+  me->free_mask_seq[seq & 1].store(seq, std::memory_order_release);
+  sync(parent);
+  uint64_t common = ~0ull;
+  for (int pe : parent.pes) {
+    heap::ControlBlock* c = heap_->control(pe);
+    if (c->free_mask_seq[seq & 1].load(std::memory_order_acquire) != seq) {
+      GSHMEM_WARN(Subsys::coll, "team split: pe %d is not in the same split (sequence mismatch)", pe);
+      return Status::invalid_argument;
+    }
+    common &= c->free_mask[seq & 1];
+  }
+  std::vector<int> slots;
+  for (int s = 0; s < heap::kMaxTeams && slots.size() < members_of.size(); ++s)
+    if (common >> s & 1) slots.push_back(s);
+  out->assign(members_of.size(), -1);
+  if (slots.size() < members_of.size()) {
+    GSHMEM_WARN(Subsys::coll, "team split: no free team slot (all %d in use on some parent member)", heap::kMaxTeams);
+    return Status::out_of_memory;
+  }
+  std::lock_guard<std::mutex> lock(mu_);
+  for (size_t j = 0; j < members_of.size(); ++j) {
+    if (members_of[j].empty()) continue;
+    auto t = std::make_unique<Team>();
+    t->slot = slots[j];
+    t->pes = members_of[j];
+    t->my_index = t->index_of(my_pe_);
+    t->num_contexts = num_contexts;
+    t->handle = static_cast<int>(table_.size());
+    // reuse a destroyed handle's entry if any
+    for (size_t i = 3; i < table_.size(); ++i)
+      if (!table_[i]) {
+        t->handle = static_cast<int>(i);
+        break;
+      }
+    used_slots_ |= 1ull << t->slot;
+    (*out)[j] = t->handle;
+    if (t->handle == static_cast<int>(table_.size())) table_.push_back(std::move(t));
+    else table_[static_cast<size_t>(t->handle)] = std::move(t);
+  }
+  return Status::ok;
+}
+
+Status Teams::destroy(Team& t) {
+  if (t.predefined) return Status::invalid_argument;
+  sync(t);
+  // After the sync no member writes this PE's flags for this team any more (every flag it waits
+  // for has arrived), so zeroing is safe; the slot is marked free only afterwards.
+  heap::TeamSlot& s = t.slot_of(*heap_, my_pe_);
+  for (auto& f : s.barrier) f.v.store(0, std::memory_order_relaxed);
+  for (auto& c : s.check) c.seq.store(0, std::memory_order_relaxed);
+  for (auto& q : s.pub_seq) q.store(0, std::memory_order_relaxed);
+  std::atomic_thread_fence(std::memory_order_seq_cst);
+  std::lock_guard<std::mutex> lock(mu_);
+  used_slots_ &= ~(1ull << t.slot);
+  table_[static_cast<size_t>(t.handle)].reset();
+  return Status::ok;
+}
+
+}  // namespace gshmem::team

@@ -1,0 +1,57 @@
+// Teams: ordered sets of PEs with their own synchronisation slot in every member's control
+// block. Handles are small integers (usable from device code later): 0 WORLD, 1 SHARED (PEs that
+// share memory: the node), 2 NODE. A split agrees on a slot free on every parent member (AND of the
+// published free masks); destroy syncs the team and zeroes this PE's slot before freeing it, so a
+// reused slot always starts from zero flags.
+#pragma once
+#include <memory>
+#include <mutex>
+#include <vector>
+
+#include "common/status.hpp"
+#include "heap/heap.hpp"
+#include "topo/topo.hpp"
+
+namespace gshmem::team {
+
+constexpr int kWorld = 0, kShared = 1, kNode = 2;
+
+struct Team {
+  int handle = -1;
+  int slot = -1;
+  std::vector<int> pes;  // world PE of each team index
+  int my_index = -1;
+  uint64_t epoch = 0;  // sync epochs on this slot
+  uint64_t seq = 0;    // collective sequence (argument checks, publications)
+  int num_contexts = 0;
+  bool predefined = false;
+  std::mutex mu;  // serialises this team's collectives when threads share it
+  int size() const { return static_cast<int>(pes.size()); }
+  int index_of(int world_pe) const;
+  heap::TeamSlot& slot_of(const heap::SymmetricHeap& h, int world_pe) const { return h.control(world_pe)->teams[slot]; }
+};
+
+class Teams {
+ public:
+  Status init(const heap::SymmetricHeap* h, const topo::Topology& t);
+  Team* get(int handle);
+  // Collective over parent: for each of nsplit new teams, members_of[j] lists the world PEs of
+  // the j-th team this PE belongs to (empty: not a member). out[j] gets the handle or -1.
+  // On failure (no free slot) every parent member returns the same error.
+  Status split(Team& parent, const std::vector<std::vector<int>>& members_of, int num_contexts,
+               std::vector<int>* out);
+  Status destroy(Team& t);
+  void sync(Team& t);
+  // Publishes (op, a, b) and checks every member published the same; false + the first
+  // differing member and its values when not. Includes a team sync.
+  bool check_args(Team& t, uint64_t op, uint64_t a, uint64_t b, int* bad_pe, uint64_t* bad_a, uint64_t* bad_b);
+
+ private:
+  const heap::SymmetricHeap* heap_ = nullptr;
+  int my_pe_ = 0;
+  std::mutex mu_;
+  std::vector<std::unique_ptr<Team>> table_;
+  uint64_t used_slots_ = 0;
+};
+
+}  // namespace gshmem::team
