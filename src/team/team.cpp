@@ -94,7 +94,7 @@ Status Teams::split(Team& parent, const std::vector<std::vector<int>>& members_o
     if (common >> s & 1) slots.push_back(s);
   out->assign(members_of.size(), -1);
   if (slots.size() < members_of.size()) {
-    GSHMEM_WARN(Subsys::coll, "team split: no free team slot (all %d in use on some parent member)", heap::kMaxTeams);
+    GSHMEM_INFO(Subsys::coll, "team split: no free team slot (all %d in use on some parent member)", heap::kMaxTeams);
     return Status::out_of_memory;
   }
   std::lock_guard<std::mutex> lock(mu_);

@@ -1,0 +1,109 @@
+// Host-side collectives over a group of PEs (a team, or a deprecated active set with pSync).
+// CPU PEs: every member reads its peers' symmetric buffers through the shared mappings (pull),
+// so the PEs work in parallel and no PE serialises the others; each collective is framed by two
+// group syncs (entry: sources ready; exit: destinations complete). Reductions split the array
+// into one slice per member: the owner of a slice reduces it across all sources and writes the
+// result into every member's dest, which is also correct in place (dest == source) because slice
+// k of any source is read only by its owner before that owner writes slice k anywhere.
+#pragma once
+#include <cstddef>
+#include <cstdint>
+#include <algorithm>
+#include <cstring>
+#include <functional>
+#include <vector>
+
+namespace gshmem::coll {
+
+struct Group {
+  std::vector<int> pes;  // world PE of each member index
+  int me = 0;            // this PE's member index
+  std::function<void()> sync;
+  // Publish one word for the other members (visible after the next sync) and read member i's.
+  std::function<void(uint64_t)> publish;
+  std::function<uint64_t(int)> published;
+  // pe's mapping of a symmetric address (bytes checked by the caller's API layer).
+  std::function<char*(const void*, int)> at;
+  int size() const { return static_cast<int>(pes.size()); }
+};
+
+inline void broadcast(Group& g, void* dest, const void* src, size_t bytes, int root, bool update_root) {
+  g.sync();
+  if (g.me != root) memcpy(dest, g.at(src, g.pes[static_cast<size_t>(root)]), bytes);
+  else if (update_root && dest != src) memmove(dest, src, bytes);
+  g.sync();
+}
+
+inline void fcollect(Group& g, void* dest, const void* src, size_t bytes) {
+  g.sync();
+  const int n = g.size();
+  for (int k = 0; k < n; ++k) {
+    const int i = (g.me + k) % n;  // start with the own block, then spread reads over peers
+    memcpy(static_cast<char*>(dest) + static_cast<size_t>(i) * bytes, g.at(src, g.pes[static_cast<size_t>(i)]), bytes);
+  }
+  g.sync();
+}
+
+inline void collect(Group& g, void* dest, const void* src, size_t bytes) {
+  g.publish(bytes);
+  g.sync();
+  const int n = g.size();
+  std::vector<size_t> off(static_cast<size_t>(n) + 1, 0);
+  for (int i = 0; i < n; ++i) off[static_cast<size_t>(i) + 1] = off[static_cast<size_t>(i)] + g.published(i);
+  for (int k = 0; k < n; ++k) {
+    const int i = (g.me + k) % n;
+    const size_t len = off[static_cast<size_t>(i) + 1] - off[static_cast<size_t>(i)];
+    if (len) memcpy(static_cast<char*>(dest) + off[static_cast<size_t>(i)], g.at(src, g.pes[static_cast<size_t>(i)]), len);
+  }
+  g.sync();
+}
+
+// Member i's block for member j is source + j*bytes on i; it lands at dest + i*bytes on j.
+inline void alltoall(Group& g, void* dest, const void* src, size_t bytes) {
+  g.sync();
+  const int n = g.size();
+  for (int k = 0; k < n; ++k) {
+    const int i = (g.me + k) % n;
+    memcpy(static_cast<char*>(dest) + static_cast<size_t>(i) * bytes,
+           g.at(static_cast<const char*>(src) + static_cast<size_t>(g.me) * bytes, g.pes[static_cast<size_t>(i)]), bytes);
+  }
+  g.sync();
+}
+
+// Strided: element k of the block for member j sits at source[(j*nelems + k)*sst]; it lands at
+// dest[(i*nelems + k)*dst] on j.
+inline void alltoalls(Group& g, void* dest, const void* src, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, size_t elem) {
+  g.sync();
+  const int n = g.size();
+  for (int k = 0; k < n; ++k) {
+    const int i = (g.me + k) % n;
+    const char* s = g.at(src, g.pes[static_cast<size_t>(i)]);
+    char* d = static_cast<char*>(dest);
+    for (size_t e = 0; e < nelems; ++e)
+      memcpy(d + ((static_cast<size_t>(i) * nelems + e) * static_cast<size_t>(dst)) * elem,
+             s + ((static_cast<size_t>(g.me) * nelems + e) * static_cast<size_t>(sst)) * elem, elem);
+  }
+  g.sync();
+}
+
+template <typename T, typename Op>
+void reduce(Group& g, T* dest, const T* src, size_t n, Op op) {
+  g.sync();
+  const size_t members = static_cast<size_t>(g.size());
+  const size_t chunk = (n + members - 1) / members;
+  const size_t lo = std::min(n, chunk * static_cast<size_t>(g.me)), hi = std::min(n, lo + chunk);
+  if (hi > lo) {
+    std::vector<T> acc(hi - lo);
+    const T* first = reinterpret_cast<const T*>(g.at(src, g.pes[0]));
+    for (size_t k = lo; k < hi; ++k) acc[k - lo] = first[k];
+    for (size_t i = 1; i < members; ++i) {
+      const T* s = reinterpret_cast<const T*>(g.at(src, g.pes[i]));
+      for (size_t k = lo; k < hi; ++k) acc[k - lo] = op(acc[k - lo], s[k]);
+    }
+    for (size_t i = 0; i < members; ++i)
+      memcpy(reinterpret_cast<T*>(g.at(dest, g.pes[i])) + lo, acc.data(), (hi - lo) * sizeof(T));
+  }
+  g.sync();
+}
+
+}  // namespace gshmem::coll
