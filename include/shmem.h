@@ -221,6 +221,7 @@ void shmem_short_wait_until(short *ivar, int cmp, short cmp_value);
 #endif
 
 #include "gshmem/teams.h"
+#include "gshmem/ctx.h"
 #include "gshmem/generic.h"
 
 #endif /* SHMEM_H */
