@@ -97,6 +97,11 @@ def main():
     else:
         peer_exes = {}
     oshrun = os.path.join(a.build, "runtime", "oshrun")
+    if gpu:  # hardware floors first: one process, raw CUDA
+        r, note = run_csv([os.path.join(a.build, "tests", "perf", "shmem_floors")])
+        rows += r
+        if note:
+            notes.append("floors: " + note)
     for s, args in suites.items():
         extra = ["-n", "5", "-w", "1", "-e", "64K"] if a.quick else []
         name = ("shmem_" if gpu else "shmem_cpu_") + s
@@ -171,6 +176,13 @@ def plot(rows, out):
             ax.plot([p[0] for p in pts], [p[1] for p in pts], color=colours[suite],
                     linestyle="-" if impl == "gshmem" else "--", marker="o" if impl == "gshmem" else "x",
                     label="%s (%s)" % (suite, impl))
+        if metric == "bandwidth":
+            for r in rows:
+                if r["impl"] == "floor" and r["metric"] in ("sm_store_bw", "copy_engine_bw"):
+                    ax.axhline(float(r["value"]), color="gray", linestyle=":", linewidth=1)
+                    ax.annotate("floor: %s %.0f GB/s" % (r["metric"], float(r["value"])),
+                                xy=(0.01, float(r["value"])), xycoords=("axes fraction", "data"), fontsize=7,
+                                color="gray", va="bottom")
         ax.set_xscale("log", base=2)
         ax.set_yscale("log")
         ax.set_xlabel("message size (bytes)")

@@ -1,0 +1,180 @@
+// Hardware floors on one host, in raw CUDA (no SHMEM): what the perf suites are measured against.
+// One process, GPUs 0 and 1 with peer access. Prints CSV rows (impl "floor") the runner merges:
+//   store_ping_pong   round trip of a flag stored into the other GPU's memory and echoed back
+//   sm_store_bw       one GPU's SMs storing into the other's memory (16-byte stores), and both ways
+//   copy_engine_bw    cudaMemcpyPeerAsync, one way and both ways
+//   fifo_round_trip   GPU writes a request into pinned host memory, a host thread answers into
+//                     device-visible memory, the GPU sees the answer (the proxy path's floor)
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <chrono>
+#include <atomic>
+#include <cstdio>
+#include <thread>
+#include <vector>
+
+#define CK(x)                                                                        \
+  do {                                                                               \
+    cudaError_t e_ = (x);                                                            \
+    if (e_ != cudaSuccess) {                                                         \
+      fprintf(stderr, "floors: %s: %s\n", #x, cudaGetErrorString(e_));               \
+      return 1;                                                                      \
+    }                                                                                \
+  } while (0)
+
+__device__ __forceinline__ unsigned long long now() {
+  unsigned long long t;
+  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
+  return t;
+}
+
+// side 0 starts: stores i into the peer's flag, waits for i in its own; side 1 echoes.
+__global__ void ping(volatile unsigned long long* mine, volatile unsigned long long* theirs, int side, int iters,
+                     unsigned long long* ns) {
+  unsigned long long t0 = 0;
+  for (int i = 1; i <= iters; ++i) {
+    if (i == 11) t0 = now();  // 10 warm-up rounds
+    if (side == 0) {
+      *theirs = i;
+      while (*mine != static_cast<unsigned long long>(i)) {
+      }
+    } else {
+      while (*mine != static_cast<unsigned long long>(i)) {
+      }
+      *theirs = i;
+    }
+  }
+  if (side == 0) *ns = (now() - t0) / (iters - 10);
+}
+
+__global__ void store_bw(uint4* dst, const uint4* src, size_t n) {
+  for (size_t i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += size_t(gridDim.x) * blockDim.x) dst[i] = src[i];
+}
+
+__global__ void fifo(volatile unsigned long long* req, volatile unsigned long long* resp, int iters,
+                     unsigned long long* ns) {
+  unsigned long long t0 = 0;
+  for (int i = 1; i <= iters; ++i) {
+    if (i == 11) t0 = now();
+    *req = i;
+    __threadfence_system();
+    while (*resp != static_cast<unsigned long long>(i)) {
+    }
+  }
+  *ns = (now() - t0) / (iters - 10);
+  *req = ~0ull;  // tells the host thread to stop
+}
+
+static void row(const char* metric, size_t size, double value, const char* unit) {
+  printf("floor,floors,2,%zu,%s,%.6f,%s,0,0,0,0,-,0\n", size, metric, value, unit);
+}
+
+int main() {
+  int n = 0;
+  if (cudaGetDeviceCount(&n) != cudaSuccess || n < 2) {
+    fprintf(stderr, "floors: needs 2 GPUs\n");
+    return 77;
+  }
+  int ok01 = 0, ok10 = 0;
+  CK(cudaDeviceCanAccessPeer(&ok01, 0, 1));
+  CK(cudaDeviceCanAccessPeer(&ok10, 1, 0));
+  if (!ok01 || !ok10) {
+    fprintf(stderr, "floors: GPUs 0 and 1 are not peers\n");
+    return 77;
+  }
+  CK(cudaSetDevice(0));
+  CK(cudaDeviceEnablePeerAccess(1, 0));
+  CK(cudaSetDevice(1));
+  CK(cudaDeviceEnablePeerAccess(0, 0));
+  printf("impl,suite,npes,size,metric,value,unit,iters,warmup,ctas,threads,scope,bidir\n");
+
+  // store ping-pong
+  unsigned long long *f0, *f1, *ns;
+  CK(cudaSetDevice(0));
+  CK(cudaMalloc(&f0, 64));
+  CK(cudaMemset(f0, 0, 64));
+  CK(cudaMallocManaged(&ns, 8));
+  CK(cudaSetDevice(1));
+  CK(cudaMalloc(&f1, 64));
+  CK(cudaMemset(f1, 0, 64));
+  const int iters = 10010;
+  CK(cudaSetDevice(1));
+  ping<<<1, 1>>>(f1, f0, 1, iters, ns);
+  CK(cudaSetDevice(0));
+  ping<<<1, 1>>>(f0, f1, 0, iters, ns);
+  CK(cudaDeviceSynchronize());
+  CK(cudaSetDevice(1));
+  CK(cudaDeviceSynchronize());
+  row("store_ping_pong_rt", 8, *ns / 1000.0, "us");
+
+  // SM-store and copy-engine bandwidth, 256 MiB
+  const size_t bytes = size_t(256) << 20;
+  void *a0, *b0, *a1, *b1;
+  CK(cudaSetDevice(0));
+  CK(cudaMalloc(&a0, bytes));
+  CK(cudaMalloc(&b0, bytes));
+  CK(cudaSetDevice(1));
+  CK(cudaMalloc(&a1, bytes));
+  CK(cudaMalloc(&b1, bytes));
+  cudaStream_t s0, s1;
+  CK(cudaSetDevice(0));
+  CK(cudaStreamCreate(&s0));
+  CK(cudaSetDevice(1));
+  CK(cudaStreamCreate(&s1));
+  auto timed = [&](bool both, bool ce) -> double {
+    std::vector<double> gbps;
+    for (int rep = 0; rep < 6; ++rep) {
+      cudaSetDevice(0);
+      cudaDeviceSynchronize();
+      cudaSetDevice(1);
+      cudaDeviceSynchronize();
+      auto t0 = std::chrono::steady_clock::now();
+      cudaSetDevice(0);
+      if (ce) cudaMemcpyPeerAsync(a1, 1, a0, 0, bytes, s0);
+      else store_bw<<<264, 1024, 0, s0>>>(static_cast<uint4*>(a1), static_cast<const uint4*>(a0), bytes / 16);
+      if (both) {
+        cudaSetDevice(1);
+        if (ce) cudaMemcpyPeerAsync(b0, 0, b1, 1, bytes, s1);
+        else store_bw<<<264, 1024, 0, s1>>>(static_cast<uint4*>(b0), static_cast<const uint4*>(b1), bytes / 16);
+      }
+      cudaStreamSynchronize(s0);
+      cudaStreamSynchronize(s1);
+      const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+      if (rep) gbps.push_back((both ? 2.0 : 1.0) * bytes / s / 1e9);  // first is warm-up
+    }
+    std::sort(gbps.begin(), gbps.end());
+    return gbps[gbps.size() / 2];
+  };
+  row("sm_store_bw", bytes, timed(false, false), "GB/s");
+  row("sm_store_bw_both_ways", bytes, timed(true, false), "GB/s");
+  row("copy_engine_bw", bytes, timed(false, true), "GB/s");
+  row("copy_engine_bw_both_ways", bytes, timed(true, true), "GB/s");
+
+  // GPU -> host -> GPU round trip through pinned host memory
+  CK(cudaSetDevice(0));
+  unsigned long long *req, *resp;
+  CK(cudaHostAlloc(&req, 64, cudaHostAllocMapped));
+  CK(cudaHostAlloc(&resp, 64, cudaHostAllocMapped));
+  *req = 0;
+  *resp = 0;
+  std::thread host([&] {
+    volatile unsigned long long* r = req;
+    volatile unsigned long long* w = resp;
+    unsigned long long last = 0;
+    for (;;) {
+      const unsigned long long v = *r;
+      if (v == ~0ull) break;
+      if (v != last) {
+        last = v;
+        std::atomic_thread_fence(std::memory_order_seq_cst);
+        *w = v;
+      }
+    }
+  });
+  fifo<<<1, 1>>>(req, resp, iters, ns);
+  CK(cudaDeviceSynchronize());
+  host.join();
+  row("fifo_round_trip", 8, *ns / 1000.0, "us");
+  return 0;
+}
