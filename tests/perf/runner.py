@@ -180,9 +180,11 @@ def plot(rows, out):
             for r in rows:
                 if r["impl"] == "floor" and r["metric"] in ("sm_store_bw", "copy_engine_bw"):
                     ax.axhline(float(r["value"]), color="gray", linestyle=":", linewidth=1)
+                    left = r["metric"] == "sm_store_bw"
                     ax.annotate("floor: %s %.0f GB/s" % (r["metric"], float(r["value"])),
-                                xy=(0.01, float(r["value"])), xycoords=("axes fraction", "data"), fontsize=7,
-                                color="gray", va="bottom")
+                                xy=(0.01 if left else 0.99, float(r["value"])), xycoords=("axes fraction", "data"),
+                                fontsize=7, color="gray", va="top" if left else "bottom",
+                                ha="left" if left else "right")
         ax.set_xscale("log", base=2)
         ax.set_yscale("log")
         ax.set_xlabel("message size (bytes)")
