@@ -22,8 +22,11 @@ inline Runtime& rt(const char* call) {
 }
 
 struct Target {
-  char* p;      // pe's mapping of the address, in this process
+  char* p;      // pe's mapping of the address, in this process (nullptr when remote)
   bool device;  // GPU memory: host code must go through the driver (api/device_ops.hpp)
+  bool remote;  // not mapped: through the proxy / tcp transport at (seg, off)
+  transport::Seg seg;
+  uint64_t off;
 };
 
 // Translates a symmetric address range [addr, addr+bytes) on this PE to pe's mapping of it.
@@ -40,16 +43,27 @@ inline Target target(const char* call, const void* addr, size_t bytes, int pe, c
   const uintptr_t off = a - reg->lo;
   if (__builtin_expect(bytes > reg->size - off, 0)) bad_address(call, what, addr, bytes, pe);
   char* base = reg->peer[static_cast<size_t>(pe)];
-  if (__builtin_expect(base == nullptr, 0)) api_error(call, "pe %d is not reachable from this PE (another node)", pe);
-  return {base + off, reg->device};
+  if (__builtin_expect(base == nullptr, 0)) {
+    if (!r.tcp || reg->device) api_error(call, "pe %d is not reachable from this PE (another node)", pe);
+    const bool heap = reg == &r.heap.heap_region();
+    return {nullptr, false, true, heap ? transport::Seg::host : transport::Seg::data,
+            heap ? heap::kControlBytes + off : off};
+  }
+  return {base + off, reg->device, false, transport::Seg::host, 0};
+}
+
+inline transport::Tcp& tcp() { return *g_rt->tcp; }
+// Completes every put sent through the transport (part of quiet and of every barrier).
+inline void transport_quiet() {
+  if (g_rt && g_rt->tcp) g_rt->tcp->quiet();
 }
 
 // For callers that touch the memory with CPU instructions: GPU memory is refused with a message.
 inline char* remote(const char* call, const void* addr, size_t bytes, int pe, const char* what = "dest") {
   Target t = target(call, addr, bytes, pe, what);
-  if (__builtin_expect(t.device, 0))
-    api_error(call, "%s %p is GPU memory; this host-side operation on the device heap is not supported yet (call "
-              "it from device code)", what, addr);
+  if (__builtin_expect(t.device || t.remote, 0))
+    api_error(call, "%s %p on pe %d is %s; this host-side operation needs direct access", what, addr, pe,
+              t.device ? "GPU memory" : "on another node");
   return t.p;
 }
 

@@ -28,43 +28,53 @@ inline T from_bits(Bits<T> b) {
 }
 
 // Host-side AMOs on GPU memory go through a one-thread kernel (api/device_ops.hpp).
+// Where an AMO runs: on CPU memory here (*p), on GPU memory through a kernel, or on another node
+// through the owner's proxy (*t).
 template <typename T>
-inline bool on_gpu(const char* c, const T* dest, int pe, char** p) {
+inline bool indirect(const char* c, const T* dest, int pe, char** p, Target* t) {
   if (!dest) api_error(c, "dest is NULL (target pe %d)", pe);
-  Target t = target(c, dest, sizeof(T), pe);
-  if (reinterpret_cast<uintptr_t>(t.p) % sizeof(T))
+  *t = target(c, dest, sizeof(T), pe);
+  if (reinterpret_cast<uintptr_t>(dest) % sizeof(T))
     api_error(c, "dest %p is not aligned to %zu bytes (target pe %d)", static_cast<const void*>(dest), sizeof(T), pe);
-  *p = t.p;
-  return t.device;
+  *p = t->p;
+  return t->device || t->remote;
 }
 template <typename T>
-inline T dev(const char* c, char* p, AmoOp op, T a, T b = T()) {
-  return from_bits<T>(static_cast<Bits<T>>(
-      dev_amo(c, p, sizeof(T), op, static_cast<uint64_t>(to_bits(a)), static_cast<uint64_t>(to_bits(b)))));
+inline T dev(const char* c, const Target& t, int pe, AmoOp op, T a, T b = T()) {
+  const uint64_t ua = static_cast<uint64_t>(to_bits(a)), ub = static_cast<uint64_t>(to_bits(b));
+  if (t.remote)
+    return from_bits<T>(static_cast<Bits<T>>(
+        tcp().amo(pe, t.seg, t.off, static_cast<transport::AmoOp>(op), sizeof(T), ua, ub)));
+  return from_bits<T>(static_cast<Bits<T>>(dev_amo(c, t.p, sizeof(T), op, ua, ub)));
 }
+static_assert(static_cast<int>(AmoOp::bxor) == static_cast<int>(transport::AmoOp::bxor), "same operation codes");
 
 template <typename T>
 inline T amo_fetch(const char* c, const T* src, int pe) {
   char* p;
-  if (on_gpu(c, src, pe, &p)) return dev<T>(c, p, AmoOp::fetch, T());
+  Target t;
+  if (indirect(c, src, pe, &p, &t)) return dev<T>(c, t, pe, AmoOp::fetch, T());
   return from_bits<T>(__atomic_load_n(reinterpret_cast<Bits<T>*>(p), __ATOMIC_SEQ_CST));
 }
 template <typename T>
 inline void amo_set(const char* c, T* dst, T v, int pe) {
   char* p;
-  if (on_gpu(c, dst, pe, &p)) (void)dev<T>(c, p, AmoOp::set, v);
+  Target t;
+  if (indirect(c, dst, pe, &p, &t)) (void)dev<T>(c, t, pe, AmoOp::set, v);
   else __atomic_store_n(reinterpret_cast<Bits<T>*>(p), to_bits(v), __ATOMIC_SEQ_CST);
 }
 template <typename T>
 inline T amo_swap(const char* c, T* dst, T v, int pe) {
   char* p;
-  if (on_gpu(c, dst, pe, &p)) return dev<T>(c, p, AmoOp::swap, v);
+  Target t;
+  if (indirect(c, dst, pe, &p, &t)) return dev<T>(c, t, pe, AmoOp::swap, v);
   return from_bits<T>(__atomic_exchange_n(reinterpret_cast<Bits<T>*>(p), to_bits(v), __ATOMIC_SEQ_CST));
 }
 template <typename T>
 inline T amo_cswap(const char* c, T* dst, T cond, T v, int pe) {
   char* p;
-  if (on_gpu(c, dst, pe, &p)) return dev<T>(c, p, AmoOp::cswap, cond, v);
+  Target t;
+  if (indirect(c, dst, pe, &p, &t)) return dev<T>(c, t, pe, AmoOp::cswap, cond, v);
   __atomic_compare_exchange_n(reinterpret_cast<T*>(p), &cond, v, false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);
   return cond;  // holds the old value whether or not the swap happened
 }
@@ -72,9 +82,10 @@ enum class Op { add, band, bor, bxor };
 template <Op O, typename T>
 inline T amo_rmw(const char* c, T* dst, T v, int pe) {
   char* p;
-  if (on_gpu(c, dst, pe, &p)) {
+  Target tg;
+  if (indirect(c, dst, pe, &p, &tg)) {
     constexpr AmoOp d = O == Op::add ? AmoOp::add : O == Op::band ? AmoOp::band : O == Op::bor ? AmoOp::bor : AmoOp::bxor;
-    return dev<T>(c, p, d, v);
+    return dev<T>(c, tg, pe, d, v);
   }
   T* t = reinterpret_cast<T*>(p);
   if constexpr (O == Op::add) return __atomic_fetch_add(t, v, __ATOMIC_SEQ_CST);

@@ -16,7 +16,8 @@ inline void put_bytes(const char* call, void* dest, const void* src, size_t byte
   check_local(call, src, "source", bytes);
   if (!dest) api_error(call, "dest is NULL with %zu bytes (target pe %d)", bytes, pe);
   Target t = target(call, dest, bytes, pe);
-  if (t.device) dev_copy(call, t.p, src, bytes, !nbi);
+  if (t.remote) tcp().put(pe, t.seg, t.off, src, bytes);
+  else if (t.device) dev_copy(call, t.p, src, bytes, !nbi);
   else memcpy(t.p, src, bytes);
 }
 
@@ -25,7 +26,8 @@ inline void get_bytes(const char* call, void* dest, const void* src, size_t byte
   check_local(call, dest, "dest", bytes);
   if (!src) api_error(call, "source is NULL with %zu bytes (source pe %d)", bytes, pe);
   Target t = target(call, src, bytes, pe, "source");
-  if (t.device) dev_copy(call, dest, t.p, bytes, !nbi);
+  if (t.remote) tcp().get(pe, t.seg, t.off, dest, bytes);
+  else if (t.device) dev_copy(call, dest, t.p, bytes, !nbi);
   else memcpy(dest, t.p, bytes);
 }
 
@@ -40,7 +42,8 @@ void iput_elems(const char* call, void* dest, const void* src, ptrdiff_t dst, pt
   Target t = target(call, dest, span, pe);
   const char* s = static_cast<const char*>(src);
   for (size_t i = 0; i < n; ++i) {
-    if (t.device) dev_copy(call, t.p + i * dst * E, s + i * sst * E, E, i + 1 == n);
+    if (t.remote) tcp().put(pe, t.seg, t.off + i * dst * E, s + i * sst * E, E);
+    else if (t.device) dev_copy(call, t.p + i * dst * E, s + i * sst * E, E, i + 1 == n);
     else memcpy(t.p + i * dst * E, s + i * sst * E, E);
   }
 }
@@ -55,7 +58,8 @@ void iget_elems(const char* call, void* dest, const void* src, ptrdiff_t dst, pt
   Target t = target(call, src, span, pe, "source");
   char* d = static_cast<char*>(dest);
   for (size_t i = 0; i < n; ++i) {
-    if (t.device) dev_copy(call, d + i * dst * E, t.p + i * sst * E, E, i + 1 == n);
+    if (t.remote) tcp().get(pe, t.seg, t.off + i * sst * E, d + i * dst * E, E);
+    else if (t.device) dev_copy(call, d + i * dst * E, t.p + i * sst * E, E, i + 1 == n);
     else memcpy(d + i * dst * E, t.p + i * sst * E, E);
   }
 }
@@ -64,6 +68,10 @@ inline void signal_update(const char* call, uint64_t* sig_addr, uint64_t signal,
   if (sig_op != SHMEM_SIGNAL_SET && sig_op != SHMEM_SIGNAL_ADD)
     api_error(call, "sig_op %d is neither SHMEM_SIGNAL_SET nor SHMEM_SIGNAL_ADD (target pe %d)", sig_op, pe);
   Target t = target(call, sig_addr, sizeof(uint64_t), pe, "sig_addr");
+  if (t.remote) {  // the same connection as the data, applied after it
+    tcp().amo(pe, t.seg, t.off, sig_op == SHMEM_SIGNAL_SET ? transport::AmoOp::set : transport::AmoOp::add, 8, signal, 0);
+    return;
+  }
   if (t.device) {
     if (sig_op == SHMEM_SIGNAL_SET) dev_write64(call, reinterpret_cast<uint64_t*>(t.p), signal);
     else (void)dev_amo(call, t.p, sizeof(uint64_t), AmoOp::add, signal, 0);  // after the blocking data copy
@@ -110,15 +118,17 @@ extern "C" {
   void shmem_##N##_p(T* d, T v, int pe) {                                                           \
     if (!d) api_error("shmem_" #N "_p", "dest is NULL (target pe %d)", pe);                         \
     Target t = target("shmem_" #N "_p", d, sizeof(T), pe);                                          \
-    if (t.device) dev_copy("shmem_" #N "_p", t.p, &v, sizeof(T), true);                              \
+    if (t.remote) tcp().put(pe, t.seg, t.off, &v, sizeof(T));                                       \
+    else if (t.device) dev_copy("shmem_" #N "_p", t.p, &v, sizeof(T), true);                         \
     else *reinterpret_cast<T*>(t.p) = v;                                                            \
   }                                                                                                 \
   T shmem_##N##_g(const T* s, int pe) {                                                             \
     if (!s) api_error("shmem_" #N "_g", "source is NULL (source pe %d)", pe);                       \
     Target t = target("shmem_" #N "_g", s, sizeof(T), pe, "source");                                \
-    if (!t.device) return *reinterpret_cast<const T*>(t.p);                                         \
+    if (!t.device && !t.remote) return *reinterpret_cast<const T*>(t.p);                            \
     T v;                                                                                            \
-    dev_copy("shmem_" #N "_g", &v, t.p, sizeof(T), true);                                            \
+    if (t.remote) tcp().get(pe, t.seg, t.off, &v, sizeof(T));                                       \
+    else dev_copy("shmem_" #N "_g", &v, t.p, sizeof(T), true);                                       \
     return v;                                                                                       \
   }                                                                                                 \
   void shmem_##N##_iput(T* d, const T* s, ptrdiff_t dst, ptrdiff_t sst, size_t n, int pe) {         \
@@ -178,12 +188,15 @@ void shmem_putmem_signal_nbi(void* d, const void* s, size_t n, uint64_t* sa, uin
   put_signal_bytes("shmem_putmem_signal_nbi", d, s, n, sa, sv, op, pe);
 }
 
+// Transport puts to one PE travel on one connection and are applied in order, so fence needs
+// nothing from the transport; quiet waits for every one to be applied.
 void shmem_fence(void) {
   dev_quiet();
   gshmem::memory_fence();
 }
 void shmem_quiet(void) {
   dev_quiet();
+  transport_quiet();
   gshmem::memory_fence();
 }
 

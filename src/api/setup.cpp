@@ -67,9 +67,10 @@ void shmem_global_exit(int status) {
 int shmem_my_pe(void) { return g_rt_state.load() == static_cast<int>(RtState::running) ? g_rt->my_pe : -1; }
 int shmem_n_pes(void) { return g_rt_state.load() == static_cast<int>(RtState::running) ? g_rt->npes : -1; }
 
+// Accessible = reachable by the data transfer routines: mapped, or through the transport.
 int shmem_pe_accessible(int pe) {
   Runtime& r = rt("shmem_pe_accessible");
-  return pe >= 0 && pe < r.npes && r.heap.heap_region().peer[static_cast<size_t>(pe)] != nullptr;
+  return pe >= 0 && pe < r.npes && (r.heap.heap_region().peer[static_cast<size_t>(pe)] != nullptr || r.tcp);
 }
 
 static char* translate_or_null(const void* addr, int pe) {
@@ -82,8 +83,13 @@ static char* translate_or_null(const void* addr, int pe) {
 }
 
 int shmem_addr_accessible(const void* addr, int pe) {
-  rt("shmem_addr_accessible");
-  return translate_or_null(addr, pe) != nullptr;
+  Runtime& r = rt("shmem_addr_accessible");
+  if (translate_or_null(addr, pe)) return 1;
+  if (!r.tcp || pe < 0 || pe >= r.npes) return 0;
+  const uintptr_t a = reinterpret_cast<uintptr_t>(addr);
+  const heap::Region& h = r.heap.heap_region();
+  const heap::Region& d = r.heap.data_region();
+  return (!h.device && a - h.lo < h.size) || a - d.lo < d.size;  // symmetric, reached through the proxy
 }
 
 void* shmem_ptr(const void* dest, int pe) {
@@ -104,6 +110,7 @@ void shmem_info_get_name(char* name) {
 void shmem_barrier_all(void) {
   rt("shmem_barrier_all");
   dev_quiet();
+  transport_quiet();
   memory_fence();
   sync_world();
 }

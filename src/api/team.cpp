@@ -24,13 +24,16 @@ void check_sym(const char* call, const void* p, size_t bytes, const char* what) 
 }
 
 namespace {
-char* map_at(const void* sym, int pe) {
-  // Callers validated the range on this PE; the same offset exists on every PE.
-  const Runtime& r = *g_rt;
-  const uintptr_t a = reinterpret_cast<uintptr_t>(sym);
-  for (const heap::Region* reg : {&r.heap.heap_region(), &r.heap.data_region()})
-    if (a - reg->lo < reg->size) return reg->peer[static_cast<size_t>(pe)] + (a - reg->lo);
-  return nullptr;
+// Callers validated the range on this PE; the same offset exists on every PE.
+void group_read(void* dst, const void* sym, size_t n, int pe) {
+  Target t = target("shmem collective", sym, n, pe, "source");
+  if (t.remote) tcp().get(pe, t.seg, t.off, dst, n);
+  else memcpy(dst, t.p, n);
+}
+void group_write(void* sym, const void* src, size_t n, int pe) {
+  Target t = target("shmem collective", sym, n, pe, "dest");
+  if (t.remote) tcp().put(pe, t.seg, t.off, src, n);
+  else memcpy(t.p, src, n);
 }
 }  // namespace
 
@@ -40,7 +43,10 @@ coll::Group team_group(const char* call, team::Team& t) {
   g.pes = t.pes;
   g.me = t.my_index;
   team::Team* tp = &t;
-  g.sync = [tp] { sync_team(*tp); };
+  g.sync = [tp] {
+    transport_quiet();  // writes through the transport land before the members are released
+    sync_team(*tp);
+  };
   auto seq = std::make_shared<uint64_t>(0);
   g.publish = [tp, seq](uint64_t v) {
     const uint64_t s = ++tp->seq;
@@ -50,13 +56,16 @@ coll::Group team_group(const char* call, team::Team& t) {
     slot.pub_seq[s & 1].store(s, std::memory_order_release);
   };
   g.published = [tp, seq](int i) -> uint64_t {
-    const heap::TeamSlot& slot = tp->slot_of(g_rt->heap, tp->pes[static_cast<size_t>(i)]);
-    if (slot.pub_seq[*seq & 1].load(std::memory_order_acquire) != *seq)
-      api_error("shmem collective", "pe %d of team %d is in a different collective", tp->pes[static_cast<size_t>(i)],
-                tp->handle);
-    return slot.pub[*seq & 1][0];
+    const heap::TeamSlot& mine = tp->slot_of(g_rt->heap, g_rt->my_pe);
+    const int pe = tp->pes[static_cast<size_t>(i)];
+    uint64_t their_seq = 0, v = 0;
+    g_rt->teams.read_control(pe, &mine.pub_seq[*seq & 1], &their_seq, sizeof their_seq);
+    g_rt->teams.read_control(pe, &mine.pub[*seq & 1][0], &v, sizeof v);
+    if (their_seq != *seq) api_error("shmem collective", "pe %d of team %d is in a different collective", pe, tp->handle);
+    return v;
   };
-  g.at = map_at;
+  g.read = group_read;
+  g.write = group_write;
   return g;
 }
 
@@ -86,19 +95,24 @@ coll::Group active_set_group(const char* call, int start, int log_stride, int si
   g.sync = [pes, me, pSync] {
     const int n = static_cast<int>(pes.size());
     Backoff b;
+    transport_quiet();
     for (int k = 0, d = 1; d < n; ++k, d <<= 1) {
-      long* to = reinterpret_cast<long*>(map_at(pSync, pes[static_cast<size_t>((me + d) % n)]));
-      __atomic_fetch_add(&to[k], 1L, __ATOMIC_RELEASE);
+      const int to_pe = pes[static_cast<size_t>((me + d) % n)];
+      Target t = target("shmem active-set sync", &pSync[k], sizeof(long), to_pe, "pSync");
+      if (t.remote) tcp().amo(to_pe, t.seg, t.off, transport::AmoOp::add, sizeof(long), 1, 0);
+      else __atomic_fetch_add(reinterpret_cast<long*>(t.p), 1L, __ATOMIC_RELEASE);
       for (Backoff::State s; __atomic_load_n(&pSync[k], __ATOMIC_ACQUIRE) < 1;) b(s);
       __atomic_fetch_sub(&pSync[k], 1L, __ATOMIC_RELAXED);
     }
   };
   g.publish = [pSync](uint64_t v) { __atomic_store_n(&pSync[kPub], static_cast<long>(v), __ATOMIC_RELEASE); };
   g.published = [pes, pSync](int i) -> uint64_t {
-    return static_cast<uint64_t>(
-        __atomic_load_n(&reinterpret_cast<long*>(map_at(pSync, pes[static_cast<size_t>(i)]))[kPub], __ATOMIC_ACQUIRE));
+    long v = 0;
+    group_read(&v, &pSync[kPub], sizeof v, pes[static_cast<size_t>(i)]);
+    return static_cast<uint64_t>(v);
   };
-  g.at = map_at;
+  g.read = group_read;
+  g.write = group_write;
   return g;
 }
 

@@ -12,14 +12,14 @@
 
 namespace gshmem::coll {
 
-// flags_of(pe) returns that PE's flag array for this team (round k at index k).
-template <typename FlagsOf>
-void dissemination_barrier(FlagsOf&& flags_of, const std::vector<int>& pes, int me_idx, uint64_t epoch) {
+// mine: this PE's flag array for the team (round k at index k); signal(pe, k, epoch) sets round k's
+// flag on pe (a release store into a mapped block, or a remote store through the transport).
+template <typename Signal>
+void dissemination_barrier(heap::Flag* mine, Signal&& signal, const std::vector<int>& pes, int me_idx, uint64_t epoch) {
   const int n = static_cast<int>(pes.size());
-  heap::Flag* mine = flags_of(pes[static_cast<size_t>(me_idx)]);
   Backoff backoff;
   for (int k = 0, d = 1; d < n; ++k, d <<= 1) {
-    flags_of(pes[static_cast<size_t>((me_idx + d) % n)])[k].v.store(epoch, std::memory_order_release);
+    signal(pes[static_cast<size_t>((me_idx + d) % n)], k, epoch);
     for (Backoff::State s; mine[k].v.load(std::memory_order_acquire) < epoch;) backoff(s);
   }
 }

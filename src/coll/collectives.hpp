@@ -1,5 +1,6 @@
 // Host-side collectives over a group of PEs (a team, or a deprecated active set with pSync).
-// CPU PEs: every member reads its peers' symmetric buffers through the shared mappings (pull),
+// CPU PEs: every member reads its peers' symmetric buffers (through the shared mappings, or the
+// transport for PEs on other nodes) and pulls them (pull),
 // so the PEs work in parallel and no PE serialises the others; each collective is framed by two
 // group syncs (entry: sources ready; exit: destinations complete). Reductions split the array
 // into one slice per member: the owner of a slice reduces it across all sources and writes the
@@ -22,14 +23,15 @@ struct Group {
   // Publish one word for the other members (visible after the next sync) and read member i's.
   std::function<void(uint64_t)> publish;
   std::function<uint64_t(int)> published;
-  // pe's mapping of a symmetric address (bytes checked by the caller's API layer).
-  std::function<char*(const void*, int)> at;
+  // Copy from / to pe's instance of a symmetric address (a mapped copy, or the transport).
+  std::function<void(void* dst, const void* sym, size_t n, int pe)> read;
+  std::function<void(void* sym, const void* src, size_t n, int pe)> write;
   int size() const { return static_cast<int>(pes.size()); }
 };
 
 inline void broadcast(Group& g, void* dest, const void* src, size_t bytes, int root, bool update_root) {
   g.sync();
-  if (g.me != root) memcpy(dest, g.at(src, g.pes[static_cast<size_t>(root)]), bytes);
+  if (g.me != root) g.read(dest, src, bytes, g.pes[static_cast<size_t>(root)]);
   else if (update_root && dest != src) memmove(dest, src, bytes);
   g.sync();
 }
@@ -39,7 +41,7 @@ inline void fcollect(Group& g, void* dest, const void* src, size_t bytes) {
   const int n = g.size();
   for (int k = 0; k < n; ++k) {
     const int i = (g.me + k) % n;  // start with the own block, then spread reads over peers
-    memcpy(static_cast<char*>(dest) + static_cast<size_t>(i) * bytes, g.at(src, g.pes[static_cast<size_t>(i)]), bytes);
+    g.read(static_cast<char*>(dest) + static_cast<size_t>(i) * bytes, src, bytes, g.pes[static_cast<size_t>(i)]);
   }
   g.sync();
 }
@@ -53,7 +55,7 @@ inline void collect(Group& g, void* dest, const void* src, size_t bytes) {
   for (int k = 0; k < n; ++k) {
     const int i = (g.me + k) % n;
     const size_t len = off[static_cast<size_t>(i) + 1] - off[static_cast<size_t>(i)];
-    if (len) memcpy(static_cast<char*>(dest) + off[static_cast<size_t>(i)], g.at(src, g.pes[static_cast<size_t>(i)]), len);
+    if (len) g.read(static_cast<char*>(dest) + off[static_cast<size_t>(i)], src, len, g.pes[static_cast<size_t>(i)]);
   }
   g.sync();
 }
@@ -64,8 +66,8 @@ inline void alltoall(Group& g, void* dest, const void* src, size_t bytes) {
   const int n = g.size();
   for (int k = 0; k < n; ++k) {
     const int i = (g.me + k) % n;
-    memcpy(static_cast<char*>(dest) + static_cast<size_t>(i) * bytes,
-           g.at(static_cast<const char*>(src) + static_cast<size_t>(g.me) * bytes, g.pes[static_cast<size_t>(i)]), bytes);
+    g.read(static_cast<char*>(dest) + static_cast<size_t>(i) * bytes,
+           static_cast<const char*>(src) + static_cast<size_t>(g.me) * bytes, bytes, g.pes[static_cast<size_t>(i)]);
   }
   g.sync();
 }
@@ -77,11 +79,12 @@ inline void alltoalls(Group& g, void* dest, const void* src, ptrdiff_t dst, ptrd
   const int n = g.size();
   for (int k = 0; k < n; ++k) {
     const int i = (g.me + k) % n;
-    const char* s = g.at(src, g.pes[static_cast<size_t>(i)]);
+    const char* s = static_cast<const char*>(src);
     char* d = static_cast<char*>(dest);
     for (size_t e = 0; e < nelems; ++e)
-      memcpy(d + ((static_cast<size_t>(i) * nelems + e) * static_cast<size_t>(dst)) * elem,
-             s + ((static_cast<size_t>(g.me) * nelems + e) * static_cast<size_t>(sst)) * elem, elem);
+      g.read(d + ((static_cast<size_t>(i) * nelems + e) * static_cast<size_t>(dst)) * elem,
+             s + ((static_cast<size_t>(g.me) * nelems + e) * static_cast<size_t>(sst)) * elem, elem,
+             g.pes[static_cast<size_t>(i)]);
   }
   g.sync();
 }
@@ -93,15 +96,13 @@ void reduce(Group& g, T* dest, const T* src, size_t n, Op op) {
   const size_t chunk = (n + members - 1) / members;
   const size_t lo = std::min(n, chunk * static_cast<size_t>(g.me)), hi = std::min(n, lo + chunk);
   if (hi > lo) {
-    std::vector<T> acc(hi - lo);
-    const T* first = reinterpret_cast<const T*>(g.at(src, g.pes[0]));
-    for (size_t k = lo; k < hi; ++k) acc[k - lo] = first[k];
+    std::vector<T> acc(hi - lo), in(hi - lo);
+    g.read(acc.data(), src + lo, (hi - lo) * sizeof(T), g.pes[0]);
     for (size_t i = 1; i < members; ++i) {
-      const T* s = reinterpret_cast<const T*>(g.at(src, g.pes[i]));
-      for (size_t k = lo; k < hi; ++k) acc[k - lo] = op(acc[k - lo], s[k]);
+      g.read(in.data(), src + lo, (hi - lo) * sizeof(T), g.pes[i]);
+      for (size_t k = 0; k < hi - lo; ++k) acc[k] = op(acc[k], in[k]);
     }
-    for (size_t i = 0; i < members; ++i)
-      memcpy(reinterpret_cast<T*>(g.at(dest, g.pes[i])) + lo, acc.data(), (hi - lo) * sizeof(T));
+    for (size_t i = 0; i < members; ++i) g.write(dest + lo, acc.data(), (hi - lo) * sizeof(T), g.pes[i]);
   }
   g.sync();
 }

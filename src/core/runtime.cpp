@@ -1,5 +1,6 @@
 #include "core/runtime.hpp"
 
+#include <algorithm>
 #include <array>
 #include <cstdarg>
 #include <cstdio>
@@ -89,11 +90,11 @@ void runtime_init(const char* call, int requested_thread, int* provided, const b
 
   st = topo::discover(*rt->boot, &rt->topo);
   if (st != Status::ok) init_failed(call, "topology discovery failed", st);
-  if (rt->topo.n_nodes > 1)
-    init_failed(call,
-                "the PEs span several nodes but this build has no inter-node transport yet (tcp/ib); run all PEs "
-                "on one node",
-                Status::not_available);
+  // The PEs this PE maps directly; every other PE is reached through the proxy (tcp transport).
+  std::vector<int> mapped = rt->topo.local_pes;
+  if (cfg->GSHMEM_FORCE_PROXY) mapped = {rt->my_pe};
+  topo::Topology heap_topo = rt->topo;
+  heap_topo.local_pes = mapped;
   const std::string& kind = cfg->GSHMEM_HEAP_KIND;
   if (kind != "auto" && kind != "host" && kind != "device") {
     char what[200];
@@ -123,12 +124,43 @@ void runtime_init(const char* call, int requested_thread, int* provided, const b
 #endif
   if (kind == "device" && !use_device)
     init_failed(call, "GSHMEM_HEAP_KIND=device but this PE has no usable CUDA GPU", Status::not_available);
-  st = rt->heap.init(*rt->boot, rt->topo, cfg->SHMEM_SYMMETRIC_SIZE, cfg->GSHMEM_SYMMETRIC_DATA, rt->job_secret,
+  st = rt->heap.init(*rt->boot, heap_topo, cfg->SHMEM_SYMMETRIC_SIZE, cfg->GSHMEM_SYMMETRIC_DATA, rt->job_secret,
                      use_device ? &spec : nullptr);
   if (st != Status::ok)
     init_failed(call, "cannot set up the symmetric heap (SHMEM_SYMMETRIC_SIZE, GPU memory)", st);
   for (int pe = 0; pe < rt->npes; ++pe) rt->world_pes.push_back(pe);
-  rt->teams.init(&rt->heap, rt->topo);
+  rt->teams.init(&rt->heap, rt->topo, mapped);
+  // Every PE takes part in the transport set-up (it is collective), even one with nothing remote.
+  bool any_remote = static_cast<int>(mapped.size()) < rt->npes;
+  {
+    std::vector<int32_t> flags(static_cast<size_t>(rt->npes), 0);
+    flags[static_cast<size_t>(rt->my_pe)] = any_remote;
+    st = rt->boot->allgather(flags.data(), sizeof(int32_t));
+    if (st != Status::ok) init_failed(call, "bootstrap allgather failed", st);
+    any_remote = false;
+    for (int32_t f : flags) any_remote = any_remote || f;
+  }
+  if (any_remote) {
+    if (use_device)
+      init_failed(call, "GPU PEs on different nodes need the GPU proxy path, which is not in this version",
+                  Status::not_available);
+    std::vector<int> remote;
+    for (int pe = 0; pe < rt->npes; ++pe)
+      if (std::find(mapped.begin(), mapped.end(), pe) == mapped.end()) remote.push_back(pe);
+    std::vector<char*> bases{reinterpret_cast<char*>(rt->heap.control(rt->my_pe)),
+                             reinterpret_cast<char*>(rt->heap.data_region().lo)};
+    std::vector<size_t> sizes{heap::kControlBytes + rt->heap.size(), rt->heap.data_region().size};
+    st = transport::Tcp::create(*rt->boot, remote, bases, sizes, cfg->GSHMEM_BOOTSTRAP_IFNAME, &rt->tcp);
+    if (st != Status::ok) init_failed(call, "cannot start the tcp transport to the other nodes", st);
+    transport::Tcp* tcp = rt->tcp.get();
+    rt->teams.set_remote({[tcp](int pe, uint64_t off, uint64_t v) {
+                            tcp->amo(pe, transport::Seg::host, off, transport::AmoOp::set, 8, v, 0);
+                          },
+                          [tcp](int pe, uint64_t off, void* dst, size_t n) {
+                            tcp->get(pe, transport::Seg::host, off, dst, n);
+                          }});
+    GSHMEM_INFO(Subsys::init, "%zu PEs reached through the tcp transport", remote.size());
+  }
   rt->thread_level = requested_thread;
   if (provided) *provided = requested_thread;
   g_rt_state.store(static_cast<int>(RtState::running));
@@ -146,9 +178,11 @@ void runtime_finalize() {
   std::lock_guard<std::mutex> lock(g_init_mu);
   if (g_rt_state.load() != static_cast<int>(RtState::running)) return;
   memory_fence();
+  if (g_rt->tcp) g_rt->tcp->quiet();
   // A bootstrap barrier, not a shared-memory one: once it returns every PE has stopped touching
   // peer memory, and no PE closes its bootstrap connection while another still checks health.
   g_rt->boot->barrier();
+  if (g_rt->tcp) g_rt->tcp->shutdown();
   g_rt_state.store(static_cast<int>(RtState::finalized));
 #if GSHMEM_HAVE_CUDA
   if (g_rt->gpu) g_rt->gpu->drv->cuCtxSynchronize();

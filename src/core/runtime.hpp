@@ -10,6 +10,7 @@
 #include "core/gpu.hpp"
 #include "heap/heap.hpp"
 #include "team/team.hpp"
+#include "transport/tcp.hpp"
 #include "topo/topo.hpp"
 
 namespace gshmem {
@@ -23,6 +24,7 @@ struct Runtime {
   int npes = 1;
   int thread_level = 0;
   team::Teams teams;
+  std::unique_ptr<transport::Tcp> tcp;  // PEs this PE cannot map (other nodes, or GSHMEM_FORCE_PROXY)
   std::mutex coll_mu;           // guards stream_barrier_epoch
   uint64_t stream_barrier_epoch = 0;
   std::vector<int> world_pes;   // 0..npes-1

@@ -14,7 +14,14 @@ int Team::index_of(int world_pe) const {
   return -1;
 }
 
-Status Teams::init(const heap::SymmetricHeap* h, const topo::Topology& t) {
+void Teams::read_control(int pe, const void* field, void* dst, size_t n) const {
+  const uint64_t off = static_cast<uint64_t>(static_cast<const char*>(field) -
+                                             reinterpret_cast<const char*>(heap_->control(my_pe_)));
+  if (const heap::ControlBlock* c = heap_->control(pe)) memcpy(dst, reinterpret_cast<const char*>(c) + off, n);
+  else remote_.read(pe, off, dst, n);
+}
+
+Status Teams::init(const heap::SymmetricHeap* h, const topo::Topology& t, const std::vector<int>& shared) {
   heap_ = h;
   my_pe_ = t.my_pe;
   auto make = [&](int handle, std::vector<int> pes) {
@@ -30,7 +37,7 @@ Status Teams::init(const heap::SymmetricHeap* h, const topo::Topology& t) {
   std::vector<int> world(static_cast<size_t>(t.npes));
   for (int i = 0; i < t.npes; ++i) world[static_cast<size_t>(i)] = i;
   make(kWorld, world);
-  make(kShared, t.local_pes);  // PEs that can load/store each other's memory
+  make(kShared, shared);  // PEs that can load/store each other's memory
   make(kNode, t.local_pes);
   return Status::ok;
 }
@@ -44,8 +51,19 @@ Team* Teams::get(int handle) {
 void Teams::sync(Team& t) {
   const int slot = t.slot;
   const heap::SymmetricHeap* h = heap_;
-  coll::dissemination_barrier([&](int pe) { return h->control(pe)->teams[slot].barrier; }, t.pes, t.my_index,
-                              ++t.epoch);
+  heap::Flag* mine = h->control(my_pe_)->teams[slot].barrier;
+  coll::dissemination_barrier(
+      mine,
+      [&](int pe, int k, uint64_t e) {
+        if (heap::ControlBlock* c = h->control(pe)) {
+          c->teams[slot].barrier[k].v.store(e, std::memory_order_release);
+        } else {
+          const uint64_t off = static_cast<uint64_t>(reinterpret_cast<char*>(&mine[k]) -
+                                                     reinterpret_cast<char*>(h->control(my_pe_)));
+          remote_.store64(pe, off, e);
+        }
+      },
+      t.pes, t.my_index, ++t.epoch);
 }
 
 bool Teams::check_args(Team& t, uint64_t op, uint64_t a, uint64_t b, int* bad_pe, uint64_t* bad_a, uint64_t* bad_b) {
@@ -59,8 +77,11 @@ bool Teams::check_args(Team& t, uint64_t op, uint64_t a, uint64_t b, int* bad_pe
   // Double-buffered: no member can publish seq+2 before every member passed the sync of seq+1,
   // which comes after this read.
   for (int pe : t.pes) {
-    const heap::CollCheck& c = t.slot_of(*heap_, pe).check[seq & 1];
-    if (c.seq.load(std::memory_order_acquire) != seq || c.op != op || c.a != a || c.b != b) {
+    struct {
+      uint64_t seq, op, a, b;
+    } c;
+    read_control(pe, &mine, &c, sizeof c);  // the record's layout: seq, op, a, b
+    if (c.seq != seq || c.op != op || c.a != a || c.b != b) {
       *bad_pe = pe;
       *bad_a = c.op != op ? c.op : c.a;
       *bad_b = c.op != op ? ~0ull : c.b;
@@ -82,12 +103,14 @@ Status Teams::split(Team& parent, const std::vector<std::vector<int>>& members_o
   sync(parent);
   uint64_t common = ~0ull;
   for (int pe : parent.pes) {
-    heap::ControlBlock* c = heap_->control(pe);
-    if (c->free_mask_seq[seq & 1].load(std::memory_order_acquire) != seq) {
+    uint64_t their_seq = 0, mask = 0;
+    read_control(pe, &me->free_mask_seq[seq & 1], &their_seq, sizeof their_seq);
+    read_control(pe, &me->free_mask[seq & 1], &mask, sizeof mask);
+    if (their_seq != seq) {
       GSHMEM_WARN(Subsys::coll, "team split: pe %d is not in the same split (sequence mismatch)", pe);
       return Status::invalid_argument;
     }
-    common &= c->free_mask[seq & 1];
+    common &= mask;
   }
   std::vector<int> slots;
   for (int s = 0; s < heap::kMaxTeams && slots.size() < members_of.size(); ++s)

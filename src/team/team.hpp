@@ -4,6 +4,7 @@
 // published free masks); destroy syncs the team and zeroes this PE's slot before freeing it, so a
 // reused slot always starts from zero flags.
 #pragma once
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <vector>
@@ -31,9 +32,20 @@ struct Team {
   heap::TeamSlot& slot_of(const heap::SymmetricHeap& h, int world_pe) const { return h.control(world_pe)->teams[slot]; }
 };
 
+// How to reach the control block of a PE that is not mapped (set by the runtime when a transport
+// is up): offsets are from the start of that PE's control block.
+struct RemoteControl {
+  std::function<void(int pe, uint64_t off, uint64_t v)> store64;
+  std::function<void(int pe, uint64_t off, void* dst, size_t n)> read;
+};
+
 class Teams {
  public:
-  Status init(const heap::SymmetricHeap* h, const topo::Topology& t);
+  // shared: the PEs that map each other's memory (SHMEM_TEAM_SHARED); the node's PEs form NODE.
+  Status init(const heap::SymmetricHeap* h, const topo::Topology& t, const std::vector<int>& shared);
+  void set_remote(RemoteControl r) { remote_ = std::move(r); }
+  // Reads n bytes at offset off of pe's control block (mapped or through the transport).
+  void read_control(int pe, const void* field_in_my_block, void* dst, size_t n) const;
   Team* get(int handle);
   // Collective over parent: for each of nsplit new teams, members_of[j] lists the world PEs of
   // the j-th team this PE belongs to (empty: not a member). out[j] gets the handle or -1.
@@ -48,6 +60,7 @@ class Teams {
 
  private:
   const heap::SymmetricHeap* heap_ = nullptr;
+  RemoteControl remote_;
   int my_pe_ = 0;
   std::mutex mu_;
   std::vector<std::unique_ptr<Team>> table_;

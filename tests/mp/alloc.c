@@ -190,22 +190,28 @@ static void test_accessible(void)
     MP_CHECK_EQ("shmem_pe_accessible(-1)", 0, shmem_pe_accessible(-1));
     MP_CHECK_EQ("shmem_pe_accessible(npes)", 0, shmem_pe_accessible(mp_npes));
 
-    /* all PEs of these tests share one node: shmem_ptr works for every PE */
+    /* shmem_ptr works exactly for the PEs that share memory with this one: SHMEM_TEAM_SHARED
+     * (all PEs of one node, or only this PE when GSHMEM_FORCE_PROXY=1 sends everything through
+     * the proxy) */
     void *self = shmem_ptr(p, mp_me);
     if (self != p)
         mp_fail("shmem_ptr(p, my pe) (expected %p got %p)", (void *)p, self);
-    for (int pe = 0; pe < mp_npes; pe++)
-        if (!shmem_ptr(p, pe))
-            mp_fail("shmem_ptr(heap block, pe %d) on the same node (expected non-NULL got NULL)",
-                    pe);
-    const uint64_t tag = mp_tag("shmem_ptr", 0);
-    mp_poison(p, 4096);
-    shmem_barrier_all();
-    unsigned char *r = (unsigned char *)shmem_ptr(p, mp_right());
-    mp_fill(r, 4096, mp_me, tag); /* plain stores into the right PE's block */
-    __atomic_thread_fence(__ATOMIC_SEQ_CST);
-    shmem_barrier_all();
-    mp_check_bytes("stores through shmem_ptr seen by the owner", p, 4096, mp_left(), tag);
+    for (int pe = 0; pe < mp_npes; pe++) {
+        const int shared = shmem_team_translate_pe(SHMEM_TEAM_WORLD, pe, SHMEM_TEAM_SHARED) >= 0;
+        if (shared != (shmem_ptr(p, pe) != NULL))
+            mp_fail("shmem_ptr(heap block, pe %d): %s (pe %s SHMEM_TEAM_SHARED)", pe,
+                    shmem_ptr(p, pe) ? "non-NULL" : "NULL", shared ? "in" : "not in");
+    }
+    if (shmem_team_n_pes(SHMEM_TEAM_SHARED) == mp_npes) {
+        const uint64_t tag = mp_tag("shmem_ptr", 0);
+        mp_poison(p, 4096);
+        shmem_barrier_all();
+        unsigned char *r = (unsigned char *)shmem_ptr(p, mp_right());
+        mp_fill(r, 4096, mp_me, tag); /* plain stores into the right PE's block */
+        __atomic_thread_fence(__ATOMIC_SEQ_CST);
+        shmem_barrier_all();
+        mp_check_bytes("stores through shmem_ptr seen by the owner", p, 4096, mp_left(), tag);
+    }
     shmem_barrier_all();
     shmem_free(p);
 }

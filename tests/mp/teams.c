@@ -10,8 +10,12 @@ int main(void) {
     MP_CHECK(shmem_team_my_pe(SHMEM_TEAM_WORLD) == me && shmem_team_n_pes(SHMEM_TEAM_WORLD) == n,
              "WORLD: my_pe %d n_pes %d (expected %d %d)", shmem_team_my_pe(SHMEM_TEAM_WORLD),
              shmem_team_n_pes(SHMEM_TEAM_WORLD), me, n);
-    MP_CHECK(shmem_team_n_pes(SHMEM_TEAM_SHARED) == n, "SHARED has %d PEs (expected %d on one node)",
-             shmem_team_n_pes(SHMEM_TEAM_SHARED), n);
+    MP_CHECK(shmem_team_n_pes(SHMEMX_TEAM_NODE) == n, "NODE has %d PEs (expected %d on one node)",
+             shmem_team_n_pes(SHMEMX_TEAM_NODE), n);
+    /* SHARED: the PEs that map each other's memory (all of the node, or only this PE when
+     * GSHMEM_FORCE_PROXY=1) */
+    MP_CHECK(shmem_team_n_pes(SHMEM_TEAM_SHARED) == n || shmem_team_n_pes(SHMEM_TEAM_SHARED) == 1,
+             "SHARED has %d PEs (expected %d, or 1 under GSHMEM_FORCE_PROXY)", shmem_team_n_pes(SHMEM_TEAM_SHARED), n);
     MP_CHECK(shmem_team_my_pe(SHMEM_TEAM_INVALID) == -1, "INVALID team my_pe (expected -1)");
 
     /* odd PEs: start 1, stride 2 (skips every even PE) */
@@ -26,7 +30,8 @@ int main(void) {
         MP_CHECK(shmem_team_translate_pe(SHMEM_TEAM_WORLD, 0, odd) == -1, "translate world 0 -> odd (expected -1)");
         static long cell;
         long *p = (long *)shmem_team_ptr(odd, &cell, 0); /* odd team PE 0 = world PE 1 */
-        MP_CHECK(p != NULL, "team_ptr to odd-team PE 0 is NULL");
+        MP_CHECK((p != NULL) == (shmem_team_n_pes(SHMEM_TEAM_SHARED) == n || me == 1),
+                 "team_ptr to odd-team PE 0 is %s", p ? "non-NULL" : "NULL");
         for (int i = 0; i < 10000; ++i) shmem_team_sync(odd);
     } else {
         MP_CHECK(odd == SHMEM_TEAM_INVALID, "even PE got odd-team handle %d (expected SHMEM_TEAM_INVALID)", odd);
