@@ -215,6 +215,8 @@ Status create(const Config& cfg, const UidArgs* uid_args, std::unique_ptr<Bootst
     opts.listen_fd = static_cast<int>(cfg.GSHMEM_BOOTSTRAP_LISTEN_FD);
     opts.launcher_name = "uid";
     if (rank == 0 && opts.listen_fd >= 0) fcntl(opts.listen_fd, F_SETFD, FD_CLOEXEC);
+    // No inherited listener (not started by oshrun): rank 0 listens on the id's own address.
+    if (rank == 0 && size > 1 && opts.listen_fd < 0) GSHMEM_CHECK(uid_listen_at(uid, &opts.listen_fd));
     return tcp_create(uid, rank, size, std::move(opts), out);
   }
   if (kind == "mpi") {

@@ -97,6 +97,24 @@ uint32_t advertised_ip(const std::string& ifname) {
 }
 }  // namespace
 
+Status uid_listen_at(const UniqueId& id, int* listen_fd) {
+  int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  sockaddr_in sa{};
+  sa.sin_family = AF_INET;
+  sa.sin_addr.s_addr = id.ip_be;
+  sa.sin_port = htons(id.port);
+  int one = 1;
+  if (fd >= 0) setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
+  if (fd < 0 || bind(fd, reinterpret_cast<sockaddr*>(&sa), sizeof sa) != 0 || listen(fd, 4096) != 0) {
+    GSHMEM_WARN(Subsys::boot, "bootstrap: rank 0 cannot listen on %s: %s", uid_to_string(id).substr(0, 30).c_str(),
+                strerror(errno));
+    if (fd >= 0) close(fd);
+    return Status::system_error;
+  }
+  *listen_fd = fd;
+  return Status::ok;
+}
+
 Status uid_create_listener(bool loopback_only, const std::string& ifname, UniqueId* id, int* listen_fd) {
   int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
   if (fd < 0) {

@@ -20,6 +20,9 @@ Status uid_parse(const char* text, UniqueId* out);
 // loopback_only) and a fresh random secret. advertise_ifname picks the advertised address.
 Status uid_create_listener(bool loopback_only, const std::string& advertise_ifname, UniqueId* id,
                            int* listen_fd);
+// Listens on exactly the id's address and port (rank 0 of a job whose id was chosen outside,
+// e.g. by a script that starts PEs on several hosts).
+Status uid_listen_at(const UniqueId& id, int* listen_fd);
 // Constant-time comparison of secrets.
 bool secret_equal(const uint8_t a[16], const uint8_t b[16]) noexcept;
 Status random_bytes(void* buf, size_t n);

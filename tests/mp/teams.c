@@ -1,6 +1,7 @@
 /* Teams: split_strided (teams that skip PEs), split_2d, translate, config, team_ptr, 10,000 team
  * syncs, destroy/re-create, and team exhaustion (a clear non-zero return, then recovery). */
 #include "mp_util.h"
+#include <shmemx.h>
 
 int main(void) {
     mp_init("teams");
@@ -10,12 +11,14 @@ int main(void) {
     MP_CHECK(shmem_team_my_pe(SHMEM_TEAM_WORLD) == me && shmem_team_n_pes(SHMEM_TEAM_WORLD) == n,
              "WORLD: my_pe %d n_pes %d (expected %d %d)", shmem_team_my_pe(SHMEM_TEAM_WORLD),
              shmem_team_n_pes(SHMEM_TEAM_WORLD), me, n);
-    MP_CHECK(shmem_team_n_pes(SHMEMX_TEAM_NODE) == n, "NODE has %d PEs (expected %d on one node)",
-             shmem_team_n_pes(SHMEMX_TEAM_NODE), n);
-    /* SHARED: the PEs that map each other's memory (all of the node, or only this PE when
+    /* NODE: the PEs of this node (all PEs on one machine, 2 per namespace in the two-node test);
+     * SHARED: the PEs that map each other's memory (the node, or only this PE when
      * GSHMEM_FORCE_PROXY=1) */
-    MP_CHECK(shmem_team_n_pes(SHMEM_TEAM_SHARED) == n || shmem_team_n_pes(SHMEM_TEAM_SHARED) == 1,
-             "SHARED has %d PEs (expected %d, or 1 under GSHMEM_FORCE_PROXY)", shmem_team_n_pes(SHMEM_TEAM_SHARED), n);
+    const int local = shmemx_local_npes();
+    MP_CHECK(shmem_team_n_pes(SHMEMX_TEAM_NODE) == local, "NODE has %d PEs (expected %d on this node)",
+             shmem_team_n_pes(SHMEMX_TEAM_NODE), local);
+    MP_CHECK(shmem_team_n_pes(SHMEM_TEAM_SHARED) == local || shmem_team_n_pes(SHMEM_TEAM_SHARED) == 1,
+             "SHARED has %d PEs (expected %d, or 1 under GSHMEM_FORCE_PROXY)", shmem_team_n_pes(SHMEM_TEAM_SHARED), local);
     MP_CHECK(shmem_team_my_pe(SHMEM_TEAM_INVALID) == -1, "INVALID team my_pe (expected -1)");
 
     /* odd PEs: start 1, stride 2 (skips every even PE) */
@@ -30,8 +33,9 @@ int main(void) {
         MP_CHECK(shmem_team_translate_pe(SHMEM_TEAM_WORLD, 0, odd) == -1, "translate world 0 -> odd (expected -1)");
         static long cell;
         long *p = (long *)shmem_team_ptr(odd, &cell, 0); /* odd team PE 0 = world PE 1 */
-        MP_CHECK((p != NULL) == (shmem_team_n_pes(SHMEM_TEAM_SHARED) == n || me == 1),
-                 "team_ptr to odd-team PE 0 is %s", p ? "non-NULL" : "NULL");
+        const int shares = shmem_team_translate_pe(SHMEM_TEAM_WORLD, 1, SHMEM_TEAM_SHARED) >= 0;
+        MP_CHECK((p != NULL) == shares, "team_ptr to odd-team PE 0 (world PE 1) is %s, but PE 1 is %sin SHARED",
+                 p ? "non-NULL" : "NULL", shares ? "" : "not ");
         for (int i = 0; i < 10000; ++i) shmem_team_sync(odd);
     } else {
         MP_CHECK(odd == SHMEM_TEAM_INVALID, "even PE got odd-team handle %d (expected SHMEM_TEAM_INVALID)", odd);
