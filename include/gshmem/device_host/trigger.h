@@ -1,0 +1,75 @@
+/* Proxy triggers: the fixed-size request a GPU thread (or a host thread) pushes into the proxy's
+ * FIFO for an operation the proxy performs (put, get, signal, atomic to a PE on another node).
+ * 128 bits per slot (two 64-bit words, written with one 16-byte store on the GPU); an operation
+ * that needs more (source offset, signal value, atomic operands) takes a second, extension slot
+ * right after it. Word 0 is written last and is never zero for a valid trigger.
+ *
+ *   w0: [0,4) op   [4,8) flags (bit 0: an extension slot follows)   [8,28) target PE
+ *       [28,64) size in bytes (up to 64 GiB)
+ *   w1: [0,48) destination offset in the target's segment   [48,52) segment   [52,64) version
+ *   extension: e0 = source offset (this PE's segment)   e1 = signal value / atomic operand
+ */
+#ifndef GSHMEM_DEVICE_HOST_TRIGGER_H
+#define GSHMEM_DEVICE_HOST_TRIGGER_H
+
+#include <stdint.h>
+
+#if defined(__CUDACC__)
+#define GSHMEM_TRIG_HD __host__ __device__
+#else
+#define GSHMEM_TRIG_HD
+#endif
+
+#define GSHMEM_TRIGGER_VERSION 1u
+
+typedef struct gshmem_trigger {
+  uint64_t w0;
+  uint64_t w1;
+} gshmem_trigger;
+
+enum gshmem_trigger_op {
+  GSHMEM_TRIG_NONE = 0, /* an empty slot */
+  GSHMEM_TRIG_PUT = 1,
+  GSHMEM_TRIG_GET = 2,
+  GSHMEM_TRIG_PUT_SIGNAL = 3,
+  GSHMEM_TRIG_SIGNAL = 4,
+  GSHMEM_TRIG_AMO = 5,
+  GSHMEM_TRIG_FLUSH = 6
+};
+#define GSHMEM_TRIG_FLAG_EXT 1u
+
+typedef struct gshmem_trigger_fields {
+  uint32_t op, flags, pe, segment, version;
+  uint64_t size, dst_off;
+} gshmem_trigger_fields;
+
+static inline GSHMEM_TRIG_HD gshmem_trigger gshmem_trigger_encode(uint32_t op, uint32_t flags, uint32_t pe,
+                                                                  uint64_t size, uint64_t dst_off, uint32_t segment) {
+  gshmem_trigger t;
+  t.w0 = (uint64_t)(op & 0xfu) | ((uint64_t)(flags & 0xfu) << 4) | ((uint64_t)(pe & 0xfffffu) << 8) |
+         ((size & 0xfffffffffull) << 28);
+  t.w1 = (dst_off & 0xffffffffffffull) | ((uint64_t)(segment & 0xfu) << 48) |
+         ((uint64_t)(GSHMEM_TRIGGER_VERSION & 0xfffu) << 52);
+  return t;
+}
+
+static inline GSHMEM_TRIG_HD gshmem_trigger_fields gshmem_trigger_decode(gshmem_trigger t) {
+  gshmem_trigger_fields f;
+  f.op = (uint32_t)(t.w0 & 0xfu);
+  f.flags = (uint32_t)((t.w0 >> 4) & 0xfu);
+  f.pe = (uint32_t)((t.w0 >> 8) & 0xfffffu);
+  f.size = (t.w0 >> 28) & 0xfffffffffull;
+  f.dst_off = t.w1 & 0xffffffffffffull;
+  f.segment = (uint32_t)((t.w1 >> 48) & 0xfu);
+  f.version = (uint32_t)((t.w1 >> 52) & 0xfffu);
+  return f;
+}
+
+#define GSHMEM_TRIGGER_MAX_PE 0xfffffu
+#define GSHMEM_TRIGGER_MAX_SIZE 0xfffffffffull
+#define GSHMEM_TRIGGER_MAX_OFFSET 0xffffffffffffull
+
+#ifdef __cplusplus
+static_assert(sizeof(gshmem_trigger) == 16, "a trigger is one 16-byte slot");
+#endif
+#endif
