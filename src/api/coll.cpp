@@ -3,7 +3,6 @@
 // cross-checked between members, so mismatched nelems or roots are reported, not corrupting.
 #include <shmem.h>
 
-#include <complex>
 
 #include "api/team_group.hpp"
 

@@ -128,7 +128,6 @@ void runtime_init(const char* call, int requested_thread, int* provided, const b
                      use_device ? &spec : nullptr);
   if (st != Status::ok)
     init_failed(call, "cannot set up the symmetric heap (SHMEM_SYMMETRIC_SIZE, GPU memory)", st);
-  for (int pe = 0; pe < rt->npes; ++pe) rt->world_pes.push_back(pe);
   rt->teams.init(&rt->heap, rt->topo, mapped);
   // Every PE takes part in the transport set-up (it is collective), even one with nothing remote.
   bool any_remote = static_cast<int>(mapped.size()) < rt->npes;
