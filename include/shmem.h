@@ -221,6 +221,9 @@ void shmem_short_wait_until(short *ivar, int cmp, short cmp_value);
 #endif
 
 #include "gshmem/teams.h"
+#if defined(__CUDACC__)
+#include "gshmem/coll_api.cuh" /* team queries and collectives in device code (barrier_all too) */
+#endif
 #include "gshmem/ctx.h"
 #include "gshmem/generic.h"
 

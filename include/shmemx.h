@@ -41,6 +41,38 @@ void shmemx_putmem_signal_on_stream(void *dest, const void *source, size_t nelem
 void shmemx_signal_wait_until_on_stream(uint64_t *sig_addr, int cmp, uint64_t cmp_value, cudaStream_t stream);
 void shmemx_quiet_on_stream(cudaStream_t stream);
 void shmemx_barrier_all_on_stream(cudaStream_t stream);
+/* Team collectives on a stream (GPU PEs; buffers on the device heap). Each member enqueues the
+ * same collectives in the same order; they run as kernels and return 0 once enqueued. Reductions:
+ * teams of up to 8 PEs; every collective: teams whose PEs are equally strided. */
+void shmemx_sync_all_on_stream(cudaStream_t stream);
+void shmemx_team_sync_on_stream(shmem_team_t team, cudaStream_t stream);
+int shmemx_broadcastmem_on_stream(shmem_team_t team, void *dest, const void *source, size_t nelems, int PE_root,
+                                  cudaStream_t stream);
+int shmemx_fcollectmem_on_stream(shmem_team_t team, void *dest, const void *source, size_t nelems, cudaStream_t stream);
+int shmemx_alltoallmem_on_stream(shmem_team_t team, void *dest, const void *source, size_t nelems, cudaStream_t stream);
+#define GSHMEMX_DECL_COLL_STREAM(T, N)                                                                 \
+  int shmemx_##N##_broadcast_on_stream(shmem_team_t team, T *dest, const T *source, size_t nelems, int PE_root, \
+                                       cudaStream_t stream);                                            \
+  int shmemx_##N##_fcollect_on_stream(shmem_team_t team, T *dest, const T *source, size_t nelems,       \
+                                      cudaStream_t stream);                                             \
+  int shmemx_##N##_alltoall_on_stream(shmem_team_t team, T *dest, const T *source, size_t nelems,       \
+                                      cudaStream_t stream);
+GSHMEM_RMA_TYPES_DEVICE(GSHMEMX_DECL_COLL_STREAM)
+#undef GSHMEMX_DECL_COLL_STREAM
+#define GSHMEMX_DECL_REDUCE_STREAM(T, N, OP)                                                           \
+  int shmemx_##N##_##OP##_reduce_on_stream(shmem_team_t team, T *dest, const T *source, size_t nreduce, \
+                                           cudaStream_t stream);
+#define GSHMEMX_DECL_REDUCE_STREAM_BIT(T, N) \
+  GSHMEMX_DECL_REDUCE_STREAM(T, N, and) GSHMEMX_DECL_REDUCE_STREAM(T, N, or) GSHMEMX_DECL_REDUCE_STREAM(T, N, xor)
+#define GSHMEMX_DECL_REDUCE_STREAM_MINMAX(T, N) GSHMEMX_DECL_REDUCE_STREAM(T, N, max) GSHMEMX_DECL_REDUCE_STREAM(T, N, min)
+#define GSHMEMX_DECL_REDUCE_STREAM_ARITH(T, N) GSHMEMX_DECL_REDUCE_STREAM(T, N, sum) GSHMEMX_DECL_REDUCE_STREAM(T, N, prod)
+GSHMEM_REDUCE_BIT_TYPES(GSHMEMX_DECL_REDUCE_STREAM_BIT)
+GSHMEM_REDUCE_MINMAX_TYPES_DEVICE(GSHMEMX_DECL_REDUCE_STREAM_MINMAX)
+GSHMEM_REDUCE_MINMAX_TYPES_DEVICE(GSHMEMX_DECL_REDUCE_STREAM_ARITH)
+#undef GSHMEMX_DECL_REDUCE_STREAM_BIT
+#undef GSHMEMX_DECL_REDUCE_STREAM_MINMAX
+#undef GSHMEMX_DECL_REDUCE_STREAM_ARITH
+#undef GSHMEMX_DECL_REDUCE_STREAM
 
 /* ---- Unique-id initialisation (frameworks that have their own way to share 128 bytes) ---- */
 typedef struct {

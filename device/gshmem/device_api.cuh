@@ -19,9 +19,6 @@ GSHMEM_D int shmem_n_pes(void) { return GSHMEM_DEV::st().npes; }
 GSHMEM_D void *shmem_ptr(const void *dest, int pe) { return GSHMEM_DEV::peer("shmem_ptr", dest, 1, pe); }
 GSHMEM_D void shmem_fence(void) { GSHMEM_DEV::fence(); }
 GSHMEM_D void shmem_quiet(void) { GSHMEM_DEV::quiet(); }
-/* Thread scope: one thread per PE calls them (shmemx_barrier_all_block for a whole block). */
-GSHMEM_D void shmem_barrier_all(void) { GSHMEM_DEV::barrier_thread(true); }
-GSHMEM_D void shmem_sync_all(void) { GSHMEM_DEV::barrier_thread(false); }
 
 #define GSHMEM_DDEF_RMA(T, N)                                                                           \
   GSHMEM_D void shmem_##N##_put(T *d, const T *s, size_t n, int pe) {                                   \
@@ -231,9 +228,7 @@ GSHMEM_D void shmemx_signal_op(uint64_t *sig_addr, uint64_t signal, int sig_op, 
   }                                                                                                      \
   GSHMEM_D void shmemx_putmem_signal_nbi_##SC(void *d, const void *s, size_t n, uint64_t *sa, uint64_t sv, int op, int pe) { \
     GSHMEM_DEV::put_signal<GSHMEM_DEV::S>("shmemx_putmem_signal_nbi_" #SC, d, s, n, sa, sv, op, pe);     \
-  }                                                                                                      \
-  GSHMEM_D void shmemx_barrier_all_##SC(void) { GSHMEM_DEV::barrier<GSHMEM_DEV::S>(true); }              \
-  GSHMEM_D void shmemx_sync_all_##SC(void) { GSHMEM_DEV::barrier<GSHMEM_DEV::S>(false); }
+  }
 GSHMEMX_DDEF_SCOPE(Warp, warp)
 GSHMEMX_DDEF_SCOPE(Block, block)
 #undef GSHMEMX_DDEF_SCOPE

@@ -19,8 +19,12 @@ typedef struct {
 } shmem_team_config_t;
 #define SHMEM_TEAM_NUM_CONTEXTS (1L << 0)
 
+/* Names also callable from device code (gshmem/coll_api.cuh) are declared for the host pass only. */
+#if !defined(__CUDA_ARCH__)
 int shmem_team_my_pe(shmem_team_t team);
 int shmem_team_n_pes(shmem_team_t team);
+int shmem_team_sync(shmem_team_t team);
+#endif
 int shmem_team_get_config(shmem_team_t team, long config_mask, shmem_team_config_t *config);
 int shmem_team_translate_pe(shmem_team_t src_team, int src_pe, shmem_team_t dest_team);
 int shmem_team_split_strided(shmem_team_t parent_team, int start, int stride, int size,
@@ -30,36 +34,43 @@ int shmem_team_split_2d(shmem_team_t parent_team, int xrange, const shmem_team_c
                         long yaxis_mask, shmem_team_t *yaxis_team);
 void shmem_team_destroy(shmem_team_t team);
 void *shmem_team_ptr(shmem_team_t team, const void *dest, int pe);
-int shmem_team_sync(shmem_team_t team);
 
 /* ---- Team collectives: return 0 on success ---- */
-int shmem_broadcastmem(shmem_team_t team, void *dest, const void *source, size_t nelems, int PE_root);
 int shmem_collectmem(shmem_team_t team, void *dest, const void *source, size_t nelems);
-int shmem_fcollectmem(shmem_team_t team, void *dest, const void *source, size_t nelems);
-int shmem_alltoallmem(shmem_team_t team, void *dest, const void *source, size_t nelems);
 int shmem_alltoallsmem(shmem_team_t team, void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst,
                        size_t nelems);
-#define GSHMEM_DECL_TEAM_COLL(T, N)                                                                 \
-  int shmem_##N##_broadcast(shmem_team_t team, T *dest, const T *source, size_t nelems, int PE_root); \
+#define GSHMEM_DECL_TEAM_COLL_HOST(T, N)                                                            \
   int shmem_##N##_collect(shmem_team_t team, T *dest, const T *source, size_t nelems);              \
-  int shmem_##N##_fcollect(shmem_team_t team, T *dest, const T *source, size_t nelems);             \
-  int shmem_##N##_alltoall(shmem_team_t team, T *dest, const T *source, size_t nelems);             \
   int shmem_##N##_alltoalls(shmem_team_t team, T *dest, const T *source, ptrdiff_t dst, ptrdiff_t sst, \
                             size_t nelems);
-GSHMEM_RMA_TYPES(GSHMEM_DECL_TEAM_COLL)
-#undef GSHMEM_DECL_TEAM_COLL
-
+#define GSHMEM_DECL_TEAM_COLL(T, N)                                                                 \
+  int shmem_##N##_broadcast(shmem_team_t team, T *dest, const T *source, size_t nelems, int PE_root); \
+  int shmem_##N##_fcollect(shmem_team_t team, T *dest, const T *source, size_t nelems);             \
+  int shmem_##N##_alltoall(shmem_team_t team, T *dest, const T *source, size_t nelems);
+GSHMEM_RMA_TYPES(GSHMEM_DECL_TEAM_COLL_HOST)
+GSHMEM_DECL_TEAM_COLL(long double, longdouble)
 #define GSHMEM_DECL_REDUCE(T, N, OP) \
   int shmem_##N##_##OP##_reduce(shmem_team_t team, T *dest, const T *source, size_t nreduce);
 #define GSHMEM_DECL_REDUCE_BIT(T, N) GSHMEM_DECL_REDUCE(T, N, and) GSHMEM_DECL_REDUCE(T, N, or) GSHMEM_DECL_REDUCE(T, N, xor)
 #define GSHMEM_DECL_REDUCE_MINMAX(T, N) GSHMEM_DECL_REDUCE(T, N, max) GSHMEM_DECL_REDUCE(T, N, min)
 #define GSHMEM_DECL_REDUCE_ARITH(T, N) GSHMEM_DECL_REDUCE(T, N, sum) GSHMEM_DECL_REDUCE(T, N, prod)
-GSHMEM_REDUCE_BIT_TYPES(GSHMEM_DECL_REDUCE_BIT)
-GSHMEM_REDUCE_MINMAX_TYPES(GSHMEM_DECL_REDUCE_MINMAX)
-GSHMEM_REDUCE_MINMAX_TYPES(GSHMEM_DECL_REDUCE_ARITH)
+GSHMEM_DECL_REDUCE_MINMAX(long double, longdouble)
+GSHMEM_DECL_REDUCE_ARITH(long double, longdouble)
 #if GSHMEM_HAVE_COMPLEX
 GSHMEM_REDUCE_COMPLEX_TYPES(GSHMEM_DECL_REDUCE_ARITH)
 #endif
+/* broadcast, fcollect, alltoall and the reductions over device types: also device functions */
+#if !defined(__CUDA_ARCH__)
+int shmem_broadcastmem(shmem_team_t team, void *dest, const void *source, size_t nelems, int PE_root);
+int shmem_fcollectmem(shmem_team_t team, void *dest, const void *source, size_t nelems);
+int shmem_alltoallmem(shmem_team_t team, void *dest, const void *source, size_t nelems);
+GSHMEM_RMA_TYPES_DEVICE(GSHMEM_DECL_TEAM_COLL)
+GSHMEM_REDUCE_BIT_TYPES(GSHMEM_DECL_REDUCE_BIT)
+GSHMEM_REDUCE_MINMAX_TYPES_DEVICE(GSHMEM_DECL_REDUCE_MINMAX)
+GSHMEM_REDUCE_MINMAX_TYPES_DEVICE(GSHMEM_DECL_REDUCE_ARITH)
+#endif
+#undef GSHMEM_DECL_TEAM_COLL
+#undef GSHMEM_DECL_TEAM_COLL_HOST
 
 /* ---- Deprecated active-set forms (pSync/pWrk), for older programs ---- */
 void shmem_barrier(int PE_start, int logPE_stride, int PE_size, long *pSync);

@@ -40,10 +40,11 @@
   X(unsigned long long, ulonglong) X(int8_t, int8) X(int16_t, int16) X(int32_t, int32)            \
   X(int64_t, int64) X(uint8_t, uint8) X(uint16_t, uint16) X(uint32_t, uint32) X(uint64_t, uint64) \
   X(size_t, size)
-#define GSHMEM_REDUCE_MINMAX_TYPES(X)                                                              \
+#define GSHMEM_REDUCE_MINMAX_TYPES_DEVICE(X)                                                       \
   X(char, char) X(signed char, schar) X(short, short) X(int, int) X(long, long)                   \
   X(long long, longlong) X(ptrdiff_t, ptrdiff) GSHMEM_REDUCE_BIT_TYPES(X) X(float, float)         \
-  X(double, double) X(long double, longdouble)
+  X(double, double)
+#define GSHMEM_REDUCE_MINMAX_TYPES(X) GSHMEM_REDUCE_MINMAX_TYPES_DEVICE(X) X(long double, longdouble)
 /* sum and prod: the min/max types plus these (C only: _Complex) */
 #define GSHMEM_REDUCE_COMPLEX_TYPES(X) X(double _Complex, complexd) X(float _Complex, complexf)
 /* Deprecated *_to_all reductions */

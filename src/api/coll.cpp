@@ -4,6 +4,7 @@
 #include <shmem.h>
 
 
+#include "api/coll_device.hpp"
 #include "api/team_group.hpp"
 
 using namespace gshmem;
@@ -24,8 +25,17 @@ int team_coll(const char* call, int handle, uint64_t op, uint64_t a, uint64_t b,
   return 0;
 }
 
+// Host collectives on the device heap run the GPU collective kernels on the PE's stream.
+bool on_device(const char* call, int handle, const void* d, const void* s, uint64_t op, uint64_t a, uint64_t b) {
+  if (!dev_coll_buffers(call, d, s)) return false;
+  if (checks_on()) check_team_args(call, team_for(call, handle), op, a, b);
+  return true;
+}
+
 int bcast(const char* call, int team, void* d, const void* s, size_t n, size_t e, int root) {
   const size_t bytes = bytes_of(call, n, e);
+  if (on_device(call, team, d, s, op_bcast, bytes, static_cast<uint64_t>(root)))
+    return dev_broadcast(call, team, d, s, bytes, root, nullptr), 0;
   return team_coll(call, team, op_bcast, bytes, static_cast<uint64_t>(root), [&](coll::Group& g, int size) {
     if (root < 0 || root >= size) api_error(call, "PE_root %d is not in the team (size %d)", root, size);
     check_sym(call, d, bytes, "dest");
@@ -35,6 +45,7 @@ int bcast(const char* call, int team, void* d, const void* s, size_t n, size_t e
 }
 int fcollect(const char* call, int team, void* d, const void* s, size_t n, size_t e) {
   const size_t bytes = bytes_of(call, n, e);
+  if (on_device(call, team, d, s, op_fcollect, bytes, 0)) return dev_fcollect(call, team, d, s, bytes, nullptr), 0;
   return team_coll(call, team, op_fcollect, bytes, 0, [&](coll::Group& g, int size) {
     check_sym(call, d, bytes * static_cast<size_t>(size), "dest");
     check_sym(call, s, bytes, "source");
@@ -51,6 +62,7 @@ int collect(const char* call, int team, void* d, const void* s, size_t n, size_t
 }
 int alltoall(const char* call, int team, void* d, const void* s, size_t n, size_t e) {
   const size_t bytes = bytes_of(call, n, e);
+  if (on_device(call, team, d, s, op_alltoall, bytes, 0)) return dev_alltoall(call, team, d, s, bytes, nullptr), 0;
   return team_coll(call, team, op_alltoall, bytes, 0, [&](coll::Group& g, int size) {
     check_sym(call, d, bytes * static_cast<size_t>(size), "dest");
     check_sym(call, s, bytes * static_cast<size_t>(size), "source");
@@ -72,6 +84,8 @@ int alltoalls(const char* call, int team, void* d, const void* s, ptrdiff_t dst,
 template <typename T, typename Op>
 int reduce(const char* call, int team, T* d, const T* s, size_t n, Op op) {
   const size_t bytes = bytes_of(call, n, sizeof(T));
+  if (on_device(call, team, d, s, op_reduce, bytes, 0))
+    return dev_reduce(call, team, d, s, n, sizeof(T), reduce_kind<T>(), Op::name, nullptr), 0;
   return team_coll(call, team, op_reduce, bytes, 0, [&](coll::Group& g, int) {
     check_sym(call, d, bytes, "dest");
     check_sym(call, s, bytes, "source");
@@ -80,13 +94,13 @@ int reduce(const char* call, int team, T* d, const T* s, size_t n, Op op) {
 }
 
 // Reduction operators (bitwise ones only instantiated for integer types).
-struct And { template <typename T> T operator()(T a, T b) const { return a & b; } };
-struct Or { template <typename T> T operator()(T a, T b) const { return a | b; } };
-struct Xor { template <typename T> T operator()(T a, T b) const { return a ^ b; } };
-struct Max { template <typename T> T operator()(T a, T b) const { return a > b ? a : b; } };
-struct Min { template <typename T> T operator()(T a, T b) const { return a < b ? a : b; } };
-struct Sum { template <typename T> T operator()(T a, T b) const { return a + b; } };
-struct Prod { template <typename T> T operator()(T a, T b) const { return a * b; } };
+struct And { static constexpr const char* name = "and"; template <typename T> T operator()(T a, T b) const { return a & b; } };
+struct Or { static constexpr const char* name = "or"; template <typename T> T operator()(T a, T b) const { return a | b; } };
+struct Xor { static constexpr const char* name = "xor"; template <typename T> T operator()(T a, T b) const { return a ^ b; } };
+struct Max { static constexpr const char* name = "max"; template <typename T> T operator()(T a, T b) const { return a > b ? a : b; } };
+struct Min { static constexpr const char* name = "min"; template <typename T> T operator()(T a, T b) const { return a < b ? a : b; } };
+struct Sum { static constexpr const char* name = "sum"; template <typename T> T operator()(T a, T b) const { return a + b; } };
+struct Prod { static constexpr const char* name = "prod"; template <typename T> T operator()(T a, T b) const { return a * b; } };
 
 // Deprecated active-set forms.
 template <typename F>

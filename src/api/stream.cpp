@@ -6,6 +6,7 @@
 #include <shmemx.h>
 
 #include "api/access.hpp"
+#include "api/coll_device.hpp"
 #include "api/device_ops.hpp"
 
 using namespace gshmem;
@@ -80,26 +81,11 @@ void shmemx_quiet_on_stream(cudaStream_t stream) {
   (void)stream;
 }
 
-// Dissemination barrier made of stream memory operations on the device control blocks.
+// A one-block kernel: the device team phase on WORLD (its release flag stores order the earlier
+// stream work's stores, as the quiet in a barrier requires).
 void shmemx_barrier_all_on_stream(cudaStream_t stream) {
-  const char* call = "shmemx_barrier_all_on_stream";
-  GpuContext& g = stream_gpu(call);
-  Runtime& r = *g_rt;
-  uint64_t e;
-  {
-    std::lock_guard<std::mutex> lock(r.coll_mu);
-    e = ++r.stream_barrier_epoch;
-  }
-  auto flag = [&](int pe, int k) {
-    return static_cast<CUdeviceptr>(r.heap.device_segment(pe) + GSHMEM_DEV_CTRL_STREAM_BARRIER +
-                                    static_cast<uint64_t>(k) * GSHMEM_DEV_FLAG_STRIDE);
-  };
-  for (int k = 0, d = 1; d < r.npes; ++k, d <<= 1) {
-    cu_check(call, g.drv->cuStreamWriteValue64(as_cu(stream), flag((r.my_pe + d) % r.npes, k), e, 0),
-             "cuStreamWriteValue64");
-    cu_check(call, g.drv->cuStreamWaitValue64(as_cu(stream), flag(r.my_pe, k), e, CU_STREAM_WAIT_VALUE_GEQ),
-             "cuStreamWaitValue64");
-  }
+  (void)stream_gpu("shmemx_barrier_all_on_stream");
+  dev_team_sync("shmemx_barrier_all_on_stream", SHMEM_TEAM_WORLD, stream);
 }
 
 }  // extern "C"

@@ -1,9 +1,11 @@
 // Team management (OpenSHMEM 1.5 teams) and the group adapters the collectives run on.
 #include <shmem.h>
 
+#include "api/device_ops.hpp"
 #include "api/team_group.hpp"
 #include "common/config.hpp"
 #include "common/wait.hpp"
+#include "core/dev_teams.hpp"
 
 namespace gshmem::api {
 
@@ -174,6 +176,8 @@ static int split_common(const char* call, team::Team& parent, const std::vector<
     return 1;
   }
   if (st != Status::ok) api_error(call, "team split failed (%s)", status_name(st));
+  for (int h : *out)
+    if (h >= 0) dev_team_publish(call, *g_rt, *g_rt->teams.get(h));
   return 0;
 }
 
@@ -235,6 +239,10 @@ void shmem_team_destroy(shmem_team_t team) {
   if (team == SHMEM_TEAM_INVALID) return;
   team::Team& t = team_for(call, team);
   if (t.predefined) api_error(call, "team %d is predefined (WORLD, SHARED, NODE) and cannot be destroyed", team);
+  if (dev_active()) {
+    sync_team(t);  // every member is past its last collective on the team
+    dev_team_clear(call, *g_rt, t);
+  }
   g_rt->teams.destroy(t);  // frees t: no other thread may use the team during its destruction
 }
 

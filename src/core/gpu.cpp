@@ -1,5 +1,6 @@
 #include "core/gpu.hpp"
 
+#include <atomic>
 #include <mutex>
 #include <vector>
 
@@ -16,7 +17,16 @@ std::vector<Updater>& registry() {
 }
 gshmem_device_state g_state{};
 bool g_published = false;
+std::atomic<uint64_t> g_generation{0};
 }  // namespace
+
+uint64_t published_device_state(gshmem_device_state* out) {
+  std::lock_guard<std::mutex> lock(g_reg_mu);
+  *out = g_state;
+  return g_generation.load();
+}
+
+uint64_t published_device_generation() { return g_generation.load(std::memory_order_acquire); }
 
 bool device_code_present() {
   std::lock_guard<std::mutex> lock(g_reg_mu);
@@ -27,6 +37,7 @@ void publish_device_state(const gshmem_device_state& s) {
   std::lock_guard<std::mutex> lock(g_reg_mu);
   g_state = s;
   g_published = true;
+  ++g_generation;
   for (Updater u : registry()) u(&g_state);
 }
 

@@ -39,5 +39,8 @@ bool device_code_present();
 
 // Copies the state into every registered translation unit (and remembers it for units loaded later).
 void publish_device_state(const gshmem_device_state& s);
+// The last published state and its generation (grows with every publication; 0: none yet).
+uint64_t published_device_state(gshmem_device_state* out);
+uint64_t published_device_generation();
 
 }  // namespace gshmem

@@ -1,5 +1,7 @@
 #include "core/runtime.hpp"
 
+#include "core/dev_teams.hpp"
+
 #include <algorithm>
 #include <array>
 #include <cstdarg>
@@ -164,6 +166,7 @@ void runtime_init(const char* call, int requested_thread, int* provided, const b
   if (provided) *provided = requested_thread;
   g_rt_state.store(static_cast<int>(RtState::running));
   republish_device_state();
+  for (int h : {team::kWorld, team::kShared, team::kNode}) dev_team_publish(call, *rt, *rt->teams.get(h));
   st = rt->boot->barrier();
   if (st != Status::ok) init_failed(call, "bootstrap barrier failed", st);
   if (rt->my_pe == 0) {

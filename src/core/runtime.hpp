@@ -25,8 +25,6 @@ struct Runtime {
   int thread_level = 0;
   team::Teams teams;
   std::unique_ptr<transport::Tcp> tcp;  // PEs this PE cannot map (other nodes, or GSHMEM_FORCE_PROXY)
-  std::mutex coll_mu;           // guards stream_barrier_epoch
-  uint64_t stream_barrier_epoch = 0;
   uint8_t job_secret[16] = {};
 #if GSHMEM_HAVE_CUDA
   std::unique_ptr<GpuContext> gpu;  // set on GPU PEs (device heap kind)

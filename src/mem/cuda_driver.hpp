@@ -16,6 +16,7 @@ namespace gshmem::cu {
   X(cuMemAddressFree) X(cuMemMap) X(cuMemUnmap) X(cuMemSetAccess) X(cuMemcpyAsync) X(cuMemsetD8Async)       \
   X(cuStreamCreate) X(cuStreamDestroy) X(cuStreamSynchronize) X(cuStreamWriteValue64) X(cuStreamWaitValue64) \
   X(cuGetErrorString) X(cuPointerGetAttribute) X(cuModuleLoadData) X(cuModuleGetFunction) X(cuLaunchKernel) \
+  X(cuModuleGetGlobal) X(cuLaunchCooperativeKernel) X(cuFuncSetAttribute) X(cuOccupancyMaxActiveBlocksPerMultiprocessor) \
   X(cuMemAlloc) X(cuMemFree) X(cuIpcGetMemHandle) X(cuIpcOpenMemHandle) X(cuIpcCloseMemHandle)
 
 struct Driver {

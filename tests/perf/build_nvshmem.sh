@@ -22,5 +22,10 @@ for s in $suites; do
     -DGSHMEM_PERF_SUITE="$s" -I"$nv/include" -I"$here" "$here/gpu_perf.cu" -o "$out/nvshmem_$s" \
     -L"$out" -L"$nv/lib" -lnvshmem_host -lnvshmem_device -lcuda -Xlinker -rpath -Xlinker "$nv/lib" &
 done
+for s in coll_barrier_latency coll_broadcast_latency coll_fcollect_latency coll_alltoall_latency coll_reduction_latency; do
+  "$nvcc" -std=c++17 -O2 -rdc=true -gencode=arch=compute_90,code=sm_90 -DNDEBUG -DGSHMEM_PERF_NVSHMEM \
+    -DGSHMEM_PERF_SUITE="$s" -I"$nv/include" -I"$here" "$here/coll_perf.cu" -o "$out/nvshmem_$s" \
+    -L"$out" -L"$nv/lib" -lnvshmem_host -lnvshmem_device -lcuda -Xlinker -rpath -Xlinker "$nv/lib" &
+done
 wait
 echo "build_nvshmem: built $(ls "$out" | grep -c '^nvshmem_') suites in $out against $nv"

@@ -78,6 +78,17 @@ inline void perf_nvshmem_init() {
 #define P_SIGNAL_SET NVSHMEM_SIGNAL_SET
 #define P_CMP_EQ NVSHMEM_CMP_EQ
 #define P_CMP_GE NVSHMEM_CMP_GE
+#define P_TEAM_WORLD NVSHMEM_TEAM_WORLD
+#define P_barrier_all_block nvshmemx_barrier_all_block
+#define P_collective_launch nvshmemx_collective_launch
+#define P_bcast_block nvshmemx_float_broadcast_block
+#define P_fcollect_block nvshmemx_float_fcollect_block
+#define P_alltoall_block nvshmemx_float_alltoall_block
+#define P_sum_reduce_block nvshmemx_float_sum_reduce_block
+#define P_bcast_on_stream nvshmemx_float_broadcast_on_stream
+#define P_fcollect_on_stream nvshmemx_float_fcollect_on_stream
+#define P_alltoall_on_stream nvshmemx_float_alltoall_on_stream
+#define P_sum_reduce_on_stream nvshmemx_float_sum_reduce_on_stream
 #else
 #include <shmem.h>
 #include <shmemx.h>
@@ -115,4 +126,15 @@ inline void perf_nvshmem_init() {
 #define P_SIGNAL_SET SHMEM_SIGNAL_SET
 #define P_CMP_EQ SHMEM_CMP_EQ
 #define P_CMP_GE SHMEM_CMP_GE
+#define P_TEAM_WORLD SHMEM_TEAM_WORLD
+#define P_barrier_all_block shmemx_barrier_all_block
+#define P_collective_launch shmemx_collective_launch
+#define P_bcast_block shmemx_float_broadcast_block
+#define P_fcollect_block shmemx_float_fcollect_block
+#define P_alltoall_block shmemx_float_alltoall_block
+#define P_sum_reduce_block shmemx_float_sum_reduce_block
+#define P_bcast_on_stream shmemx_float_broadcast_on_stream
+#define P_fcollect_on_stream shmemx_float_fcollect_on_stream
+#define P_alltoall_on_stream shmemx_float_alltoall_on_stream
+#define P_sum_reduce_on_stream shmemx_float_sum_reduce_on_stream
 #endif

@@ -1,4 +1,4 @@
-// Signals, point-to-point waits and barriers.
+// Signals and point-to-point waits (barriers and team collectives: impl/coll.cuh).
 // A signal update after data: the scope syncs, then one thread does a release store (SET) or
 // release fetch_add (ADD) of the 64-bit signal at system scope; a waiter's acquire load of the
 // signal then makes the data visible. Waits spin on acquire loads of this PE's own memory.
@@ -108,32 +108,6 @@ __device__ __forceinline__ size_t wait_some(const char *c, const T *v, size_t n,
   while ((k = test_some(v, n, idx, s, cmp, x, xs)) == 0) {
   }
   return k;
-}
-
-// Dissemination barrier over the device control blocks, run by one thread per PE. Epochs only
-// grow; this PE's epoch lives in its own control block so it survives between kernels.
-__device__ __noinline__ inline void barrier_thread(bool with_quiet) {
-  if (with_quiet) quiet();
-  const int me = st().my_pe, n = st().npes;
-  volatile uint64_t *ep = reinterpret_cast<volatile uint64_t *>(segment(me) + GSHMEM_DEV_CTRL_EPOCH);
-  const uint64_t e = *ep + 1;
-  *ep = e;
-  for (int k = 0, d = 1; d < n; ++k, d <<= 1) {
-    const int to = (me + d) % n;
-    sys_atomic<uint64_t>(*reinterpret_cast<uint64_t *>(segment(to) + GSHMEM_DEV_CTRL_BARRIER + k * GSHMEM_DEV_FLAG_STRIDE))
-        .store(e, cuda::memory_order_release);
-    const uint64_t *mine =
-        reinterpret_cast<const uint64_t *>(segment(me) + GSHMEM_DEV_CTRL_BARRIER + k * GSHMEM_DEV_FLAG_STRIDE);
-    while (load_acquire(mine) < e) {
-    }
-  }
-}
-
-template <typename S>
-__device__ __forceinline__ void barrier(bool with_quiet) {
-  S::sync();
-  if (S::rank() == 0) barrier_thread(with_quiet);
-  S::sync();
 }
 
 }  // namespace gshmem::dev

@@ -12,16 +12,24 @@
 
 #include <stdint.h>
 
-#define GSHMEM_DEVICE_STATE_VERSION 1u
+#define GSHMEM_DEVICE_STATE_VERSION 2u
 /* 2 MiB (the VMM granularity) so the user heap starts 2 MiB-aligned on every PE */
 #define GSHMEM_DEV_CTRL_BYTES (2u * 1024u * 1024u)
 #define GSHMEM_DEV_MAX_ROUNDS 32
 /* control block offsets (bytes) */
-#define GSHMEM_DEV_CTRL_BARRIER 0u            /* uint64 flag per dissemination round, 128 B apart */
-#define GSHMEM_DEV_CTRL_EPOCH 8192u           /* uint64: this PE's device barrier epoch (local) */
-#define GSHMEM_DEV_CTRL_STREAM_BARRIER 12288u /* uint64 flag per round for on-stream barriers */
+/* 0..16383: unused (the version-1 barrier flags lived here) */
 #define GSHMEM_DEV_CTRL_SCRATCH 16384u        /* uint64: result of a host-initiated atomic */
 #define GSHMEM_DEV_FLAG_STRIDE 128u
+/* Team collectives (device/gshmem/impl/coll.cuh). Indexed by team handle or team slot. */
+#define GSHMEM_DEV_MAX_TEAMS 64u               /* team handles and slots usable from device code */
+#define GSHMEM_DEV_MAX_ROWS 64u                /* blocks of one on-stream collective */
+#define GSHMEM_DEV_MAX_TEAM_PES 8u             /* team size for the flag-matrix collectives */
+#define GSHMEM_DEV_LL_BYTES 256u               /* per sender: 32 words of {4 data bytes, 4 flag bytes} */
+#define GSHMEM_DEV_CTRL_TEAMS 32768u           /* gshmem_device_team[MAX_TEAMS], indexed by handle */
+#define GSHMEM_DEV_CTRL_PHASE_CNT 65536u       /* uint64[slot][row]: phases done (local) */
+#define GSHMEM_DEV_CTRL_LL_CNT 98304u          /* uint64[slot]: LL collectives done (local) */
+#define GSHMEM_DEV_CTRL_PHASE_FLAGS 131072u    /* uint64[slot][row][sender index] */
+#define GSHMEM_DEV_CTRL_LL 524288u             /* [slot][parity][sender index][LL_BYTES] */
 
 typedef struct gshmem_device_state {
   uint32_t version;
@@ -37,7 +45,25 @@ typedef struct gshmem_device_state {
   uint64_t peer_table; /* 0 in window mode; else device pointer to uint64_t[npes] segment bases */
 } gshmem_device_state;
 
+/* A team as device code sees it (written by the host on split/destroy into this PE's block). */
+typedef struct gshmem_device_team {
+  int32_t valid; /* 1: usable; 2: member list is not strided (host collectives only); 0: none */
+  int32_t size;
+  int32_t my_index;
+  int32_t slot;
+  int32_t start;  /* world PE of team index 0 */
+  int32_t stride; /* world PE of index i = start + i * stride */
+  int32_t reserved[2];
+} gshmem_device_team;
+
 #ifdef __cplusplus
+static_assert(sizeof(gshmem_device_team) == 32, "gshmem_device_team layout is part of the ABI");
+static_assert(GSHMEM_DEV_CTRL_TEAMS + GSHMEM_DEV_MAX_TEAMS * 32 <= GSHMEM_DEV_CTRL_PHASE_CNT, "layout");
+static_assert(GSHMEM_DEV_CTRL_PHASE_CNT + GSHMEM_DEV_MAX_TEAMS * GSHMEM_DEV_MAX_ROWS * 8 <= GSHMEM_DEV_CTRL_LL_CNT, "layout");
+static_assert(GSHMEM_DEV_CTRL_PHASE_FLAGS + GSHMEM_DEV_MAX_TEAMS * GSHMEM_DEV_MAX_ROWS * GSHMEM_DEV_MAX_TEAM_PES * 8 <=
+                  GSHMEM_DEV_CTRL_LL, "layout");
+static_assert(GSHMEM_DEV_CTRL_LL + GSHMEM_DEV_MAX_TEAMS * 2 * GSHMEM_DEV_MAX_TEAM_PES * GSHMEM_DEV_LL_BYTES <=
+                  GSHMEM_DEV_CTRL_BYTES, "layout");
 static_assert(sizeof(gshmem_device_state) == 64, "gshmem_device_state layout is part of the ABI");
 extern "C" {
 #endif

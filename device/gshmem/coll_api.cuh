@@ -1,0 +1,143 @@
+// Team queries and collectives for device code (OpenSHMEM names at thread scope in the device
+// pass; shmemx_*_warp / _block in both passes). Included by shmem.h after gshmem/teams.h.
+// A collective is called by one thread (warp, block) per member PE, like NVSHMEM's; the team
+// handle is the same small integer the host got from shmem_team_split_*. Algorithms and memory
+// ordering: gshmem/impl/coll.cuh and docs/teams-collectives.md.
+#pragma once
+#include "gshmem/impl/coll.cuh"
+
+#define GSHMEM_D static __device__ __forceinline__
+#define GSHMEM_DEV gshmem::dev
+
+#ifdef __CUDA_ARCH__
+GSHMEM_D int shmem_team_my_pe(shmem_team_t team) {
+  if (static_cast<unsigned>(team) >= GSHMEM_DEV_MAX_TEAMS) return -1;
+  const gshmem_device_team *d =
+      reinterpret_cast<const gshmem_device_team *>(GSHMEM_DEV::ctrl(GSHMEM_DEV::st().my_pe, GSHMEM_DEV_CTRL_TEAMS)) + team;
+  return d->valid ? d->my_index : -1;
+}
+GSHMEM_D int shmem_team_n_pes(shmem_team_t team) {
+  if (static_cast<unsigned>(team) >= GSHMEM_DEV_MAX_TEAMS) return -1;
+  const gshmem_device_team *d =
+      reinterpret_cast<const gshmem_device_team *>(GSHMEM_DEV::ctrl(GSHMEM_DEV::st().my_pe, GSHMEM_DEV_CTRL_TEAMS)) + team;
+  return d->valid ? d->size : -1;
+}
+GSHMEM_D int shmem_team_sync(shmem_team_t team) {
+  GSHMEM_DEV::team_sync<GSHMEM_DEV::Thread>("shmem_team_sync", team);
+  return 0;
+}
+GSHMEM_D void shmem_barrier_all(void) { GSHMEM_DEV::team_barrier<GSHMEM_DEV::Thread>("shmem_barrier_all", SHMEM_TEAM_WORLD); }
+GSHMEM_D void shmem_sync_all(void) { GSHMEM_DEV::team_sync<GSHMEM_DEV::Thread>("shmem_sync_all", SHMEM_TEAM_WORLD); }
+GSHMEM_D int shmem_broadcastmem(shmem_team_t team, void *d, const void *s, size_t n, int root) {
+  GSHMEM_DEV::broadcast<GSHMEM_DEV::Thread>("shmem_broadcastmem", team, d, s, n, root);
+  return 0;
+}
+GSHMEM_D int shmem_fcollectmem(shmem_team_t team, void *d, const void *s, size_t n) {
+  GSHMEM_DEV::fcollect<GSHMEM_DEV::Thread>("shmem_fcollectmem", team, d, s, n);
+  return 0;
+}
+GSHMEM_D int shmem_alltoallmem(shmem_team_t team, void *d, const void *s, size_t n) {
+  GSHMEM_DEV::alltoall<GSHMEM_DEV::Thread>("shmem_alltoallmem", team, d, s, n);
+  return 0;
+}
+#define GSHMEM_DDEF_COLL(T, N)                                                                          \
+  GSHMEM_D int shmem_##N##_broadcast(shmem_team_t team, T *d, const T *s, size_t n, int root) {         \
+    GSHMEM_DEV::broadcast<GSHMEM_DEV::Thread>("shmem_" #N "_broadcast", team, d, s, n * sizeof(T), root); \
+    return 0;                                                                                           \
+  }                                                                                                     \
+  GSHMEM_D int shmem_##N##_fcollect(shmem_team_t team, T *d, const T *s, size_t n) {                    \
+    GSHMEM_DEV::fcollect<GSHMEM_DEV::Thread>("shmem_" #N "_fcollect", team, d, s, n * sizeof(T));       \
+    return 0;                                                                                           \
+  }                                                                                                     \
+  GSHMEM_D int shmem_##N##_alltoall(shmem_team_t team, T *d, const T *s, size_t n) {                    \
+    GSHMEM_DEV::alltoall<GSHMEM_DEV::Thread>("shmem_" #N "_alltoall", team, d, s, n * sizeof(T));       \
+    return 0;                                                                                           \
+  }
+GSHMEM_RMA_TYPES_DEVICE(GSHMEM_DDEF_COLL)
+#undef GSHMEM_DDEF_COLL
+#define GSHMEM_DDEF_REDUCE(T, N, OP, F)                                                                 \
+  GSHMEM_D int shmem_##N##_##OP##_reduce(shmem_team_t team, T *d, const T *s, size_t n) {               \
+    GSHMEM_DEV::reduce<GSHMEM_DEV::Thread, T, GSHMEM_DEV::F>("shmem_" #N "_" #OP "_reduce", team, d, s, n); \
+    return 0;                                                                                           \
+  }
+#define GSHMEM_DDEF_REDUCE_BIT(T, N) \
+  GSHMEM_DDEF_REDUCE(T, N, and, OpAnd) GSHMEM_DDEF_REDUCE(T, N, or, OpOr) GSHMEM_DDEF_REDUCE(T, N, xor, OpXor)
+#define GSHMEM_DDEF_REDUCE_MINMAX(T, N) GSHMEM_DDEF_REDUCE(T, N, max, OpMax) GSHMEM_DDEF_REDUCE(T, N, min, OpMin)
+#define GSHMEM_DDEF_REDUCE_ARITH(T, N) GSHMEM_DDEF_REDUCE(T, N, sum, OpSum) GSHMEM_DDEF_REDUCE(T, N, prod, OpProd)
+GSHMEM_REDUCE_BIT_TYPES(GSHMEM_DDEF_REDUCE_BIT)
+GSHMEM_REDUCE_MINMAX_TYPES_DEVICE(GSHMEM_DDEF_REDUCE_MINMAX)
+GSHMEM_REDUCE_MINMAX_TYPES_DEVICE(GSHMEM_DDEF_REDUCE_ARITH)
+#endif /* __CUDA_ARCH__ */
+
+/* ---- Warp and block scope (every thread of the scope calls; one scope per member PE) ---- */
+#define GSHMEMX_DDEF_COLL_SCOPE(S, SC)                                                                  \
+  GSHMEM_D int shmemx_team_sync_##SC(shmem_team_t team) {                                               \
+    GSHMEM_DEV::team_sync<GSHMEM_DEV::S>("shmemx_team_sync_" #SC, team);                                \
+    return 0;                                                                                           \
+  }                                                                                                     \
+  GSHMEM_D void shmemx_barrier_all_##SC(void) {                                                         \
+    GSHMEM_DEV::team_barrier<GSHMEM_DEV::S>("shmemx_barrier_all_" #SC, SHMEM_TEAM_WORLD);               \
+  }                                                                                                     \
+  GSHMEM_D void shmemx_sync_all_##SC(void) { GSHMEM_DEV::team_sync<GSHMEM_DEV::S>("shmemx_sync_all_" #SC, SHMEM_TEAM_WORLD); } \
+  GSHMEM_D int shmemx_broadcastmem_##SC(shmem_team_t team, void *d, const void *s, size_t n, int root) { \
+    GSHMEM_DEV::broadcast<GSHMEM_DEV::S>("shmemx_broadcastmem_" #SC, team, d, s, n, root);              \
+    return 0;                                                                                           \
+  }                                                                                                     \
+  GSHMEM_D int shmemx_fcollectmem_##SC(shmem_team_t team, void *d, const void *s, size_t n) {           \
+    GSHMEM_DEV::fcollect<GSHMEM_DEV::S>("shmemx_fcollectmem_" #SC, team, d, s, n);                      \
+    return 0;                                                                                           \
+  }                                                                                                     \
+  GSHMEM_D int shmemx_alltoallmem_##SC(shmem_team_t team, void *d, const void *s, size_t n) {           \
+    GSHMEM_DEV::alltoall<GSHMEM_DEV::S>("shmemx_alltoallmem_" #SC, team, d, s, n);                      \
+    return 0;                                                                                           \
+  }
+GSHMEMX_DDEF_COLL_SCOPE(Warp, warp)
+GSHMEMX_DDEF_COLL_SCOPE(Block, block)
+#undef GSHMEMX_DDEF_COLL_SCOPE
+
+#define GSHMEMX_DDEF_COLL_TYPED_SCOPE(T, N, S, SC)                                                      \
+  GSHMEM_D int shmemx_##N##_broadcast_##SC(shmem_team_t team, T *d, const T *s, size_t n, int root) {   \
+    GSHMEM_DEV::broadcast<GSHMEM_DEV::S>("shmemx_" #N "_broadcast_" #SC, team, d, s, n * sizeof(T), root); \
+    return 0;                                                                                           \
+  }                                                                                                     \
+  GSHMEM_D int shmemx_##N##_fcollect_##SC(shmem_team_t team, T *d, const T *s, size_t n) {              \
+    GSHMEM_DEV::fcollect<GSHMEM_DEV::S>("shmemx_" #N "_fcollect_" #SC, team, d, s, n * sizeof(T));      \
+    return 0;                                                                                           \
+  }                                                                                                     \
+  GSHMEM_D int shmemx_##N##_alltoall_##SC(shmem_team_t team, T *d, const T *s, size_t n) {              \
+    GSHMEM_DEV::alltoall<GSHMEM_DEV::S>("shmemx_" #N "_alltoall_" #SC, team, d, s, n * sizeof(T));      \
+    return 0;                                                                                           \
+  }
+#define GSHMEMX_DDEF_COLL_TYPED(T, N) \
+  GSHMEMX_DDEF_COLL_TYPED_SCOPE(T, N, Warp, warp) GSHMEMX_DDEF_COLL_TYPED_SCOPE(T, N, Block, block)
+GSHMEM_RMA_TYPES_DEVICE(GSHMEMX_DDEF_COLL_TYPED)
+#undef GSHMEMX_DDEF_COLL_TYPED
+#undef GSHMEMX_DDEF_COLL_TYPED_SCOPE
+
+#define GSHMEMX_DDEF_REDUCE_SCOPE(T, N, OP, F, S, SC)                                                   \
+  GSHMEM_D int shmemx_##N##_##OP##_reduce_##SC(shmem_team_t team, T *d, const T *s, size_t n) {         \
+    GSHMEM_DEV::reduce<GSHMEM_DEV::S, T, GSHMEM_DEV::F>("shmemx_" #N "_" #OP "_reduce_" #SC, team, d, s, n); \
+    return 0;                                                                                           \
+  }
+#define GSHMEMX_DDEF_REDUCE(T, N, OP, F) \
+  GSHMEMX_DDEF_REDUCE_SCOPE(T, N, OP, F, Warp, warp) GSHMEMX_DDEF_REDUCE_SCOPE(T, N, OP, F, Block, block)
+#define GSHMEMX_DDEF_REDUCE_BIT(T, N) \
+  GSHMEMX_DDEF_REDUCE(T, N, and, OpAnd) GSHMEMX_DDEF_REDUCE(T, N, or, OpOr) GSHMEMX_DDEF_REDUCE(T, N, xor, OpXor)
+#define GSHMEMX_DDEF_REDUCE_MINMAX(T, N) GSHMEMX_DDEF_REDUCE(T, N, max, OpMax) GSHMEMX_DDEF_REDUCE(T, N, min, OpMin)
+#define GSHMEMX_DDEF_REDUCE_ARITH(T, N) GSHMEMX_DDEF_REDUCE(T, N, sum, OpSum) GSHMEMX_DDEF_REDUCE(T, N, prod, OpProd)
+GSHMEM_REDUCE_BIT_TYPES(GSHMEMX_DDEF_REDUCE_BIT)
+GSHMEM_REDUCE_MINMAX_TYPES_DEVICE(GSHMEMX_DDEF_REDUCE_MINMAX)
+GSHMEM_REDUCE_MINMAX_TYPES_DEVICE(GSHMEMX_DDEF_REDUCE_ARITH)
+#undef GSHMEMX_DDEF_REDUCE_BIT
+#undef GSHMEMX_DDEF_REDUCE_MINMAX
+#undef GSHMEMX_DDEF_REDUCE_ARITH
+#undef GSHMEMX_DDEF_REDUCE
+#undef GSHMEMX_DDEF_REDUCE_SCOPE
+#ifdef __CUDA_ARCH__
+#undef GSHMEM_DDEF_REDUCE_BIT
+#undef GSHMEM_DDEF_REDUCE_MINMAX
+#undef GSHMEM_DDEF_REDUCE_ARITH
+#undef GSHMEM_DDEF_REDUCE
+#endif
+#undef GSHMEM_DEV
+#undef GSHMEM_D

@@ -1,0 +1,56 @@
+// Kernels behind the shmemx_*_on_stream collectives (and host collectives on the device heap).
+// Built into a fatbin (sm_90 SASS + compute_90 PTX), embedded in libgshmem and loaded through the
+// driver on first use; they run the same code as the in-kernel collectives
+// (device/gshmem/impl/coll.cuh) with one block per row. The host validated every argument, so the
+// per-call device checks are off; team handles are still checked.
+#include <cuda/atomic>
+
+#include "gshmem/device_host/state.h"
+
+// Filled by the library from the published device state (cuModuleGetGlobal).
+extern "C" {
+__constant__ gshmem_device_state gshmemi_dstate;
+}
+#define GSHMEM_DEVICE_CHECKS 0
+#include "gshmem/impl/coll.cuh"
+
+using namespace gshmem::dev;
+
+#define K extern "C" __global__ void __launch_bounds__(1024)
+
+// Barrier and sync are the same phase (its release flag stores order the earlier stores).
+K gshmem_k_sync(int team) {
+  phase<Block>("shmemx_team_sync_on_stream", gshmem::dev::team("shmemx_team_sync_on_stream", team), 0);
+}
+K gshmem_k_broadcast(int team, void *d, const void *s, size_t bytes, int root) {
+  broadcast<Block>("shmemx_broadcastmem_on_stream", team, d, s, bytes, root, blockIdx.x, gridDim.x);
+}
+K gshmem_k_fcollect(int team, void *d, const void *s, size_t bytes) {
+  fcollect<Block>("shmemx_fcollectmem_on_stream", team, d, s, bytes, blockIdx.x, gridDim.x);
+}
+K gshmem_k_alltoall(int team, void *d, const void *s, size_t bytes) {
+  alltoall<Block>("shmemx_alltoallmem_on_stream", team, d, s, bytes, blockIdx.x, gridDim.x);
+}
+
+// One kernel per (operation, representation): signed and unsigned integers share sum, prod and
+// the bitwise operations; min and max need the signedness.
+#define KR(OPN, OP, TN, T)                                                              \
+  K gshmem_k_reduce_##OPN##_##TN(int team, T *d, const T *s, size_t n) {                \
+    reduce<Block, T, OP>("shmemx_reduce_on_stream", team, d, s, n, blockIdx.x, gridDim.x); \
+  }
+#define KR_INT(OPN, OP) KR(OPN, OP, u8, uint8_t) KR(OPN, OP, u16, uint16_t) KR(OPN, OP, u32, uint32_t) KR(OPN, OP, u64, uint64_t)
+#define KR_SIGNED(OPN, OP) KR(OPN, OP, i8, int8_t) KR(OPN, OP, i16, int16_t) KR(OPN, OP, i32, int32_t) KR(OPN, OP, i64, int64_t)
+#define KR_FLOAT(OPN, OP) KR(OPN, OP, f32, float) KR(OPN, OP, f64, double)
+KR_INT(and, OpAnd)
+KR_INT(or, OpOr)
+KR_INT(xor, OpXor)
+KR_INT(sum, OpSum)
+KR_FLOAT(sum, OpSum)
+KR_INT(prod, OpProd)
+KR_FLOAT(prod, OpProd)
+KR_INT(min, OpMin)
+KR_SIGNED(min, OpMin)
+KR_FLOAT(min, OpMin)
+KR_INT(max, OpMax)
+KR_SIGNED(max, OpMax)
+KR_FLOAT(max, OpMax)

@@ -1,0 +1,67 @@
+#include "core/dev_teams.hpp"
+
+#include "common/log.hpp"
+
+namespace gshmem {
+
+#if GSHMEM_HAVE_CUDA
+namespace {
+void check(const char* call, const GpuContext& g, CUresult res, const char* what) {
+  if (res != CUDA_SUCCESS) api_error(call, "%s failed: %s", what, cu::error_string(res));
+  (void)g;
+}
+CUdeviceptr ctrl(const Runtime& r) { return static_cast<CUdeviceptr>(r.heap.device_segment(r.my_pe)); }
+}  // namespace
+
+void dev_team_publish(const char* call, Runtime& r, const team::Team& t) {
+  if (!r.gpu) return;
+  GpuContext& g = *r.gpu;
+  if (t.handle < 0 || t.handle >= static_cast<int>(GSHMEM_DEV_MAX_TEAMS)) return;
+  gshmem_device_team d{};
+  const int n = t.size();
+  bool strided = n >= 1;
+  const int stride = n > 1 ? t.pes[1] - t.pes[0] : 1;
+  for (int i = 0; i < n && strided; ++i) strided = t.pes[static_cast<size_t>(i)] == t.pes[0] + i * stride;
+  d.valid = t.my_index < 0 ? 0 : strided ? 1 : 2;
+  d.size = n;
+  d.my_index = t.my_index;
+  d.slot = t.slot;
+  d.start = n ? t.pes[0] : 0;
+  d.stride = stride;
+  if (d.valid == 2)
+    GSHMEM_INFO(Subsys::coll, "team %d: members are not equally strided; its collectives run on the host only", t.handle);
+  gpu_make_current(g);
+  const CUdeviceptr dst = ctrl(r) + GSHMEM_DEV_CTRL_TEAMS + static_cast<CUdeviceptr>(t.handle) * sizeof d;
+  check(call, g, g.drv->cuMemcpyAsync(dst, reinterpret_cast<CUdeviceptr>(&d), sizeof d, g.stream), "cuMemcpyAsync");
+  check(call, g, g.drv->cuStreamSynchronize(g.stream), "cuStreamSynchronize");
+}
+
+void dev_team_clear(const char* call, Runtime& r, const team::Team& t) {
+  if (!r.gpu) return;
+  GpuContext& g = *r.gpu;
+  gpu_make_current(g);
+  const CUdeviceptr c = ctrl(r);
+  const size_t slot = static_cast<size_t>(t.slot);
+  struct Range {
+    CUdeviceptr at;
+    size_t bytes;
+  } ranges[] = {
+      {c + GSHMEM_DEV_CTRL_PHASE_CNT + slot * GSHMEM_DEV_MAX_ROWS * 8, GSHMEM_DEV_MAX_ROWS * 8},
+      {c + GSHMEM_DEV_CTRL_LL_CNT + slot * 8, 8},
+      {c + GSHMEM_DEV_CTRL_PHASE_FLAGS + slot * GSHMEM_DEV_MAX_ROWS * GSHMEM_DEV_MAX_TEAM_PES * 8,
+       GSHMEM_DEV_MAX_ROWS * GSHMEM_DEV_MAX_TEAM_PES * 8},
+      {c + GSHMEM_DEV_CTRL_LL + slot * 2 * GSHMEM_DEV_MAX_TEAM_PES * GSHMEM_DEV_LL_BYTES,
+       2 * GSHMEM_DEV_MAX_TEAM_PES * GSHMEM_DEV_LL_BYTES},
+      {c + GSHMEM_DEV_CTRL_TEAMS + static_cast<CUdeviceptr>(t.handle) * sizeof(gshmem_device_team),
+       t.handle >= 0 && t.handle < static_cast<int>(GSHMEM_DEV_MAX_TEAMS) ? sizeof(gshmem_device_team) : 0},
+  };
+  for (const Range& x : ranges)
+    if (x.bytes) check(call, g, g.drv->cuMemsetD8Async(x.at, 0, x.bytes, g.stream), "cuMemsetD8Async");
+  check(call, g, g.drv->cuStreamSynchronize(g.stream), "cuStreamSynchronize");
+}
+#else
+void dev_team_publish(const char*, Runtime&, const team::Team&) {}
+void dev_team_clear(const char*, Runtime&, const team::Team&) {}
+#endif
+
+}  // namespace gshmem
