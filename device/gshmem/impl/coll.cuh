@@ -253,34 +253,30 @@ __device__ __forceinline__ void reduce_range(const char *call, const TeamDev &t,
         uint4 u;
         T e[V];
       };
-      // Every member's vectors are loaded before any is combined, so each thread keeps
-      // size independent 16-byte loads in flight over NVLink (U = 1 keeps the 8 x 16 bytes in
-      // registers under the 1024-thread launch bound of the on-stream kernels).
-      constexpr int U = 1;
-      constexpr int M = GSHMEM_DEV_MAX_TEAM_PES;
+      constexpr int U = 2;
       for (size_t base = 0; base < nv; base += static_cast<size_t>(w) * U) {
-        Vec x[M][U];
+        Vec acc[U];
+        bool live[U];
 #pragma unroll
-        for (int j = 0; j < M; ++j)
-#pragma unroll
-          for (int u = 0; u < U; ++u) {
-            const size_t i = base + static_cast<size_t>(r) + static_cast<size_t>(u) * w;
-            if (j < t.size && i < nv) x[j][u].u = reinterpret_cast<const uint4 *>(srcs[j] + lo)[i];
-          }
-#pragma unroll
-        for (int j = 1; j < M; ++j)
+        for (int u = 0; u < U; ++u) {
+          const size_t i = base + static_cast<size_t>(r) + static_cast<size_t>(u) * w;
+          live[u] = i < nv;
+          if (live[u]) acc[u].u = reinterpret_cast<const uint4 *>(srcs[0] + lo)[i];
+        }
+        for (int j = 1; j < t.size; ++j) {
+          Vec x[U];
 #pragma unroll
           for (int u = 0; u < U; ++u)
-            if (j < t.size)
+            if (live[u]) x[u].u = reinterpret_cast<const uint4 *>(srcs[j] + lo)[base + r + static_cast<size_t>(u) * w];
 #pragma unroll
-              for (size_t e = 0; e < V; ++e) x[0][u].e[e] = Op()(x[0][u].e[e], x[j][u].e[e]);
+          for (int u = 0; u < U; ++u)
 #pragma unroll
-        for (int j = 0; j < M; ++j)
+            for (size_t e = 0; e < V; ++e) acc[u].e[e] = Op()(acc[u].e[e], x[u].e[e]);
+        }
+        for (int j = 0; j < t.size; ++j)
 #pragma unroll
-          for (int u = 0; u < U; ++u) {
-            const size_t i = base + static_cast<size_t>(r) + static_cast<size_t>(u) * w;
-            if (j < t.size && i < nv) reinterpret_cast<uint4 *>(dsts[j] + lo)[i] = x[0][u].u;
-          }
+          for (int u = 0; u < U; ++u)
+            if (live[u]) reinterpret_cast<uint4 *>(dsts[j] + lo)[base + r + static_cast<size_t>(u) * w] = acc[u].u;
       }
       done = lo + nv * V;
     }
