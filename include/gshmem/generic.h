@@ -24,40 +24,54 @@
 
 #define GSHMEM_G_ASSOC(T, N, OP) , T : shmem_##N##_##OP
 #define GSHMEM_G_SEL(LIST, OP, x) _Generic(*(x) LIST(GSHMEM_G_ASSOC, OP))
+/* RMA and AMO names also take a leading context: shmem_put(ctx, dest, source, nelems, pe).
+ * The first argument's type picks the form; the pointer argument's type picks the function.
+ * A call that matches no type names gshmemi_generic_no_match in the compiler's message. */
+void gshmemi_generic_no_match(void);
+#define GSHMEM_G_ARG1(a, ...) a
+#define GSHMEM_G_ARG2(a, b, ...) b
+#define GSHMEM_G_PASSOC(T, N, OP) , T * : shmem_##N##_##OP, const T * : shmem_##N##_##OP
+#define GSHMEM_G_CPASSOC(T, N, OP) , T * : shmem_ctx_##N##_##OP, const T * : shmem_ctx_##N##_##OP
+#define GSHMEM_G_CSEL(LIST, OP, ...)                                                                    \
+  _Generic((GSHMEM_G_ARG1(__VA_ARGS__, 0)),                                                             \
+      shmem_ctx_t : _Generic((GSHMEM_G_ARG2(__VA_ARGS__, 0, 0)) LIST(GSHMEM_G_CPASSOC, OP),             \
+                             default : gshmemi_generic_no_match),                                      \
+      default : _Generic((GSHMEM_G_ARG1(__VA_ARGS__, 0)) LIST(GSHMEM_G_PASSOC, OP),                     \
+                         default : gshmemi_generic_no_match))
 
-#define shmem_put(dest, ...) GSHMEM_G_SEL(GSHMEM_G_RMA, put, dest)(dest, __VA_ARGS__)
-#define shmem_put_nbi(dest, ...) GSHMEM_G_SEL(GSHMEM_G_RMA, put_nbi, dest)(dest, __VA_ARGS__)
-#define shmem_get(dest, ...) GSHMEM_G_SEL(GSHMEM_G_RMA, get, dest)(dest, __VA_ARGS__)
-#define shmem_get_nbi(dest, ...) GSHMEM_G_SEL(GSHMEM_G_RMA, get_nbi, dest)(dest, __VA_ARGS__)
-#define shmem_p(dest, ...) GSHMEM_G_SEL(GSHMEM_G_RMA, p, dest)(dest, __VA_ARGS__)
-#define shmem_g(source, ...) GSHMEM_G_SEL(GSHMEM_G_RMA, g, source)(source, __VA_ARGS__)
-#define shmem_iput(dest, ...) GSHMEM_G_SEL(GSHMEM_G_RMA, iput, dest)(dest, __VA_ARGS__)
-#define shmem_iget(dest, ...) GSHMEM_G_SEL(GSHMEM_G_RMA, iget, dest)(dest, __VA_ARGS__)
-#define shmem_put_signal(dest, ...) GSHMEM_G_SEL(GSHMEM_G_RMA, put_signal, dest)(dest, __VA_ARGS__)
-#define shmem_put_signal_nbi(dest, ...) GSHMEM_G_SEL(GSHMEM_G_RMA, put_signal_nbi, dest)(dest, __VA_ARGS__)
+#define shmem_put(...) GSHMEM_G_CSEL(GSHMEM_G_RMA, put, __VA_ARGS__)(__VA_ARGS__)
+#define shmem_put_nbi(...) GSHMEM_G_CSEL(GSHMEM_G_RMA, put_nbi, __VA_ARGS__)(__VA_ARGS__)
+#define shmem_get(...) GSHMEM_G_CSEL(GSHMEM_G_RMA, get, __VA_ARGS__)(__VA_ARGS__)
+#define shmem_get_nbi(...) GSHMEM_G_CSEL(GSHMEM_G_RMA, get_nbi, __VA_ARGS__)(__VA_ARGS__)
+#define shmem_p(...) GSHMEM_G_CSEL(GSHMEM_G_RMA, p, __VA_ARGS__)(__VA_ARGS__)
+#define shmem_g(...) GSHMEM_G_CSEL(GSHMEM_G_RMA, g, __VA_ARGS__)(__VA_ARGS__)
+#define shmem_iput(...) GSHMEM_G_CSEL(GSHMEM_G_RMA, iput, __VA_ARGS__)(__VA_ARGS__)
+#define shmem_iget(...) GSHMEM_G_CSEL(GSHMEM_G_RMA, iget, __VA_ARGS__)(__VA_ARGS__)
+#define shmem_put_signal(...) GSHMEM_G_CSEL(GSHMEM_G_RMA, put_signal, __VA_ARGS__)(__VA_ARGS__)
+#define shmem_put_signal_nbi(...) GSHMEM_G_CSEL(GSHMEM_G_RMA, put_signal_nbi, __VA_ARGS__)(__VA_ARGS__)
 
-#define shmem_atomic_fetch(source, ...) GSHMEM_G_SEL(GSHMEM_G_AMO_EXT, atomic_fetch, source)(source, __VA_ARGS__)
-#define shmem_atomic_set(dest, ...) GSHMEM_G_SEL(GSHMEM_G_AMO_EXT, atomic_set, dest)(dest, __VA_ARGS__)
-#define shmem_atomic_swap(dest, ...) GSHMEM_G_SEL(GSHMEM_G_AMO_EXT, atomic_swap, dest)(dest, __VA_ARGS__)
-#define shmem_atomic_fetch_nbi(fetch, ...) GSHMEM_G_SEL(GSHMEM_G_AMO_EXT, atomic_fetch_nbi, fetch)(fetch, __VA_ARGS__)
-#define shmem_atomic_swap_nbi(fetch, ...) GSHMEM_G_SEL(GSHMEM_G_AMO_EXT, atomic_swap_nbi, fetch)(fetch, __VA_ARGS__)
-#define shmem_atomic_compare_swap(dest, ...) GSHMEM_G_SEL(GSHMEM_G_AMO_STD, atomic_compare_swap, dest)(dest, __VA_ARGS__)
-#define shmem_atomic_fetch_inc(dest, ...) GSHMEM_G_SEL(GSHMEM_G_AMO_STD, atomic_fetch_inc, dest)(dest, __VA_ARGS__)
-#define shmem_atomic_inc(dest, ...) GSHMEM_G_SEL(GSHMEM_G_AMO_STD, atomic_inc, dest)(dest, __VA_ARGS__)
-#define shmem_atomic_fetch_add(dest, ...) GSHMEM_G_SEL(GSHMEM_G_AMO_STD, atomic_fetch_add, dest)(dest, __VA_ARGS__)
-#define shmem_atomic_add(dest, ...) GSHMEM_G_SEL(GSHMEM_G_AMO_STD, atomic_add, dest)(dest, __VA_ARGS__)
-#define shmem_atomic_compare_swap_nbi(fetch, ...) GSHMEM_G_SEL(GSHMEM_G_AMO_STD, atomic_compare_swap_nbi, fetch)(fetch, __VA_ARGS__)
-#define shmem_atomic_fetch_inc_nbi(fetch, ...) GSHMEM_G_SEL(GSHMEM_G_AMO_STD, atomic_fetch_inc_nbi, fetch)(fetch, __VA_ARGS__)
-#define shmem_atomic_fetch_add_nbi(fetch, ...) GSHMEM_G_SEL(GSHMEM_G_AMO_STD, atomic_fetch_add_nbi, fetch)(fetch, __VA_ARGS__)
-#define shmem_atomic_fetch_and(dest, ...) GSHMEM_G_SEL(GSHMEM_G_AMO_BIT, atomic_fetch_and, dest)(dest, __VA_ARGS__)
-#define shmem_atomic_and(dest, ...) GSHMEM_G_SEL(GSHMEM_G_AMO_BIT, atomic_and, dest)(dest, __VA_ARGS__)
-#define shmem_atomic_fetch_or(dest, ...) GSHMEM_G_SEL(GSHMEM_G_AMO_BIT, atomic_fetch_or, dest)(dest, __VA_ARGS__)
-#define shmem_atomic_or(dest, ...) GSHMEM_G_SEL(GSHMEM_G_AMO_BIT, atomic_or, dest)(dest, __VA_ARGS__)
-#define shmem_atomic_fetch_xor(dest, ...) GSHMEM_G_SEL(GSHMEM_G_AMO_BIT, atomic_fetch_xor, dest)(dest, __VA_ARGS__)
-#define shmem_atomic_xor(dest, ...) GSHMEM_G_SEL(GSHMEM_G_AMO_BIT, atomic_xor, dest)(dest, __VA_ARGS__)
-#define shmem_atomic_fetch_and_nbi(fetch, ...) GSHMEM_G_SEL(GSHMEM_G_AMO_BIT, atomic_fetch_and_nbi, fetch)(fetch, __VA_ARGS__)
-#define shmem_atomic_fetch_or_nbi(fetch, ...) GSHMEM_G_SEL(GSHMEM_G_AMO_BIT, atomic_fetch_or_nbi, fetch)(fetch, __VA_ARGS__)
-#define shmem_atomic_fetch_xor_nbi(fetch, ...) GSHMEM_G_SEL(GSHMEM_G_AMO_BIT, atomic_fetch_xor_nbi, fetch)(fetch, __VA_ARGS__)
+#define shmem_atomic_fetch(...) GSHMEM_G_CSEL(GSHMEM_G_AMO_EXT, atomic_fetch, __VA_ARGS__)(__VA_ARGS__)
+#define shmem_atomic_set(...) GSHMEM_G_CSEL(GSHMEM_G_AMO_EXT, atomic_set, __VA_ARGS__)(__VA_ARGS__)
+#define shmem_atomic_swap(...) GSHMEM_G_CSEL(GSHMEM_G_AMO_EXT, atomic_swap, __VA_ARGS__)(__VA_ARGS__)
+#define shmem_atomic_fetch_nbi(...) GSHMEM_G_CSEL(GSHMEM_G_AMO_EXT, atomic_fetch_nbi, __VA_ARGS__)(__VA_ARGS__)
+#define shmem_atomic_swap_nbi(...) GSHMEM_G_CSEL(GSHMEM_G_AMO_EXT, atomic_swap_nbi, __VA_ARGS__)(__VA_ARGS__)
+#define shmem_atomic_compare_swap(...) GSHMEM_G_CSEL(GSHMEM_G_AMO_STD, atomic_compare_swap, __VA_ARGS__)(__VA_ARGS__)
+#define shmem_atomic_fetch_inc(...) GSHMEM_G_CSEL(GSHMEM_G_AMO_STD, atomic_fetch_inc, __VA_ARGS__)(__VA_ARGS__)
+#define shmem_atomic_inc(...) GSHMEM_G_CSEL(GSHMEM_G_AMO_STD, atomic_inc, __VA_ARGS__)(__VA_ARGS__)
+#define shmem_atomic_fetch_add(...) GSHMEM_G_CSEL(GSHMEM_G_AMO_STD, atomic_fetch_add, __VA_ARGS__)(__VA_ARGS__)
+#define shmem_atomic_add(...) GSHMEM_G_CSEL(GSHMEM_G_AMO_STD, atomic_add, __VA_ARGS__)(__VA_ARGS__)
+#define shmem_atomic_compare_swap_nbi(...) GSHMEM_G_CSEL(GSHMEM_G_AMO_STD, atomic_compare_swap_nbi, __VA_ARGS__)(__VA_ARGS__)
+#define shmem_atomic_fetch_inc_nbi(...) GSHMEM_G_CSEL(GSHMEM_G_AMO_STD, atomic_fetch_inc_nbi, __VA_ARGS__)(__VA_ARGS__)
+#define shmem_atomic_fetch_add_nbi(...) GSHMEM_G_CSEL(GSHMEM_G_AMO_STD, atomic_fetch_add_nbi, __VA_ARGS__)(__VA_ARGS__)
+#define shmem_atomic_fetch_and(...) GSHMEM_G_CSEL(GSHMEM_G_AMO_BIT, atomic_fetch_and, __VA_ARGS__)(__VA_ARGS__)
+#define shmem_atomic_and(...) GSHMEM_G_CSEL(GSHMEM_G_AMO_BIT, atomic_and, __VA_ARGS__)(__VA_ARGS__)
+#define shmem_atomic_fetch_or(...) GSHMEM_G_CSEL(GSHMEM_G_AMO_BIT, atomic_fetch_or, __VA_ARGS__)(__VA_ARGS__)
+#define shmem_atomic_or(...) GSHMEM_G_CSEL(GSHMEM_G_AMO_BIT, atomic_or, __VA_ARGS__)(__VA_ARGS__)
+#define shmem_atomic_fetch_xor(...) GSHMEM_G_CSEL(GSHMEM_G_AMO_BIT, atomic_fetch_xor, __VA_ARGS__)(__VA_ARGS__)
+#define shmem_atomic_xor(...) GSHMEM_G_CSEL(GSHMEM_G_AMO_BIT, atomic_xor, __VA_ARGS__)(__VA_ARGS__)
+#define shmem_atomic_fetch_and_nbi(...) GSHMEM_G_CSEL(GSHMEM_G_AMO_BIT, atomic_fetch_and_nbi, __VA_ARGS__)(__VA_ARGS__)
+#define shmem_atomic_fetch_or_nbi(...) GSHMEM_G_CSEL(GSHMEM_G_AMO_BIT, atomic_fetch_or_nbi, __VA_ARGS__)(__VA_ARGS__)
+#define shmem_atomic_fetch_xor_nbi(...) GSHMEM_G_CSEL(GSHMEM_G_AMO_BIT, atomic_fetch_xor_nbi, __VA_ARGS__)(__VA_ARGS__)
 
 #define shmem_wait_until(ivar, ...) GSHMEM_G_SEL(GSHMEM_G_P2P, wait_until, ivar)(ivar, __VA_ARGS__)
 #define shmem_wait_until_all(ivars, ...) GSHMEM_G_SEL(GSHMEM_G_P2P, wait_until_all, ivars)(ivars, __VA_ARGS__)
@@ -207,6 +221,67 @@ GSHMEM_CXX_WAIT_UNTIL(unsigned long long, ulonglong, _)
   }
 GSHMEM_G_P2P(GSHMEM_CXX_P2P, _)
 #undef GSHMEM_CXX_P2P
+
+/* Context forms (host only): shmem_put(ctx, dest, source, nelems, pe), ... */
+#if !defined(__CUDA_ARCH__)
+#define GSHMEM_CXX_CTX_RMA(T, N, _)                                                                 \
+  inline void shmem_put(shmem_ctx_t c, T *d, const T *s, size_t n, int pe) { shmem_ctx_##N##_put(c, d, s, n, pe); } \
+  inline void shmem_put_nbi(shmem_ctx_t c, T *d, const T *s, size_t n, int pe) { shmem_ctx_##N##_put_nbi(c, d, s, n, pe); } \
+  inline void shmem_get(shmem_ctx_t c, T *d, const T *s, size_t n, int pe) { shmem_ctx_##N##_get(c, d, s, n, pe); } \
+  inline void shmem_get_nbi(shmem_ctx_t c, T *d, const T *s, size_t n, int pe) { shmem_ctx_##N##_get_nbi(c, d, s, n, pe); } \
+  inline void shmem_p(shmem_ctx_t c, T *d, T v, int pe) { shmem_ctx_##N##_p(c, d, v, pe); }               \
+  inline T shmem_g(shmem_ctx_t c, const T *s, int pe) { return shmem_ctx_##N##_g(c, s, pe); }              \
+  inline void shmem_iput(shmem_ctx_t c, T *d, const T *s, ptrdiff_t dst, ptrdiff_t sst, size_t n, int pe) { \
+    shmem_ctx_##N##_iput(c, d, s, dst, sst, n, pe);                                                 \
+  }                                                                                                 \
+  inline void shmem_iget(shmem_ctx_t c, T *d, const T *s, ptrdiff_t dst, ptrdiff_t sst, size_t n, int pe) { \
+    shmem_ctx_##N##_iget(c, d, s, dst, sst, n, pe);                                                 \
+  }                                                                                                 \
+  inline void shmem_put_signal(shmem_ctx_t c, T *d, const T *s, size_t n, uint64_t *sa, uint64_t sv, int op, int pe) { \
+    shmem_ctx_##N##_put_signal(c, d, s, n, sa, sv, op, pe);                                         \
+  }                                                                                                 \
+  inline void shmem_put_signal_nbi(shmem_ctx_t c, T *d, const T *s, size_t n, uint64_t *sa, uint64_t sv, int op, int pe) { \
+    shmem_ctx_##N##_put_signal_nbi(c, d, s, n, sa, sv, op, pe);                                     \
+  }
+GSHMEM_G_RMA(GSHMEM_CXX_CTX_RMA, _)
+#undef GSHMEM_CXX_CTX_RMA
+#define GSHMEM_CXX_CTX_AMO_EXT(T, N, _)                                                             \
+  inline T shmem_atomic_fetch(shmem_ctx_t c, const T *s, int pe) { return shmem_ctx_##N##_atomic_fetch(c, s, pe); } \
+  inline void shmem_atomic_set(shmem_ctx_t c, T *d, T v, int pe) { shmem_ctx_##N##_atomic_set(c, d, v, pe); } \
+  inline T shmem_atomic_swap(shmem_ctx_t c, T *d, T v, int pe) { return shmem_ctx_##N##_atomic_swap(c, d, v, pe); } \
+  inline void shmem_atomic_fetch_nbi(shmem_ctx_t c, T *f, const T *s, int pe) { shmem_ctx_##N##_atomic_fetch_nbi(c, f, s, pe); } \
+  inline void shmem_atomic_swap_nbi(shmem_ctx_t c, T *f, T *d, T v, int pe) { shmem_ctx_##N##_atomic_swap_nbi(c, f, d, v, pe); }
+GSHMEM_G_AMO_EXT(GSHMEM_CXX_CTX_AMO_EXT, _)
+#undef GSHMEM_CXX_CTX_AMO_EXT
+#define GSHMEM_CXX_CTX_AMO_STD(T, N, _)                                                             \
+  inline T shmem_atomic_compare_swap(shmem_ctx_t c, T *d, T k, T v, int pe) {                       \
+    return shmem_ctx_##N##_atomic_compare_swap(c, d, k, v, pe);                                     \
+  }                                                                                                 \
+  inline T shmem_atomic_fetch_inc(shmem_ctx_t c, T *d, int pe) { return shmem_ctx_##N##_atomic_fetch_inc(c, d, pe); } \
+  inline void shmem_atomic_inc(shmem_ctx_t c, T *d, int pe) { shmem_ctx_##N##_atomic_inc(c, d, pe); } \
+  inline T shmem_atomic_fetch_add(shmem_ctx_t c, T *d, T v, int pe) { return shmem_ctx_##N##_atomic_fetch_add(c, d, v, pe); } \
+  inline void shmem_atomic_add(shmem_ctx_t c, T *d, T v, int pe) { shmem_ctx_##N##_atomic_add(c, d, v, pe); } \
+  inline void shmem_atomic_compare_swap_nbi(shmem_ctx_t c, T *f, T *d, T k, T v, int pe) {          \
+    shmem_ctx_##N##_atomic_compare_swap_nbi(c, f, d, k, v, pe);                                     \
+  }                                                                                                 \
+  inline void shmem_atomic_fetch_inc_nbi(shmem_ctx_t c, T *f, T *d, int pe) { shmem_ctx_##N##_atomic_fetch_inc_nbi(c, f, d, pe); } \
+  inline void shmem_atomic_fetch_add_nbi(shmem_ctx_t c, T *f, T *d, T v, int pe) {                  \
+    shmem_ctx_##N##_atomic_fetch_add_nbi(c, f, d, v, pe);                                           \
+  }
+GSHMEM_G_AMO_STD(GSHMEM_CXX_CTX_AMO_STD, _)
+#undef GSHMEM_CXX_CTX_AMO_STD
+#define GSHMEM_CXX_CTX_AMO_BIT_OP(T, N, OP)                                                         \
+  inline T shmem_atomic_fetch_##OP(shmem_ctx_t c, T *d, T v, int pe) { return shmem_ctx_##N##_atomic_fetch_##OP(c, d, v, pe); } \
+  inline void shmem_atomic_##OP(shmem_ctx_t c, T *d, T v, int pe) { shmem_ctx_##N##_atomic_##OP(c, d, v, pe); } \
+  inline void shmem_atomic_fetch_##OP##_nbi(shmem_ctx_t c, T *f, T *d, T v, int pe) {               \
+    shmem_ctx_##N##_atomic_fetch_##OP##_nbi(c, f, d, v, pe);                                        \
+  }
+#define GSHMEM_CXX_CTX_AMO_BIT(T, N, _) \
+  GSHMEM_CXX_CTX_AMO_BIT_OP(T, N, and) GSHMEM_CXX_CTX_AMO_BIT_OP(T, N, or) GSHMEM_CXX_CTX_AMO_BIT_OP(T, N, xor)
+GSHMEM_G_AMO_BIT(GSHMEM_CXX_CTX_AMO_BIT, _)
+#undef GSHMEM_CXX_CTX_AMO_BIT
+#undef GSHMEM_CXX_CTX_AMO_BIT_OP
+#endif
 
 #endif /* C11 / C++ */
 #endif /* GSHMEM_GENERIC_H */

@@ -1,20 +1,23 @@
 // Communication contexts. A context carries a team (PE numbers are team-relative) and options.
 // Every operation delegates to the default-context implementation after translating the PE; on
-// CPU PEs each operation has completed when it returns, so shmem_ctx_quiet on one context never
-// waits for another's traffic. (On GPU PEs host-side device-heap copies of all contexts share the
-// PE's stream in this version; see docs/gpu.md.)
+// CPU PEs each operation has completed when it returns. On GPU PEs every context other than the
+// default one owns a CUDA stream, and its host-side operations on the device heap are enqueued
+// there (the PE argument's temporary sets the stream for the duration of the call), so
+// shmem_ctx_quiet on one context never waits for another's traffic.
 #include <shmem.h>
 
 #include "api/access.hpp"
+#include "api/device_ops.hpp"
 
 struct gshmem_ctx {
   int team;
   long options;
   bool is_default;
+  void* stream;  // GPU PEs: this context's stream (nullptr: the PE's stream)
 };
 
 namespace {
-gshmem_ctx g_default{SHMEM_TEAM_WORLD, 0, true};
+gshmem_ctx g_default{SHMEM_TEAM_WORLD, 0, true, nullptr};
 constexpr long kKnownOptions = SHMEM_CTX_SERIALIZED | SHMEM_CTX_PRIVATE | SHMEM_CTX_NOSTORE;
 
 int world_pe(const char* call, shmem_ctx_t ctx, int pe) {
@@ -25,6 +28,32 @@ int world_pe(const char* call, shmem_ctx_t ctx, int pe) {
   if (pe < 0 || pe >= t->size())
     gshmem::api_error(call, "pe %d out of range [0, %d) of the context's team %d", pe, t->size(), ctx->team);
   return t->pes[static_cast<size_t>(pe)];
+}
+
+// The translated PE, passed as the argument of the default-context call; while this temporary
+// lives (to the end of the full expression, i.e. the call) the context's stream is in force.
+struct CtxPe {
+  int pe;
+  bool set;
+  CtxPe(int p, shmem_ctx_t c) : pe(p), set(c->stream != nullptr) {
+    if (set) gshmem::api::set_ctx_stream(c->stream);
+  }
+  ~CtxPe() {
+    if (set) gshmem::api::set_ctx_stream(nullptr);
+  }
+  CtxPe(const CtxPe&) = delete;
+  CtxPe& operator=(const CtxPe&) = delete;
+  operator int() const { return pe; }
+};
+
+void ctx_quiet(const char* call, shmem_ctx_t ctx) {
+  if (ctx->stream) {
+    gshmem::api::transport_quiet();
+    gshmem::memory_fence();
+    gshmem::api::dev_stream_quiet(call, ctx->stream);
+  } else {
+    shmem_quiet();
+  }
 }
 }  // namespace
 
@@ -46,14 +75,15 @@ int shmem_team_create_ctx(shmem_team_t team, long options, shmem_ctx_t* ctx) {
     *ctx = SHMEM_CTX_INVALID;
     return 1;
   }
-  *ctx = new gshmem_ctx{team, options, false};
+  *ctx = new gshmem_ctx{team, options, false, gshmem::api::dev_active() ? gshmem::api::dev_stream_create(call) : nullptr};
   return 0;
 }
 
 void shmem_ctx_destroy(shmem_ctx_t ctx) {
   if (!ctx) return;
   if (ctx->is_default) api_error("shmem_ctx_destroy", "SHMEM_CTX_DEFAULT cannot be destroyed");
-  shmem_quiet();  // its operations complete before the context goes away
+  ctx_quiet("shmem_ctx_destroy", ctx);  // its operations complete before the context goes away
+  if (ctx->stream) gshmem::api::dev_stream_destroy("shmem_ctx_destroy", ctx->stream);
   delete ctx;
 }
 
@@ -69,14 +99,19 @@ int shmem_ctx_get_team(shmem_ctx_t ctx, shmem_team_t* team) {
 
 void shmem_ctx_fence(shmem_ctx_t ctx) {
   (void)world_pe("shmem_ctx_fence", ctx, 0);
-  shmem_fence();
+  if (ctx->stream) {  // one stream executes in order: only the transport needs ordering
+    gshmem::api::transport_quiet();
+    gshmem::memory_fence();
+  } else {
+    shmem_fence();
+  }
 }
 void shmem_ctx_quiet(shmem_ctx_t ctx) {
   (void)world_pe("shmem_ctx_quiet", ctx, 0);
-  shmem_quiet();
+  ctx_quiet("shmem_ctx_quiet", ctx);
 }
 
-#define W(NAME) world_pe("shmem_ctx_" NAME, c, pe)
+#define W(NAME) CtxPe(world_pe("shmem_ctx_" NAME, c, pe), c)
 #define GSHMEM_DEF_CTX_RMA(T, N)                                                                         \
   void shmem_ctx_##N##_put(shmem_ctx_t c, T* d, const T* s, size_t n, int pe) { shmem_##N##_put(d, s, n, W(#N "_put")); } \
   void shmem_ctx_##N##_put_nbi(shmem_ctx_t c, T* d, const T* s, size_t n, int pe) {                      \

@@ -21,22 +21,42 @@ void cu_check(const char* call, CUresult res, const char* what) {
 namespace {
 GpuContext& gpu(const char* call) { return gpu_for(call); }
 void check(const char* call, CUresult res, const char* what) { cu_check(call, res, what); }
+thread_local CUstream t_ctx_stream = nullptr;  // set while a context with its own stream calls in
+CUstream op_stream(const GpuContext& g) { return t_ctx_stream ? t_ctx_stream : g.stream; }
 }  // namespace
+
+void set_ctx_stream(void* s) { t_ctx_stream = static_cast<CUstream>(s); }
+
+void* dev_stream_create(const char* call) {
+  GpuContext& g = gpu(call);
+  CUstream s = nullptr;
+  check(call, g.drv->cuStreamCreate(&s, CU_STREAM_NON_BLOCKING), "cuStreamCreate");
+  return s;
+}
+void dev_stream_quiet(const char* call, void* s) {
+  GpuContext& g = gpu(call);
+  check(call, g.drv->cuStreamSynchronize(static_cast<CUstream>(s)), "cuStreamSynchronize");
+}
+void dev_stream_destroy(const char* call, void* s) {
+  GpuContext& g = gpu(call);
+  check(call, g.drv->cuStreamSynchronize(static_cast<CUstream>(s)), "cuStreamSynchronize");
+  g.drv->cuStreamDestroy(static_cast<CUstream>(s));
+}
 
 void dev_copy(const char* call, void* dst, const void* src, size_t bytes, bool blocking) {
   GpuContext& g = gpu(call);
-  check(call, g.drv->cuMemcpyAsync(reinterpret_cast<CUdeviceptr>(dst), reinterpret_cast<CUdeviceptr>(src), bytes,
-                                   g.stream),
+  const CUstream s = op_stream(g);
+  check(call, g.drv->cuMemcpyAsync(reinterpret_cast<CUdeviceptr>(dst), reinterpret_cast<CUdeviceptr>(src), bytes, s),
         "cuMemcpyAsync");
-  if (blocking) check(call, g.drv->cuStreamSynchronize(g.stream), "cuStreamSynchronize");
+  if (blocking) check(call, g.drv->cuStreamSynchronize(s), "cuStreamSynchronize");
 }
 
 void dev_write64(const char* call, uint64_t* dst, uint64_t value) {
   GpuContext& g = gpu(call);
   // The default flag makes the write wait for a system-wide fence after the preceding copies.
-  check(call, g.drv->cuStreamWriteValue64(g.stream, reinterpret_cast<CUdeviceptr>(dst), value, 0),
-        "cuStreamWriteValue64");
-  check(call, g.drv->cuStreamSynchronize(g.stream), "cuStreamSynchronize");
+  const CUstream s = op_stream(g);
+  check(call, g.drv->cuStreamWriteValue64(s, reinterpret_cast<CUdeviceptr>(dst), value, 0), "cuStreamWriteValue64");
+  check(call, g.drv->cuStreamSynchronize(s), "cuStreamSynchronize");
 }
 
 void dev_quiet() {
@@ -83,12 +103,12 @@ uint64_t dev_amo(const char* call, void* target, size_t size, AmoOp op, uint64_t
   std::lock_guard<std::mutex> lock(g_amo_mu);
   CUfunction f = amo_kernel(call, g, size);
   void* scratch = reinterpret_cast<void*>(g_rt->heap.device_segment(g_rt->my_pe) + GSHMEM_DEV_CTRL_SCRATCH);
-  launch_amo(call, g, f, size, target, op, a, b, scratch, g.stream);
+  const CUstream s = op_stream(g);
+  launch_amo(call, g, f, size, target, op, a, b, scratch, s);
   uint64_t old = 0;
-  check(call, g.drv->cuMemcpyAsync(reinterpret_cast<CUdeviceptr>(&old), reinterpret_cast<CUdeviceptr>(scratch), size,
-                                   g.stream),
+  check(call, g.drv->cuMemcpyAsync(reinterpret_cast<CUdeviceptr>(&old), reinterpret_cast<CUdeviceptr>(scratch), size, s),
         "cuMemcpyAsync");
-  check(call, g.drv->cuStreamSynchronize(g.stream), "cuStreamSynchronize");
+  check(call, g.drv->cuStreamSynchronize(s), "cuStreamSynchronize");
   return old;
 }
 
@@ -102,6 +122,10 @@ void dev_amo_on_stream(const char* call, void* target, size_t size, AmoOp op, ui
   launch_amo(call, g, f, size, target, op, a, 0, nullptr, static_cast<CUstream>(stream));
 }
 #else
+void set_ctx_stream(void*) {}
+void* dev_stream_create(const char*) { return nullptr; }
+void dev_stream_quiet(const char*, void*) {}
+void dev_stream_destroy(const char*, void*) {}
 void dev_copy(const char* call, void*, const void*, size_t, bool) { api_error(call, "built without CUDA"); }
 void dev_write64(const char* call, uint64_t*, uint64_t) { api_error(call, "built without CUDA"); }
 void dev_quiet() {}

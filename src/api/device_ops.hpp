@@ -1,4 +1,5 @@
-// Host-side operations on the device heap: copies on the PE's non-blocking stream through the
+// Host-side operations on the device heap: copies on the PE's non-blocking stream (or the calling
+// context's own stream) through the
 // driver (UVA: the peer segments are mapped in this process), so host RMA never waits for user
 // kernels (which may themselves be waiting for this RMA).
 #pragma once
@@ -23,6 +24,13 @@ void dev_write64(const char* call, uint64_t* dst, uint64_t value);
 // Waits for every host-issued device-heap operation (quiet).
 void dev_quiet();
 bool dev_active();  // this PE has a device heap
+
+// Contexts with their own stream (GPU PEs): while set on a thread, the operations above use s
+// instead of the PE's stream, so shmem_ctx_quiet on one context waits only for its own copies.
+void set_ctx_stream(void* s);
+void* dev_stream_create(const char* call);
+void dev_stream_quiet(const char* call, void* s);
+void dev_stream_destroy(const char* call, void* s);
 
 // Host-initiated atomics on GPU memory (4- or 8-byte targets), run as a one-thread kernel.
 enum class AmoOp : int { fetch, set, swap, cswap, add, band, bor, bxor };

@@ -337,6 +337,42 @@ int main() {
     EXPECT(wrong == 0, "host getmem from device heap: %d words wrong", wrong);
   }
 
+  // 9a. contexts on a GPU PE: each has its own stream; nbi puts on two contexts, quiet each, a
+  // put_signal and an atomic through a context, all data checked at the receiver.
+  {
+    shmem_ctx_t a = SHMEM_CTX_INVALID, b = SHMEM_CTX_INVALID;
+    EXPECT(shmem_ctx_create(0, &a) == 0 && shmem_ctx_create(SHMEM_CTX_PRIVATE, &b) == 0, "shmem_ctx_create");
+    std::vector<uint64_t> h(8192), back(8192, 0);
+    for (size_t i = 0; i < h.size(); ++i) h[i] = payload(seed ^ 0x77, me, i);
+    uint64_t* csig = static_cast<uint64_t*>(shmem_calloc(1, 8));
+    int64_t* ccnt = static_cast<int64_t*>(shmem_calloc(1, 8));
+    poison<<<8, 256>>>(dst, 8192);
+    CK(cudaDeviceSynchronize());
+    shmem_barrier_all();
+    shmem_ctx_putmem_nbi(a, dst, h.data(), 4096 * 8, right);
+    shmem_ctx_putmem_nbi(b, dst + 4096, h.data() + 4096, 4095 * 8, right);
+    shmem_ctx_quiet(b);
+    shmem_ctx_putmem_signal(b, dst + 8191, h.data() + 8191, 8, csig, 1, SHMEM_SIGNAL_SET, right);
+    shmem_ctx_int64_atomic_add(a, ccnt, 5, right);
+    shmem_ctx_quiet(a);
+    shmem_barrier_all();
+    CK(cudaMemcpy(back.data(), dst, 8192 * 8, cudaMemcpyDeviceToHost));
+    int wrong = 0;
+    for (size_t i = 0; i < back.size(); ++i) wrong += back[i] != payload(seed ^ 0x77, left, i);
+    EXPECT(wrong == 0, "context puts to the device heap: %d words wrong", wrong);
+    uint64_t sv = 0;
+    int64_t cv = 0;
+    CK(cudaMemcpy(&sv, csig, 8, cudaMemcpyDeviceToHost));
+    CK(cudaMemcpy(&cv, ccnt, 8, cudaMemcpyDeviceToHost));
+    EXPECT(sv == 1 && cv == 5, "context signal %llu (want 1), atomic add %lld (want 5)", (unsigned long long)sv,
+           (long long)cv);
+    shmem_ctx_destroy(a);
+    shmem_ctx_destroy(b);
+    shmem_barrier_all();
+    shmem_free(ccnt);
+    shmem_free(csig);
+  }
+
   // 9b. host-side atomics on the device heap, signal ADD from the host, device signal_op
   {
     int64_t* hc = static_cast<int64_t*>(shmem_calloc(4, 8));

@@ -215,6 +215,45 @@ GEN_BIT_TYPES(GEN_BIT)
     }
 GEN_AMO_TYPES(GEN_SYNC)
 
+/* Context forms: shmem_put(ctx, ...), shmem_g(ctx, ...), shmem_atomic_fetch_add(ctx, ...), ...
+ * on a created context over a team of the odd/even... (WORLD here, PE numbers unchanged). */
+#define GEN_CTX(NAME, T, K)                                                     \
+    static void gen_ctx_##NAME(shmem_ctx_t ctx)                                 \
+    {                                                                           \
+        const int right = mp_right(), left = mp_left();                         \
+        T *d = (T *)g_sdst + 1, *ls = (T *)g_lsrc, *ld = (T *)g_ldst + 1;       \
+        const uint64_t t_put = mp_tag("gc_" #NAME, 1);                          \
+        mp_poison(g_sdst, GBYTES);                                              \
+        shmem_barrier_all();                                                    \
+        mpt_fill_##NAME(ls, GN, mp_me, t_put);                                  \
+        shmem_put(ctx, d, ls, GN - 1, right);                                   \
+        shmem_p(ctx, d + GN - 1, ls[GN - 1], right);                            \
+        shmem_ctx_quiet(ctx);                                                   \
+        shmem_barrier_all();                                                    \
+        mpt_check_##NAME("shmem_put(ctx) (" #T ")", d, GN, 1, 1, left, t_put);  \
+        mp_poison(g_ldst, GBYTES);                                              \
+        shmem_get(ctx, ld, d, GN, right);                                       \
+        mpt_check_##NAME("shmem_get(ctx) (" #T ")", ld, GN, 1, 1, mp_me, t_put); \
+        MP_EXPECT_VAL(T, "shmem_g(ctx) (" #T ")", 7, ls[7], shmem_g(ctx, (const T *)d + 7, right)); \
+        shmem_barrier_all();                                                    \
+    }
+#define GEN_CTX_AMO(NAME, T, K)                                                 \
+    static void gen_ctx_amo_##NAME(shmem_ctx_t ctx)                             \
+    {                                                                           \
+        T *c = (T *)g_slot;                                                     \
+        *c = 0;                                                                 \
+        shmem_barrier_all();                                                    \
+        shmem_atomic_add(ctx, c, (T)1, 0);                                      \
+        (void)shmem_atomic_fetch_add(ctx, c, (T)2, 0);                          \
+        shmem_atomic_inc(ctx, c, 0);                                            \
+        shmem_ctx_quiet(ctx);                                                   \
+        shmem_barrier_all();                                                    \
+        if (mp_me == 0) MP_CHECK_EQ("context atomics (" #T ")", (long long)(4 * mp_npes), (long long)shmem_atomic_fetch(ctx, c, 0)); \
+        shmem_barrier_all();                                                    \
+    }
+GEN_RMA_TYPES(GEN_CTX)
+GEN_AMO_TYPES(GEN_CTX_AMO)
+
 static void generic_main(const char *name)
 {
     mp_init(name);
@@ -235,6 +274,15 @@ static void generic_main(const char *name)
     GEN_AMO_TYPES(GEN_RUN_AMO)
     GEN_EXT_TYPES(GEN_RUN_EXT)
     GEN_BIT_TYPES(GEN_RUN_BIT)
+    {
+        shmem_ctx_t ctx = SHMEM_CTX_INVALID;
+        MP_CHECK(shmem_ctx_create(SHMEM_CTX_PRIVATE, &ctx) == 0, "shmem_ctx_create failed");
+#define GEN_RUN_CTX(NAME, T, K) gen_ctx_##NAME(ctx);
+#define GEN_RUN_CTX_AMO(NAME, T, K) gen_ctx_amo_##NAME(ctx);
+        GEN_RMA_TYPES(GEN_RUN_CTX)
+        GEN_AMO_TYPES(GEN_RUN_CTX_AMO)
+        shmem_ctx_destroy(ctx);
+    }
 
     free(g_ldst);
     free(g_lsrc);
