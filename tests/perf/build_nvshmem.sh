@@ -15,7 +15,7 @@ mkdir -p "$out"
 # The wheel ships only libnvshmem_host.so.3; give the linker the unversioned name in OUTDIR.
 ln -sf "$nv/lib/libnvshmem_host.so.3" "$out/libnvshmem_host.so"
 suites="put_latency get_latency p_latency g_latency p_ping_pong_latency signal_ping_pong_latency
-        put_signal_ping_pong_latency atomic_latency barrier_latency put_bw get_bw host_put_latency
+        put_signal_ping_pong_latency atomic_latency barrier_latency put_bw get_bw p_bw st_bw init_latency host_put_latency
         host_get_latency stream_latency stream_put_bw"
 for s in $suites; do
   "$nvcc" -std=c++17 -O2 -rdc=true -gencode=arch=compute_90,code=sm_90 -DNDEBUG -DGSHMEM_PERF_NVSHMEM \

@@ -53,6 +53,7 @@ inline void perf_nvshmem_init() {
 #define P_free(p) nvshmem_free(p)
 #define P_barrier_all() nvshmem_barrier_all()
 #define P_putmem nvshmem_putmem
+#define P_ptr nvshmem_ptr
 #define P_getmem nvshmem_getmem
 #define P_p nvshmem_uint64_p
 #define P_g nvshmem_uint64_g
@@ -101,6 +102,7 @@ inline void perf_nvshmem_init() {
 #define P_free(p) shmem_free(p)
 #define P_barrier_all() shmem_barrier_all()
 #define P_putmem shmem_putmem
+#define P_ptr shmem_ptr
 #define P_getmem shmem_getmem
 #define P_p shmem_uint64_p
 #define P_g shmem_uint64_g

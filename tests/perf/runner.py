@@ -37,6 +37,14 @@ GPU_SUITES = {
     "host_get_latency": ["-b", "8", "-e", "64K", "-f", "8", "-n", "200", "-w", "20"],
     "stream_latency": ["-b", "8", "-e", "8", "-n", "500"],
     "stream_put_bw": ["-b", "64K", "-e", "256M", "-f", "4", "-n", "10"],
+    "p_bw": ["-b", "64K", "-e", "64M", "-f", "4", "-n", "10"],
+    "st_bw": ["-b", "64K", "-e", "64M", "-f", "4", "-n", "10"],
+    "init_latency": [],
+    "coll_barrier_latency": ["-b", "4", "-e", "4"],
+    "coll_broadcast_latency": ["-b", "4", "-e", "1M", "-f", "4"],
+    "coll_fcollect_latency": ["-b", "4", "-e", "1M", "-f", "4"],
+    "coll_alltoall_latency": ["-b", "4", "-e", "1M", "-f", "4"],
+    "coll_reduction_latency": ["-b", "4", "-e", "64M", "-f", "4"],
 }
 NO_MULTICAST = {"NCCL_NVLS_ENABLE": "0", "NVSHMEM_DISABLE_NVLS": "1", "TORCH_SYMM_MEM_DISABLE_MULTICAST": "1"}
 
