@@ -50,13 +50,20 @@ int shmemx_broadcastmem_on_stream(shmem_team_t team, void *dest, const void *sou
                                   cudaStream_t stream);
 int shmemx_fcollectmem_on_stream(shmem_team_t team, void *dest, const void *source, size_t nelems, cudaStream_t stream);
 int shmemx_alltoallmem_on_stream(shmem_team_t team, void *dest, const void *source, size_t nelems, cudaStream_t stream);
+int shmemx_collectmem_on_stream(shmem_team_t team, void *dest, const void *source, size_t nelems, cudaStream_t stream);
+int shmemx_alltoallsmem_on_stream(shmem_team_t team, void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst,
+                                  size_t nelems, cudaStream_t stream);
 #define GSHMEMX_DECL_COLL_STREAM(T, N)                                                                 \
   int shmemx_##N##_broadcast_on_stream(shmem_team_t team, T *dest, const T *source, size_t nelems, int PE_root, \
                                        cudaStream_t stream);                                            \
   int shmemx_##N##_fcollect_on_stream(shmem_team_t team, T *dest, const T *source, size_t nelems,       \
                                       cudaStream_t stream);                                             \
   int shmemx_##N##_alltoall_on_stream(shmem_team_t team, T *dest, const T *source, size_t nelems,       \
-                                      cudaStream_t stream);
+                                      cudaStream_t stream);                                             \
+  int shmemx_##N##_collect_on_stream(shmem_team_t team, T *dest, const T *source, size_t nelems,        \
+                                     cudaStream_t stream);                                              \
+  int shmemx_##N##_alltoalls_on_stream(shmem_team_t team, T *dest, const T *source, ptrdiff_t dst,      \
+                                       ptrdiff_t sst, size_t nelems, cudaStream_t stream);
 GSHMEM_RMA_TYPES_DEVICE(GSHMEMX_DECL_COLL_STREAM)
 #undef GSHMEMX_DECL_COLL_STREAM
 #define GSHMEMX_DECL_REDUCE_STREAM(T, N, OP)                                                           \

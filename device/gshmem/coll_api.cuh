@@ -40,7 +40,23 @@ GSHMEM_D int shmem_alltoallmem(shmem_team_t team, void *d, const void *s, size_t
   GSHMEM_DEV::alltoall<GSHMEM_DEV::Thread>("shmem_alltoallmem", team, d, s, n);
   return 0;
 }
+GSHMEM_D int shmem_collectmem(shmem_team_t team, void *d, const void *s, size_t n) {
+  GSHMEM_DEV::collect<GSHMEM_DEV::Thread>("shmem_collectmem", team, d, s, n);
+  return 0;
+}
+GSHMEM_D int shmem_alltoallsmem(shmem_team_t team, void *d, const void *s, ptrdiff_t dst, ptrdiff_t sst, size_t n) {
+  GSHMEM_DEV::alltoalls<GSHMEM_DEV::Thread>("shmem_alltoallsmem", team, d, s, dst, sst, n, 1);
+  return 0;
+}
 #define GSHMEM_DDEF_COLL(T, N)                                                                          \
+  GSHMEM_D int shmem_##N##_collect(shmem_team_t team, T *d, const T *s, size_t n) {                     \
+    GSHMEM_DEV::collect<GSHMEM_DEV::Thread>("shmem_" #N "_collect", team, d, s, n * sizeof(T));         \
+    return 0;                                                                                           \
+  }                                                                                                     \
+  GSHMEM_D int shmem_##N##_alltoalls(shmem_team_t team, T *d, const T *s, ptrdiff_t dst, ptrdiff_t sst, size_t n) { \
+    GSHMEM_DEV::alltoalls<GSHMEM_DEV::Thread>("shmem_" #N "_alltoalls", team, d, s, dst, sst, n, sizeof(T)); \
+    return 0;                                                                                           \
+  }                                                                                                     \
   GSHMEM_D int shmem_##N##_broadcast(shmem_team_t team, T *d, const T *s, size_t n, int root) {         \
     GSHMEM_DEV::broadcast<GSHMEM_DEV::Thread>("shmem_" #N "_broadcast", team, d, s, n * sizeof(T), root); \
     return 0;                                                                                           \
@@ -90,6 +106,15 @@ GSHMEM_REDUCE_MINMAX_TYPES_DEVICE(GSHMEM_DDEF_REDUCE_ARITH)
   GSHMEM_D int shmemx_alltoallmem_##SC(shmem_team_t team, void *d, const void *s, size_t n) {           \
     GSHMEM_DEV::alltoall<GSHMEM_DEV::S>("shmemx_alltoallmem_" #SC, team, d, s, n);                      \
     return 0;                                                                                           \
+  }                                                                                                     \
+  GSHMEM_D int shmemx_collectmem_##SC(shmem_team_t team, void *d, const void *s, size_t n) {            \
+    GSHMEM_DEV::collect<GSHMEM_DEV::S>("shmemx_collectmem_" #SC, team, d, s, n);                        \
+    return 0;                                                                                           \
+  }                                                                                                     \
+  GSHMEM_D int shmemx_alltoallsmem_##SC(shmem_team_t team, void *d, const void *s, ptrdiff_t dst, ptrdiff_t sst, \
+                                        size_t n) {                                                     \
+    GSHMEM_DEV::alltoalls<GSHMEM_DEV::S>("shmemx_alltoallsmem_" #SC, team, d, s, dst, sst, n, 1);       \
+    return 0;                                                                                           \
   }
 GSHMEMX_DDEF_COLL_SCOPE(Warp, warp)
 GSHMEMX_DDEF_COLL_SCOPE(Block, block)
@@ -106,6 +131,15 @@ GSHMEMX_DDEF_COLL_SCOPE(Block, block)
   }                                                                                                     \
   GSHMEM_D int shmemx_##N##_alltoall_##SC(shmem_team_t team, T *d, const T *s, size_t n) {              \
     GSHMEM_DEV::alltoall<GSHMEM_DEV::S>("shmemx_" #N "_alltoall_" #SC, team, d, s, n * sizeof(T));      \
+    return 0;                                                                                           \
+  }                                                                                                     \
+  GSHMEM_D int shmemx_##N##_collect_##SC(shmem_team_t team, T *d, const T *s, size_t n) {               \
+    GSHMEM_DEV::collect<GSHMEM_DEV::S>("shmemx_" #N "_collect_" #SC, team, d, s, n * sizeof(T));        \
+    return 0;                                                                                           \
+  }                                                                                                     \
+  GSHMEM_D int shmemx_##N##_alltoalls_##SC(shmem_team_t team, T *d, const T *s, ptrdiff_t dst, ptrdiff_t sst, \
+                                           size_t n) {                                                  \
+    GSHMEM_DEV::alltoalls<GSHMEM_DEV::S>("shmemx_" #N "_alltoalls_" #SC, team, d, s, dst, sst, n, sizeof(T)); \
     return 0;                                                                                           \
   }
 #define GSHMEMX_DDEF_COLL_TYPED(T, N) \

@@ -36,18 +36,13 @@ void shmem_team_destroy(shmem_team_t team);
 void *shmem_team_ptr(shmem_team_t team, const void *dest, int pe);
 
 /* ---- Team collectives: return 0 on success ---- */
-int shmem_collectmem(shmem_team_t team, void *dest, const void *source, size_t nelems);
-int shmem_alltoallsmem(shmem_team_t team, void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst,
-                       size_t nelems);
-#define GSHMEM_DECL_TEAM_COLL_HOST(T, N)                                                            \
-  int shmem_##N##_collect(shmem_team_t team, T *dest, const T *source, size_t nelems);              \
-  int shmem_##N##_alltoalls(shmem_team_t team, T *dest, const T *source, ptrdiff_t dst, ptrdiff_t sst, \
-                            size_t nelems);
 #define GSHMEM_DECL_TEAM_COLL(T, N)                                                                 \
   int shmem_##N##_broadcast(shmem_team_t team, T *dest, const T *source, size_t nelems, int PE_root); \
+  int shmem_##N##_collect(shmem_team_t team, T *dest, const T *source, size_t nelems);              \
   int shmem_##N##_fcollect(shmem_team_t team, T *dest, const T *source, size_t nelems);             \
-  int shmem_##N##_alltoall(shmem_team_t team, T *dest, const T *source, size_t nelems);
-GSHMEM_RMA_TYPES(GSHMEM_DECL_TEAM_COLL_HOST)
+  int shmem_##N##_alltoall(shmem_team_t team, T *dest, const T *source, size_t nelems);             \
+  int shmem_##N##_alltoalls(shmem_team_t team, T *dest, const T *source, ptrdiff_t dst, ptrdiff_t sst, \
+                            size_t nelems);
 GSHMEM_DECL_TEAM_COLL(long double, longdouble)
 #define GSHMEM_DECL_REDUCE(T, N, OP) \
   int shmem_##N##_##OP##_reduce(shmem_team_t team, T *dest, const T *source, size_t nreduce);
@@ -59,18 +54,20 @@ GSHMEM_DECL_REDUCE_ARITH(long double, longdouble)
 #if GSHMEM_HAVE_COMPLEX
 GSHMEM_REDUCE_COMPLEX_TYPES(GSHMEM_DECL_REDUCE_ARITH)
 #endif
-/* broadcast, fcollect, alltoall and the reductions over device types: also device functions */
+/* the collectives over device types: also device functions */
 #if !defined(__CUDA_ARCH__)
 int shmem_broadcastmem(shmem_team_t team, void *dest, const void *source, size_t nelems, int PE_root);
+int shmem_collectmem(shmem_team_t team, void *dest, const void *source, size_t nelems);
 int shmem_fcollectmem(shmem_team_t team, void *dest, const void *source, size_t nelems);
 int shmem_alltoallmem(shmem_team_t team, void *dest, const void *source, size_t nelems);
+int shmem_alltoallsmem(shmem_team_t team, void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst,
+                       size_t nelems);
 GSHMEM_RMA_TYPES_DEVICE(GSHMEM_DECL_TEAM_COLL)
 GSHMEM_REDUCE_BIT_TYPES(GSHMEM_DECL_REDUCE_BIT)
 GSHMEM_REDUCE_MINMAX_TYPES_DEVICE(GSHMEM_DECL_REDUCE_MINMAX)
 GSHMEM_REDUCE_MINMAX_TYPES_DEVICE(GSHMEM_DECL_REDUCE_ARITH)
 #endif
 #undef GSHMEM_DECL_TEAM_COLL
-#undef GSHMEM_DECL_TEAM_COLL_HOST
 
 /* ---- Deprecated active-set forms (pSync/pWrk), for older programs ---- */
 void shmem_barrier(int PE_start, int logPE_stride, int PE_size, long *pSync);

@@ -54,6 +54,7 @@ int fcollect(const char* call, int team, void* d, const void* s, size_t n, size_
 }
 int collect(const char* call, int team, void* d, const void* s, size_t n, size_t e) {
   const size_t bytes = bytes_of(call, n, e);
+  if (on_device(call, team, d, s, op_collect, e, 0)) return dev_collect(call, team, d, s, bytes, nullptr), 0;
   return team_coll(call, team, op_collect, e, 0, [&](coll::Group& g, int) {
     check_sym(call, s, bytes, "source");
     if (bytes) check_sym(call, d, bytes, "dest");
@@ -71,6 +72,8 @@ int alltoall(const char* call, int team, void* d, const void* s, size_t n, size_
 }
 int alltoalls(const char* call, int team, void* d, const void* s, ptrdiff_t dst, ptrdiff_t sst, size_t n, size_t e) {
   if (dst < 1 || sst < 1) api_error(call, "strides must be positive (dst %td, sst %td)", dst, sst);
+  if (on_device(call, team, d, s, op_alltoalls, n, (static_cast<uint64_t>(dst) << 32) ^ static_cast<uint64_t>(sst)))
+    return dev_alltoalls(call, team, d, s, dst, sst, n, e, nullptr), 0;
   return team_coll(call, team, op_alltoalls, n, (static_cast<uint64_t>(dst) << 32) ^ static_cast<uint64_t>(sst),
                    [&](coll::Group& g, int size) {
                      const size_t span = n ? ((static_cast<size_t>(size) * n - 1) * static_cast<size_t>(dst) + 1) * e : 0;

@@ -15,6 +15,9 @@ void dev_broadcast(const char* call, int team, void* dest, const void* src, size
 void dev_fcollect(const char* call, int team, void* dest, const void* src, size_t bytes, void* stream);
 void dev_alltoall(const char* call, int team, void* dest, const void* src, size_t bytes, void* stream);
 void dev_team_sync(const char* call, int team, void* stream);
+void dev_collect(const char* call, int team, void* dest, const void* src, size_t bytes, void* stream);
+void dev_alltoalls(const char* call, int team, void* dest, const void* src, ptrdiff_t dst, ptrdiff_t sst,
+                   size_t nelems, size_t elem, void* stream);
 // kind: 'i' signed integer, 'u' unsigned integer, 'f' floating point; op: and, or, xor, min, max, sum, prod.
 void dev_reduce(const char* call, int team, void* dest, const void* src, size_t nelems, size_t elem, char kind,
                 const char* op, void* stream);

@@ -31,7 +31,7 @@ std::atomic<uint64_t> g_state_gen{0};
 // Kernel handles by id: fixed kernels first, then reductions by (operation, element type).
 const char* const kOps[] = {"and", "or", "xor", "min", "max", "sum", "prod"};
 const char* const kTypes[] = {"i8", "i16", "i32", "i64", "u8", "u16", "u32", "u64", "f32", "f64"};
-enum : int { k_sync, k_broadcast, k_fcollect, k_alltoall, k_reduce0 };
+enum : int { k_sync, k_broadcast, k_fcollect, k_alltoall, k_collect, k_alltoalls, k_reduce0 };
 constexpr int kKernels = k_reduce0 + 7 * 10;
 std::atomic<CUfunction> g_fn[kKernels];
 
@@ -62,6 +62,8 @@ CUfunction kernel(const char* call, GpuContext& g, int id) {
     else if (id == k_broadcast) name = "gshmem_k_broadcast";
     else if (id == k_fcollect) name = "gshmem_k_fcollect";
     else if (id == k_alltoall) name = "gshmem_k_alltoall";
+    else if (id == k_collect) name = "gshmem_k_collect";
+    else if (id == k_alltoalls) name = "gshmem_k_alltoalls";
     else name = std::string("gshmem_k_reduce_") + kOps[(id - k_reduce0) / 10] + "_" + kTypes[(id - k_reduce0) % 10];
     cu_check(call, g.drv->cuModuleGetFunction(&f, g_mod, name.c_str()), ("cuModuleGetFunction(" + name + ")").c_str());
     g_fn[id].store(f, std::memory_order_release);
@@ -158,6 +160,25 @@ void dev_alltoall(const char* call, int team, void* dest, const void* src, size_
   launch(call, k_alltoall, rows_for(bytes * static_cast<size_t>(t.size())), args, stream);
 }
 
+void dev_collect(const char* call, int team, void* dest, const void* src, size_t bytes, void* stream) {
+  dev_team(call, team, static_cast<int>(GSHMEM_DEV_MAX_TEAM_PES));
+  dev_range(call, src, bytes, "source");
+  if (bytes) dev_range(call, dest, bytes, "dest");  // the device checks the whole span
+  void* args[] = {&team, &dest, &src, &bytes};
+  launch(call, k_collect, 1, args, stream);
+}
+
+void dev_alltoalls(const char* call, int team, void* dest, const void* src, ptrdiff_t dst, ptrdiff_t sst,
+                   size_t nelems, size_t elem, void* stream) {
+  team::Team& t = dev_team(call, team, 256);
+  if (dst < 1 || sst < 1) api_error(call, "strides must be positive (dst %td, sst %td)", dst, sst);
+  const size_t n = static_cast<size_t>(t.size()) * nelems;
+  dev_range(call, dest, n ? ((n - 1) * static_cast<size_t>(dst) + 1) * elem : 0, "dest");
+  dev_range(call, src, n ? ((n - 1) * static_cast<size_t>(sst) + 1) * elem : 0, "source");
+  void* args[] = {&team, &dest, &src, &dst, &sst, &nelems, &elem};
+  launch(call, k_alltoalls, rows_for(n * elem), args, stream);
+}
+
 void dev_reduce(const char* call, int team, void* dest, const void* src, size_t n, size_t elem, char kind,
                 const char* op, void* stream) {
   dev_team(call, team, static_cast<int>(GSHMEM_DEV_MAX_TEAM_PES));
@@ -197,6 +218,10 @@ void dev_reduce(const char* call, int, void*, const void*, size_t, size_t, char,
   api_error(call, "built without CUDA");
 }
 void dev_team_sync(const char* call, int, void*) { api_error(call, "built without CUDA"); }
+void dev_collect(const char* call, int, void*, const void*, size_t, void*) { api_error(call, "built without CUDA"); }
+void dev_alltoalls(const char* call, int, void*, const void*, ptrdiff_t, ptrdiff_t, size_t, size_t, void*) {
+  api_error(call, "built without CUDA");
+}
 }  // namespace gshmem::api
 #endif
 
@@ -220,7 +245,27 @@ int shmemx_alltoallmem_on_stream(shmem_team_t team, void* d, const void* s, size
   return 0;
 }
 
+int shmemx_collectmem_on_stream(shmem_team_t team, void* d, const void* s, size_t n, cudaStream_t stream) {
+  dev_collect("shmemx_collectmem_on_stream", team, d, s, n, stream);
+  return 0;
+}
+int shmemx_alltoallsmem_on_stream(shmem_team_t team, void* d, const void* s, ptrdiff_t dst, ptrdiff_t sst, size_t n,
+                                  cudaStream_t stream) {
+  dev_alltoalls("shmemx_alltoallsmem_on_stream", team, d, s, dst, sst, n, 1, stream);
+  return 0;
+}
+
 #define GSHMEM_DEF_COLL_STREAM(T, N)                                                                    \
+  int shmemx_##N##_collect_on_stream(shmem_team_t team, T* d, const T* s, size_t n, cudaStream_t st) {  \
+    const char* call = "shmemx_" #N "_collect_on_stream";                                               \
+    dev_collect(call, team, d, s, bytes_of(call, n, sizeof(T)), st);                                    \
+    return 0;                                                                                           \
+  }                                                                                                     \
+  int shmemx_##N##_alltoalls_on_stream(shmem_team_t team, T* d, const T* s, ptrdiff_t dst, ptrdiff_t sst, size_t n, \
+                                       cudaStream_t st) {                                               \
+    dev_alltoalls("shmemx_" #N "_alltoalls_on_stream", team, d, s, dst, sst, n, sizeof(T), st);         \
+    return 0;                                                                                           \
+  }                                                                                                     \
   int shmemx_##N##_broadcast_on_stream(shmem_team_t team, T* d, const T* s, size_t n, int root, cudaStream_t st) { \
     const char* call = "shmemx_" #N "_broadcast_on_stream";                                             \
     dev_broadcast(call, team, d, s, bytes_of(call, n, sizeof(T)), root, st);                            \

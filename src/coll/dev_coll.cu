@@ -32,6 +32,13 @@ K gshmem_k_alltoall(int team, void *d, const void *s, size_t bytes) {
   alltoall<Block>("shmemx_alltoallmem_on_stream", team, d, s, bytes, blockIdx.x, gridDim.x);
 }
 
+K gshmem_k_collect(int team, void *d, const void *s, size_t bytes) {
+  collect<Block>("shmemx_collectmem_on_stream", team, d, s, bytes);
+}
+K gshmem_k_alltoalls(int team, void *d, const void *s, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, size_t elem) {
+  alltoalls<Block>("shmemx_alltoallsmem_on_stream", team, d, s, dst, sst, nelems, elem, blockIdx.x, gridDim.x);
+}
+
 // One kernel per (operation, representation): signed and unsigned integers share sum, prod and
 // the bitwise operations; min and max need the signedness.
 #define KR(OPN, OP, TN, T)                                                              \

@@ -13,9 +13,9 @@
 
 namespace {
 
-enum Coll { kBcast, kFcollect, kAlltoall, kSumI32, kSumF32, kMaxF64, kXorU64, kMinI8, kProdU16 };
+enum Coll { kBcast, kFcollect, kAlltoall, kSumI32, kSumF32, kMaxF64, kXorU64, kMinI8, kProdU16, kCollect, kAlltoalls };
 const char* coll_name[] = {"broadcast", "fcollect", "alltoall", "int32 sum", "float sum", "double max",
-                           "uint64 xor", "int8 min", "uint16 prod"};
+                           "uint64 xor", "int8 min", "uint16 prod", "collect", "alltoalls"};
 enum Scope { kThread, kWarp, kBlock, kStream, kHost };
 const char* scope_name[] = {"thread", "warp", "block", "on-stream", "host"};
 
@@ -80,6 +80,22 @@ __global__ void coll_kernel(Coll c, Scope s, int team, T* d, const T* src, size_
       dev_reduce<T>(c, s, team, d, r == 0 ? src : d, n);
     }
     __syncthreads();
+  }
+}
+
+// collect: n bytes from this PE; alltoalls: n uint32 elements per member, strides 2 (dest), 3 (source).
+__global__ void coll2_kernel(Coll c, Scope s, int team, void* d, const void* src, size_t n) {
+  const bool one = s == kThread ? threadIdx.x == 0 : s == kWarp ? threadIdx.x < 32 : true;
+  if (c == kCollect) {
+    if (s == kThread) { if (one) shmem_collectmem(team, d, src, n); }
+    else if (s == kWarp) { if (one) shmemx_collectmem_warp(team, d, src, n); }
+    else shmemx_collectmem_block(team, d, src, n);
+  } else {
+    uint32_t* dd = static_cast<uint32_t*>(d);
+    const uint32_t* ss = static_cast<const uint32_t*>(src);
+    if (s == kThread) { if (one) shmem_uint32_alltoalls(team, dd, ss, 2, 3, n); }
+    else if (s == kWarp) { if (one) shmemx_uint32_alltoalls_warp(team, dd, ss, 2, 3, n); }
+    else shmemx_uint32_alltoalls_block(team, dd, ss, 2, 3, n);
   }
 }
 
@@ -228,6 +244,78 @@ void data_case(const Ctx& x, Coll c, Scope s, int team, size_t bytes, int reps) 
   shmem_free(src);
 }
 
+// collect with a different size on every member (base + 7 * team index bytes), and alltoalls
+// of uint32 elements with dest stride 2 and source stride 3; gaps in dest must stay poisoned.
+void collect_case(const Ctx& x, Scope s, int team, size_t base) {
+  const int tn = shmem_team_n_pes(team), tme = shmem_team_my_pe(team);
+  auto size_of = [&](int i) { return base + 7 * static_cast<size_t>(i); };
+  size_t total = 0, off = 0;
+  for (int i = 0; i < tn; ++i) {
+    if (i < tme) off += size_of(i);
+    total += size_of(i);
+  }
+  const size_t mine = size_of(tme);
+  std::vector<unsigned char> h(mine);
+  for (size_t i = 0; i < mine; ++i) h[i] = src_byte(x.me, i);
+  unsigned char* src = static_cast<unsigned char*>(shmem_malloc(mine + 1));
+  unsigned char* dst = static_cast<unsigned char*>(shmem_malloc(total + 1));
+  CK(cudaMemcpy(src, h.data(), mine, cudaMemcpyHostToDevice));
+  CK(cudaMemset(dst, 0xA5, total + 1));
+  CK(cudaDeviceSynchronize());
+  shmem_barrier_all();
+  if (s <= kBlock) coll2_kernel<<<1, 256, 0, x.stream>>>(kCollect, s, team, dst, src, mine);
+  else if (s == kStream) shmemx_collectmem_on_stream(team, dst, src, mine, x.stream);
+  else shmem_collectmem(team, dst, src, mine);
+  CK(cudaStreamSynchronize(x.stream));
+  std::vector<unsigned char> got(total + 1);
+  CK(cudaMemcpy(got.data(), dst, total + 1, cudaMemcpyDeviceToHost));
+  size_t bad = 0, at = 0;
+  for (int i = 0, o = 0; i < tn; o += static_cast<int>(size_of(i)), ++i)
+    for (size_t k = 0; k < size_of(i); ++k)
+      if (got[o + k] != src_byte(shmem_team_translate_pe(team, i, SHMEM_TEAM_WORLD), k) && bad++ == 0) at = o + k;
+  if (got[total] != 0xA5 && bad++ == 0) at = total;
+  EXPECT(bad == 0, "%s collect team %d (index %d of %d) base %zu: %zu bytes wrong, first at %zu", scope_name[s], team,
+         tme, tn, base, bad, at);
+  (void)off;
+  shmem_barrier_all();
+  shmem_free(dst);
+  shmem_free(src);
+}
+
+void alltoalls_case(const Ctx& x, Scope s, int team, size_t n) {
+  const int tn = shmem_team_n_pes(team), tme = shmem_team_my_pe(team);
+  const size_t m = static_cast<size_t>(tn) * n, src_elems = (m - 1) * 3 + 1, dst_elems = (m - 1) * 2 + 1;
+  std::vector<uint32_t> h(src_elems);
+  for (size_t i = 0; i < src_elems; ++i) h[i] = static_cast<uint32_t>(payload(g_seed, x.me, i));
+  uint32_t* src = static_cast<uint32_t*>(shmem_malloc(src_elems * 4));
+  uint32_t* dst = static_cast<uint32_t*>(shmem_malloc(dst_elems * 4));
+  CK(cudaMemcpy(src, h.data(), src_elems * 4, cudaMemcpyHostToDevice));
+  CK(cudaMemset(dst, 0xA5, dst_elems * 4));
+  CK(cudaDeviceSynchronize());
+  shmem_barrier_all();
+  if (s <= kBlock) coll2_kernel<<<1, 256, 0, x.stream>>>(kAlltoalls, s, team, dst, src, n);
+  else if (s == kStream) shmemx_uint32_alltoalls_on_stream(team, dst, src, 2, 3, n, x.stream);
+  else shmem_uint32_alltoalls(team, dst, src, 2, 3, n);
+  CK(cudaStreamSynchronize(x.stream));
+  std::vector<uint32_t> got(dst_elems);
+  CK(cudaMemcpy(got.data(), dst, dst_elems * 4, cudaMemcpyDeviceToHost));
+  size_t bad = 0, at = 0;
+  for (size_t e = 0; e < dst_elems; ++e) {
+    uint32_t want = 0xA5A5A5A5u;
+    if (e % 2 == 0) {
+      const size_t idx = e / 2, i = idx / n, k = idx % n;  // from member i, element k
+      want = static_cast<uint32_t>(
+          payload(g_seed, shmem_team_translate_pe(team, static_cast<int>(i), SHMEM_TEAM_WORLD), (tme * n + k) * 3));
+    }
+    if (got[e] != want && bad++ == 0) at = e;
+  }
+  EXPECT(bad == 0, "%s alltoalls team %d (index %d of %d) n %zu: %zu of %zu elements wrong, first at %zu",
+         scope_name[s], team, tme, tn, n, bad, dst_elems, at);
+  shmem_barrier_all();
+  shmem_free(dst);
+  shmem_free(src);
+}
+
 void all_cases(const Ctx& x, int team) {
   if (team == SHMEM_TEAM_INVALID) return;
   int* q;
@@ -245,6 +333,8 @@ void all_cases(const Ctx& x, int team) {
       for (size_t bytes : {size_t{8}, size_t{1001}, size_t{65536}, big ? size_t{3u << 20} : size_t{200000}})
         data_case(x, c, sc, team, bytes, 1);
     data_case(x, kFcollect, sc, team, 24, 5);
+    for (size_t base : {size_t{0}, size_t{5}, size_t{4096}, big ? size_t{1u << 20} : size_t{30000}}) collect_case(x, sc, team, base);
+    for (size_t n : {size_t{1}, size_t{33}, big ? size_t{100000} : size_t{3000}}) alltoalls_case(x, sc, team, n);
     for (size_t n : {size_t{1}, size_t{16}, size_t{1000}, big ? size_t{1u << 20} : size_t{70001}}) {
       reduce_case<int32_t>(x, kSumI32, sc, team, n, 1, false);
       reduce_case<float>(x, kSumF32, sc, team, n, 1, false);

@@ -169,6 +169,68 @@ __device__ __forceinline__ void alltoall(const char *call, int handle, void *des
   phase<S>(call, t, row);
 }
 
+// collect: members contribute different sizes. Each stores its byte count into every member's
+// [slot][its index] word, a phase makes them visible, each computes its offset (sum of the sizes
+// of the members before it) and pushes its block there, and a phase completes it. A member
+// reaches the next collect's size stores only after this one's last phase, by which time every
+// member has read the sizes, so one word per sender suffices. One row; teams of up to 8 PEs.
+template <typename S>
+__device__ __forceinline__ void collect(const char *call, int handle, void *dest, const void *src, size_t bytes) {
+  const TeamDev t = team(call, handle);
+  if (t.size > static_cast<int>(GSHMEM_DEV_MAX_TEAM_PES))
+    fail_value(call, "device collect supports teams of up to 8 PEs; team size", t.size);
+  const int r = S::rank(), w = S::size();
+  for (int j = r; j < t.size; j += w)
+    sys_atomic<uint64_t>(reinterpret_cast<uint64_t *>(ctrl(t.pe(j), GSHMEM_DEV_CTRL_COLLECT))[t.slot * GSHMEM_DEV_MAX_TEAM_PES + t.me])
+        .store(bytes, cuda::memory_order_relaxed);
+  phase<S>(call, t, 0);
+  const uint64_t *sizes = reinterpret_cast<const uint64_t *>(ctrl(st().my_pe, GSHMEM_DEV_CTRL_COLLECT)) +
+                          t.slot * GSHMEM_DEV_MAX_TEAM_PES;
+  size_t off = 0, total = 0;
+  for (int i = 0; i < t.size; ++i) {
+    const size_t b = static_cast<size_t>(sys_atomic<uint64_t>(*const_cast<uint64_t *>(sizes + i)).load(cuda::memory_order_relaxed));
+    if (i < t.me) off += b;
+    total += b;
+  }
+  if (bytes) {
+    (void)peer(call, dest, total, st().my_pe);
+    for (int k = 0; k < t.size; ++k) {
+      const int j = (t.me + k) % t.size;
+      copy<S>(peer(call, static_cast<char *>(dest) + off, bytes, t.pe(j)), static_cast<const char *>(src), bytes);
+    }
+  }
+  phase<S>(call, t, 0);
+}
+
+// alltoalls: element k of the block for member j sits at source[(j*nelems + k)*sst]; it lands
+// at dest[(me*nelems + k)*dst] on j. Rows split the elements.
+template <typename S>
+__device__ __forceinline__ void alltoalls(const char *call, int handle, void *dest, const void *src, ptrdiff_t dst,
+                                          ptrdiff_t sst, size_t nelems, size_t elem, int row = 0, int nrows = 1) {
+  const TeamDev t = team(call, handle);
+  if (dst < 1 || sst < 1) fail_value(call, "strides must be positive; dst * 2^32 + sst", (static_cast<long long>(dst) << 32) + sst);
+  if (nelems) {
+    const size_t per = (nelems + nrows - 1) / nrows;
+    const size_t klo = per * row < nelems ? per * row : nelems, khi = klo + per < nelems ? klo + per : nelems;
+    const size_t span = ((static_cast<size_t>(t.size) * nelems - 1) * static_cast<size_t>(dst) + 1) * elem;
+    const char *s = static_cast<const char *>(src);
+    const int r = S::rank(), w = S::size();
+    for (int kk = 0; kk < t.size; ++kk) {
+      const int j = (t.me + kk) % t.size;
+      char *d = peer(call, dest, span, t.pe(j));
+      for (size_t k = klo + r; k < khi; k += w) {
+        char *to = d + ((static_cast<size_t>(t.me) * nelems + k) * static_cast<size_t>(dst)) * elem;
+        const char *from = s + ((static_cast<size_t>(j) * nelems + k) * static_cast<size_t>(sst)) * elem;
+        if (elem == 8) *reinterpret_cast<uint64_t *>(to) = *reinterpret_cast<const uint64_t *>(from);
+        else if (elem == 4) *reinterpret_cast<uint32_t *>(to) = *reinterpret_cast<const uint32_t *>(from);
+        else
+          for (size_t b = 0; b < elem; ++b) to[b] = from[b];
+      }
+    }
+  }
+  phase<S>(call, t, row);
+}
+
 // ---- reductions ----
 struct OpSum { template <typename T> __device__ __forceinline__ T operator()(T a, T b) const { return a + b; } };
 struct OpProd { template <typename T> __device__ __forceinline__ T operator()(T a, T b) const { return a * b; } };
