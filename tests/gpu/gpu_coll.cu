@@ -257,7 +257,8 @@ void collect_case(const Ctx& x, Scope s, int team, size_t base) {
   const size_t mine = size_of(tme);
   std::vector<unsigned char> h(mine);
   for (size_t i = 0; i < mine; ++i) h[i] = src_byte(x.me, i);
-  unsigned char* src = static_cast<unsigned char*>(shmem_malloc(mine + 1));
+  // shmem_malloc is collective with the same size everywhere: the largest member's block.
+  unsigned char* src = static_cast<unsigned char*>(shmem_malloc(size_of(tn - 1) + 1));
   unsigned char* dst = static_cast<unsigned char*>(shmem_malloc(total + 1));
   CK(cudaMemcpy(src, h.data(), mine, cudaMemcpyHostToDevice));
   CK(cudaMemset(dst, 0xA5, total + 1));
