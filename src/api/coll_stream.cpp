@@ -197,7 +197,7 @@ void dev_reduce(const char* call, int team, void* dest, const void* src, size_t 
   const int lg = elem == 1 ? 0 : elem == 2 ? 1 : elem == 4 ? 2 : 3;
   const int ty = kind == 'f' ? 8 + (elem == 8) : (kind == 'u' ? 4 : 0) + lg;
   void* args[] = {&team, &dest, &src, &n};
-  launch(call, k_reduce0 + o * 10 + ty, bytes <= 128 ? 1 : rows_for(bytes), args, stream);
+  launch(call, k_reduce0 + o * 10 + ty, bytes <= GSHMEM_DEV_LL_BYTES / 2 ? 1 : rows_for(bytes), args, stream);
 }
 
 void dev_team_sync(const char* call, int team, void* stream) {

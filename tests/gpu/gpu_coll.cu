@@ -342,6 +342,9 @@ void all_cases(const Ctx& x, int team) {
     }
     reduce_case<double>(x, kMaxF64, sc, team, 5000, 1, true);
     reduce_case<uint64_t>(x, kXorU64, sc, team, 9, 1, false);
+    reduce_case<uint64_t>(x, kXorU64, sc, team, 500, 1, true);   // LL in place, 8-byte elements
+    reduce_case<int8_t>(x, kMinI8, sc, team, 1001, 3, false);    // LL chained, 1-byte elements
+    reduce_case<float>(x, kSumF32, sc, team, 1024, 6, false);    // LL at its 4 KiB limit, chained
     reduce_case<uint64_t>(x, kXorU64, sc, team, big ? 300000 : 3000, 1, true);
     reduce_case<int8_t>(x, kMinI8, sc, team, 77, 1, false);
     reduce_case<int8_t>(x, kMinI8, sc, team, 4099, 1, false);

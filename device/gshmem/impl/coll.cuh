@@ -11,7 +11,7 @@
 //
 // Data moves by push: broadcast (root → all), fcollect (each → all) and alltoall (each → each)
 // store straight into the peers' dest over NVLink, then one phase tells every member its dest is
-// complete. A reduction of at most 128 bytes uses LL words ({4 data bytes, 4 flag bytes} in one
+// complete. A reduction of at most 4 KiB uses LL words ({4 data bytes, 4 flag bytes} in one
 // 8-byte store) in a double-buffered per-slot area, so it needs no phase at all; a larger one is
 // reduce-scatter + all-gather: a phase (sources ready), the owner of each slice reads that slice
 // from every member, reduces it and stores the result into every member's dest, a phase (all
@@ -240,7 +240,7 @@ struct OpAnd { template <typename T> __device__ __forceinline__ T operator()(T a
 struct OpOr { template <typename T> __device__ __forceinline__ T operator()(T a, T b) const { return a | b; } };
 struct OpXor { template <typename T> __device__ __forceinline__ T operator()(T a, T b) const { return a ^ b; } };
 
-constexpr size_t kLLPayload = GSHMEM_DEV_LL_BYTES / 2;  // 128 bytes
+constexpr size_t kLLPayload = GSHMEM_DEV_LL_BYTES / 2;  // 4 KiB
 
 __device__ __forceinline__ uint64_t *ll_buf(int pe, int slot, int parity, int sender) {
   return reinterpret_cast<uint64_t *>(ctrl(pe, GSHMEM_DEV_CTRL_LL) +
@@ -256,14 +256,22 @@ __device__ __forceinline__ uint32_t ll_word(const uint64_t *buf, size_t w, uint3
   return static_cast<uint32_t>(v);
 }
 
+// Element i of the payload in an LL buffer: whole words for 4- and 8-byte types, bytes of one
+// word for 1- and 2-byte types (they never straddle a word).
 template <typename T>
 __device__ __forceinline__ T ll_elem(const uint64_t *buf, size_t i, uint32_t seq) {
   union {
     T v;
+    uint32_t w[sizeof(T) >= 4 ? sizeof(T) / 4 : 1];
     unsigned char c[sizeof(T)];
   } u;
-  const size_t b0 = i * sizeof(T);
-  for (size_t b = 0; b < sizeof(T); ++b) u.c[b] = static_cast<unsigned char>(ll_word(buf, (b0 + b) / 4, seq) >> (8 * ((b0 + b) % 4)));
+  if constexpr (sizeof(T) % 4 == 0) {
+    for (size_t k = 0; k < sizeof(T) / 4; ++k) u.w[k] = ll_word(buf, i * (sizeof(T) / 4) + k, seq);
+  } else {
+    const size_t b0 = i * sizeof(T);
+    const uint32_t word = ll_word(buf, b0 / 4, seq);
+    for (size_t b = 0; b < sizeof(T); ++b) u.c[b] = static_cast<unsigned char>(word >> (8 * ((b0 + b) % 4)));
+  }
   return u.v;
 }
 
@@ -277,13 +285,19 @@ __device__ __forceinline__ void reduce_ll(const TeamDev &t, T *dest, const T *sr
   const uint32_t seq = static_cast<uint32_t>(c) | 0x80000000u;  // never 0: flags start zeroed
   const int par = static_cast<int>(c & 1);
   const unsigned char *s8 = reinterpret_cast<const unsigned char *>(src);
+  const bool aligned = (reinterpret_cast<uintptr_t>(s8) & 3) == 0;
   for (size_t i = r; i < nw; i += w) {
     uint32_t d = 0;
-    for (size_t b = 0; b < 4 && 4 * i + b < bytes; ++b) d |= static_cast<uint32_t>(s8[4 * i + b]) << (8 * b);
+    if (aligned && 4 * i + 4 <= bytes) d = *reinterpret_cast<const uint32_t *>(s8 + 4 * i);
+    else
+      for (size_t b = 0; b < 4 && 4 * i + b < bytes; ++b) d |= static_cast<uint32_t>(s8[4 * i + b]) << (8 * b);
     const uint64_t word = static_cast<uint64_t>(seq) << 32 | d;
     for (int k = 1; k < t.size; ++k)
       sys_atomic<uint64_t>(ll_buf(t.pe((t.me + k) % t.size), t.slot, par, t.me)[i]).store(word, cuda::memory_order_relaxed);
   }
+  // In place, an element may be written by another thread than the one sending its words: every
+  // word must be sent before any element is overwritten.
+  S::sync();
   const int me_w = t.pe(t.me);
   // Every member combines in team order, so all PEs get bit-identical results.
   for (size_t i = r; i < n; i += w) {

@@ -12,9 +12,10 @@
 
 #include <stdint.h>
 
-#define GSHMEM_DEVICE_STATE_VERSION 2u
-/* 2 MiB (the VMM granularity) so the user heap starts 2 MiB-aligned on every PE */
-#define GSHMEM_DEV_CTRL_BYTES (2u * 1024u * 1024u)
+#define GSHMEM_DEVICE_STATE_VERSION 3u
+/* 16 MiB (a multiple of the 2 MiB VMM granularity, so the user heap starts 16 MiB-aligned on
+ * every PE); most of it is the LL area of the small team reductions. */
+#define GSHMEM_DEV_CTRL_BYTES (16u * 1024u * 1024u)
 #define GSHMEM_DEV_MAX_ROUNDS 32
 /* control block offsets (bytes) */
 /* 0..16383: unused (the version-1 barrier flags lived here) */
@@ -24,13 +25,13 @@
 #define GSHMEM_DEV_MAX_TEAMS 64u               /* team handles and slots usable from device code */
 #define GSHMEM_DEV_MAX_ROWS 64u                /* blocks of one on-stream collective */
 #define GSHMEM_DEV_MAX_TEAM_PES 8u             /* team size for the flag-matrix collectives */
-#define GSHMEM_DEV_LL_BYTES 256u               /* per sender: 32 words of {4 data bytes, 4 flag bytes} */
+#define GSHMEM_DEV_LL_BYTES 8192u              /* per sender: 1024 words of {4 data bytes, 4 flag bytes} */
 #define GSHMEM_DEV_CTRL_TEAMS 32768u           /* gshmem_device_team[MAX_TEAMS], indexed by handle */
 #define GSHMEM_DEV_CTRL_PHASE_CNT 65536u       /* uint64[slot][row]: phases done (local) */
 #define GSHMEM_DEV_CTRL_LL_CNT 98304u          /* uint64[slot]: LL collectives done (local) */
 #define GSHMEM_DEV_CTRL_COLLECT 102400u      /* uint64[slot][sender index]: collect sizes */
 #define GSHMEM_DEV_CTRL_PHASE_FLAGS 131072u    /* uint64[slot][row][sender index] */
-#define GSHMEM_DEV_CTRL_LL 524288u             /* [slot][parity][sender index][LL_BYTES] */
+#define GSHMEM_DEV_CTRL_LL 8388608u            /* [slot][parity][sender index][LL_BYTES] (8 MiB) */
 
 typedef struct gshmem_device_state {
   uint32_t version;
