@@ -76,8 +76,11 @@ int alltoalls(const char* call, int team, void* d, const void* s, ptrdiff_t dst,
     return dev_alltoalls(call, team, d, s, dst, sst, n, e, nullptr), 0;
   return team_coll(call, team, op_alltoalls, n, (static_cast<uint64_t>(dst) << 32) ^ static_cast<uint64_t>(sst),
                    [&](coll::Group& g, int size) {
-                     const size_t span = n ? ((static_cast<size_t>(size) * n - 1) * static_cast<size_t>(dst) + 1) * e : 0;
-                     const size_t sspan = n ? ((static_cast<size_t>(size) * n - 1) * static_cast<size_t>(sst) + 1) * e : 0;
+                     const size_t m = bytes_of(call, static_cast<size_t>(size), n);  // overflow-checked
+                     auto span_of = [&](ptrdiff_t st) {
+                       return m ? bytes_of(call, bytes_of(call, m - 1, static_cast<size_t>(st)) + 1, e) : 0;
+                     };
+                     const size_t span = span_of(dst), sspan = span_of(sst);
                      check_sym(call, d, span, "dest");
                      check_sym(call, s, sspan, "source");
                      coll::alltoalls(g, d, s, dst, sst, n, e);

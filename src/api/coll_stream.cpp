@@ -163,7 +163,7 @@ void dev_alltoall(const char* call, int team, void* dest, const void* src, size_
 void dev_collect(const char* call, int team, void* dest, const void* src, size_t bytes, void* stream) {
   dev_team(call, team, static_cast<int>(GSHMEM_DEV_MAX_TEAM_PES));
   dev_range(call, src, bytes, "source");
-  if (bytes) dev_range(call, dest, bytes, "dest");  // the device checks the whole span
+  if (bytes) dev_range(call, dest, bytes, "dest");  // the kernel checks the whole span (total bytes)
   void* args[] = {&team, &dest, &src, &bytes};
   launch(call, k_collect, 1, args, stream);
 }
@@ -172,9 +172,12 @@ void dev_alltoalls(const char* call, int team, void* dest, const void* src, ptrd
                    size_t nelems, size_t elem, void* stream) {
   team::Team& t = dev_team(call, team, 256);
   if (dst < 1 || sst < 1) api_error(call, "strides must be positive (dst %td, sst %td)", dst, sst);
-  const size_t n = static_cast<size_t>(t.size()) * nelems;
-  dev_range(call, dest, n ? ((n - 1) * static_cast<size_t>(dst) + 1) * elem : 0, "dest");
-  dev_range(call, src, n ? ((n - 1) * static_cast<size_t>(sst) + 1) * elem : 0, "source");
+  const size_t n = bytes_of(call, static_cast<size_t>(t.size()), nelems);  // overflow-checked products
+  auto span = [&](ptrdiff_t stride) {
+    return n ? bytes_of(call, bytes_of(call, n - 1, static_cast<size_t>(stride)) + 1, elem) : 0;
+  };
+  dev_range(call, dest, span(dst), "dest");
+  dev_range(call, src, span(sst), "source");
   void* args[] = {&team, &dest, &src, &dst, &sst, &nelems, &elem};
   launch(call, k_alltoalls, rows_for(n * elem), args, stream);
 }
@@ -225,60 +228,66 @@ void dev_alltoalls(const char* call, int, void*, const void*, ptrdiff_t, ptrdiff
 }  // namespace gshmem::api
 #endif
 
+namespace {
+// A user's stream 0 is the legacy default stream (CU_STREAM_LEGACY = 0x1 in the driver API); a
+// null stream inside the library means "the PE's internal stream, then wait".
+void* user_stream(cudaStream_t s) { return s ? static_cast<void*>(s) : reinterpret_cast<void*>(uintptr_t{1}); }
+}  // namespace
+
 extern "C" {
 
 void shmemx_team_sync_on_stream(shmem_team_t team, cudaStream_t stream) {
-  dev_team_sync("shmemx_team_sync_on_stream", team, stream);
+  dev_team_sync("shmemx_team_sync_on_stream", team, user_stream(stream));
 }
 void shmemx_sync_all_on_stream(cudaStream_t stream) { shmemx_team_sync_on_stream(SHMEM_TEAM_WORLD, stream); }
 
 int shmemx_broadcastmem_on_stream(shmem_team_t team, void* d, const void* s, size_t n, int root, cudaStream_t stream) {
-  dev_broadcast("shmemx_broadcastmem_on_stream", team, d, s, n, root, stream);
+  dev_broadcast("shmemx_broadcastmem_on_stream", team, d, s, n, root, user_stream(stream));
   return 0;
 }
 int shmemx_fcollectmem_on_stream(shmem_team_t team, void* d, const void* s, size_t n, cudaStream_t stream) {
-  dev_fcollect("shmemx_fcollectmem_on_stream", team, d, s, n, stream);
+  dev_fcollect("shmemx_fcollectmem_on_stream", team, d, s, n, user_stream(stream));
   return 0;
 }
 int shmemx_alltoallmem_on_stream(shmem_team_t team, void* d, const void* s, size_t n, cudaStream_t stream) {
-  dev_alltoall("shmemx_alltoallmem_on_stream", team, d, s, n, stream);
+  dev_alltoall("shmemx_alltoallmem_on_stream", team, d, s, n, user_stream(stream));
   return 0;
 }
 
 int shmemx_collectmem_on_stream(shmem_team_t team, void* d, const void* s, size_t n, cudaStream_t stream) {
-  dev_collect("shmemx_collectmem_on_stream", team, d, s, n, stream);
+  dev_collect("shmemx_collectmem_on_stream", team, d, s, n, user_stream(stream));
   return 0;
 }
 int shmemx_alltoallsmem_on_stream(shmem_team_t team, void* d, const void* s, ptrdiff_t dst, ptrdiff_t sst, size_t n,
                                   cudaStream_t stream) {
-  dev_alltoalls("shmemx_alltoallsmem_on_stream", team, d, s, dst, sst, n, 1, stream);
+  dev_alltoalls("shmemx_alltoallsmem_on_stream", team, d, s, dst, sst, n, 1, user_stream(stream));
   return 0;
 }
 
 #define GSHMEM_DEF_COLL_STREAM(T, N)                                                                    \
   int shmemx_##N##_collect_on_stream(shmem_team_t team, T* d, const T* s, size_t n, cudaStream_t st) {  \
     const char* call = "shmemx_" #N "_collect_on_stream";                                               \
-    dev_collect(call, team, d, s, bytes_of(call, n, sizeof(T)), st);                                    \
+    dev_collect(call, team, d, s, bytes_of(call, n, sizeof(T)), user_stream(st));                                    \
     return 0;                                                                                           \
   }                                                                                                     \
   int shmemx_##N##_alltoalls_on_stream(shmem_team_t team, T* d, const T* s, ptrdiff_t dst, ptrdiff_t sst, size_t n, \
                                        cudaStream_t st) {                                               \
-    dev_alltoalls("shmemx_" #N "_alltoalls_on_stream", team, d, s, dst, sst, n, sizeof(T), st);         \
+    dev_alltoalls("shmemx_" #N "_alltoalls_on_stream", team, d, s, dst, sst, n, sizeof(T), user_stream(st));         \
     return 0;                                                                                           \
   }                                                                                                     \
   int shmemx_##N##_broadcast_on_stream(shmem_team_t team, T* d, const T* s, size_t n, int root, cudaStream_t st) { \
     const char* call = "shmemx_" #N "_broadcast_on_stream";                                             \
-    dev_broadcast(call, team, d, s, bytes_of(call, n, sizeof(T)), root, st);                            \
+    dev_broadcast(call, team, d, s, bytes_of(call, n, sizeof(T)), root, user_stream(st));                            \
     return 0;                                                                                           \
   }                                                                                                     \
   int shmemx_##N##_fcollect_on_stream(shmem_team_t team, T* d, const T* s, size_t n, cudaStream_t st) { \
     const char* call = "shmemx_" #N "_fcollect_on_stream";                                              \
-    dev_fcollect(call, team, d, s, bytes_of(call, n, sizeof(T)), st);                                   \
+    dev_fcollect(call, team, d, s, bytes_of(call, n, sizeof(T)), user_stream(st));                                   \
     return 0;                                                                                           \
   }                                                                                                     \
   int shmemx_##N##_alltoall_on_stream(shmem_team_t team, T* d, const T* s, size_t n, cudaStream_t st) { \
     const char* call = "shmemx_" #N "_alltoall_on_stream";                                              \
-    dev_alltoall(call, team, d, s, bytes_of(call, n, sizeof(T)), st);                                   \
+    dev_alltoall(call, team, d, s, bytes_of(call, n, sizeof(T)), user_stream(st));                                   \
     return 0;                                                                                           \
   }
 GSHMEM_RMA_TYPES_DEVICE(GSHMEM_DEF_COLL_STREAM)
@@ -286,7 +295,7 @@ GSHMEM_RMA_TYPES_DEVICE(GSHMEM_DEF_COLL_STREAM)
 
 #define GSHMEM_DEF_REDUCE_STREAM(T, N, OP)                                                              \
   int shmemx_##N##_##OP##_reduce_on_stream(shmem_team_t team, T* d, const T* s, size_t n, cudaStream_t st) { \
-    dev_reduce("shmemx_" #N "_" #OP "_reduce_on_stream", team, d, s, n, sizeof(T), reduce_kind<T>(), #OP, st); \
+    dev_reduce("shmemx_" #N "_" #OP "_reduce_on_stream", team, d, s, n, sizeof(T), reduce_kind<T>(), #OP, user_stream(st)); \
     return 0;                                                                                           \
   }
 #define GSHMEM_DEF_REDUCE_STREAM_BIT(T, N) \

@@ -85,7 +85,8 @@ void shmemx_quiet_on_stream(cudaStream_t stream) {
 // stream work's stores, as the quiet in a barrier requires).
 void shmemx_barrier_all_on_stream(cudaStream_t stream) {
   (void)stream_gpu("shmemx_barrier_all_on_stream");
-  dev_team_sync("shmemx_barrier_all_on_stream", SHMEM_TEAM_WORLD, stream);
+  // stream 0 is the legacy default stream (CU_STREAM_LEGACY); null inside the library means internal
+  dev_team_sync("shmemx_barrier_all_on_stream", SHMEM_TEAM_WORLD, stream ? static_cast<void*>(stream) : CU_STREAM_LEGACY);
 }
 
 }  // extern "C"

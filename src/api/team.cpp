@@ -240,7 +240,8 @@ void shmem_team_destroy(shmem_team_t team) {
   team::Team& t = team_for(call, team);
   if (t.predefined) api_error(call, "team %d is predefined (WORLD, SHARED, NODE) and cannot be destroyed", team);
   if (dev_active()) {
-    sync_team(t);  // every member is past its last collective on the team
+    dev_idle(call, *g_rt);  // this PE's kernels and on-stream collectives on the team have finished
+    sync_team(t);           // ... and every member's have
     dev_team_clear(call, *g_rt, t);
   }
   g_rt->teams.destroy(t);  // frees t: no other thread may use the team during its destruction

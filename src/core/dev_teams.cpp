@@ -36,6 +36,12 @@ void dev_team_publish(const char* call, Runtime& r, const team::Team& t) {
   check(call, g, g.drv->cuStreamSynchronize(g.stream), "cuStreamSynchronize");
 }
 
+void dev_idle(const char* call, Runtime& r) {
+  if (!r.gpu) return;
+  gpu_make_current(*r.gpu);
+  check(call, *r.gpu, r.gpu->drv->cuCtxSynchronize(), "cuCtxSynchronize");
+}
+
 void dev_team_clear(const char* call, Runtime& r, const team::Team& t) {
   if (!r.gpu) return;
   GpuContext& g = *r.gpu;
@@ -52,6 +58,8 @@ void dev_team_clear(const char* call, Runtime& r, const team::Team& t) {
        GSHMEM_DEV_MAX_ROWS * GSHMEM_DEV_MAX_TEAM_PES * 8},
       {c + GSHMEM_DEV_CTRL_LL + slot * 2 * GSHMEM_DEV_MAX_TEAM_PES * GSHMEM_DEV_LL_BYTES,
        2 * GSHMEM_DEV_MAX_TEAM_PES * GSHMEM_DEV_LL_BYTES},
+      {c + GSHMEM_DEV_CTRL_LL_DONE + slot * GSHMEM_DEV_MAX_TEAM_PES * 8, GSHMEM_DEV_MAX_TEAM_PES * 8},
+      {c + GSHMEM_DEV_CTRL_COLLECT + slot * GSHMEM_DEV_MAX_TEAM_PES * 8, GSHMEM_DEV_MAX_TEAM_PES * 8},
       {c + GSHMEM_DEV_CTRL_TEAMS + static_cast<CUdeviceptr>(t.handle) * sizeof(gshmem_device_team),
        t.handle >= 0 && t.handle < static_cast<int>(GSHMEM_DEV_MAX_TEAMS) ? sizeof(gshmem_device_team) : 0},
   };
@@ -60,6 +68,7 @@ void dev_team_clear(const char* call, Runtime& r, const team::Team& t) {
   check(call, g, g.drv->cuStreamSynchronize(g.stream), "cuStreamSynchronize");
 }
 #else
+void dev_idle(const char*, Runtime&) {}
 void dev_team_publish(const char*, Runtime&, const team::Team&) {}
 void dev_team_clear(const char*, Runtime&, const team::Team&) {}
 #endif

@@ -8,7 +8,10 @@ namespace gshmem {
 
 // No-ops on CPU PEs. Errors end the job with a message naming call.
 void dev_team_publish(const char* call, Runtime& r, const team::Team& t);
-// After the team's last sync: no member writes this PE's flags for the slot any more.
+// Waits until this PE's GPU has finished all work (every stream): before a team is destroyed,
+// so no kernel of this PE still uses the team when the members agree to clear it.
+void dev_idle(const char* call, Runtime& r);
+// After dev_idle on every member and a team sync: no member writes this PE's flags any more.
 void dev_team_clear(const char* call, Runtime& r, const team::Team& t);
 
 }  // namespace gshmem

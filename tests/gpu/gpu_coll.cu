@@ -99,6 +99,15 @@ __global__ void coll2_kernel(Coll c, Scope s, int team, void* d, const void* src
   }
 }
 
+// An LL reduction into d immediately followed by a broadcast into d (no sync between): the
+// broadcast's data must win on every member.
+__global__ void ll_then_bcast(int team, int32_t* d, const int32_t* s, const int32_t* s2, int root, int reps) {
+  for (int r = 0; r < reps; ++r) {
+    shmemx_int32_sum_reduce_block(team, d, s, 16);
+    shmemx_int32_broadcast_block(team, d, s2, 16, root);
+  }
+}
+
 __global__ void team_query(int team, int* out) {
   out[0] = shmem_team_my_pe(team);
   out[1] = shmem_team_n_pes(team);
@@ -317,6 +326,36 @@ void alltoalls_case(const Ctx& x, Scope s, int team, size_t n) {
   shmem_free(src);
 }
 
+void ll_then_push_case(const Ctx& x, int team, bool stream) {
+  const int tn = shmem_team_n_pes(team), root = tn - 1;
+  int32_t* buf = static_cast<int32_t*>(shmem_malloc(3 * 16 * sizeof(int32_t)));
+  int32_t *d = buf, *s = buf + 16, *s2 = buf + 32;
+  std::vector<int32_t> h(32);
+  for (int i = 0; i < 32; ++i) h[i] = static_cast<int32_t>(payload(g_seed ^ 0x11, x.me, i));
+  CK(cudaMemcpy(s, h.data(), 32 * sizeof(int32_t), cudaMemcpyHostToDevice));
+  CK(cudaMemset(d, 0xA5, 16 * sizeof(int32_t)));
+  CK(cudaDeviceSynchronize());
+  shmem_barrier_all();
+  if (stream) {
+    for (int r = 0; r < 50; ++r) {
+      shmemx_int32_sum_reduce_on_stream(team, d, s, 16, x.stream);
+      shmemx_int32_broadcast_on_stream(team, d, s2, 16, root, x.stream);
+    }
+  } else {
+    ll_then_bcast<<<1, 256, 0, x.stream>>>(team, d, s, s2, root, 50);
+  }
+  CK(cudaStreamSynchronize(x.stream));
+  std::vector<int32_t> got(16);
+  CK(cudaMemcpy(got.data(), d, 16 * sizeof(int32_t), cudaMemcpyDeviceToHost));
+  const int rw = shmem_team_translate_pe(team, root, SHMEM_TEAM_WORLD);
+  int bad = 0;
+  for (int i = 0; i < 16; ++i) bad += got[i] != static_cast<int32_t>(payload(g_seed ^ 0x11, rw, 16 + i));
+  EXPECT(bad == 0, "LL reduction then broadcast into the same dest (%s), team %d: %d of 16 wrong",
+         stream ? "on-stream" : "block", team, bad);
+  shmem_barrier_all();
+  shmem_free(buf);
+}
+
 void all_cases(const Ctx& x, int team) {
   if (team == SHMEM_TEAM_INVALID) return;
   int* q;
@@ -327,6 +366,8 @@ void all_cases(const Ctx& x, int team) {
          "device team query of team %d: my_pe %d n_pes %d, host says %d and %d", team, q[0], q[1],
          shmem_team_my_pe(team), shmem_team_n_pes(team));
   CK(cudaFree(q));
+  ll_then_push_case(x, team, false);
+  ll_then_push_case(x, team, true);
   for (int s = kThread; s <= kHost; ++s) {
     const Scope sc = static_cast<Scope>(s);
     const bool big = sc >= kStream;

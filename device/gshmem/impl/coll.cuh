@@ -118,12 +118,37 @@ __device__ __forceinline__ void row_range(size_t bytes, int row, int nrows, size
   *hi = *lo + per < bytes ? *lo + per : bytes;
 }
 
+__device__ __forceinline__ uint64_t *ll_done(int pe, int slot, int idx) {
+  return reinterpret_cast<uint64_t *>(ctrl(pe, GSHMEM_DEV_CTRL_LL_DONE)) + static_cast<size_t>(slot) * GSHMEM_DEV_MAX_TEAM_PES + idx;
+}
+
+// An LL reduction has no closing phase: a member can return from it while another is still
+// reading its source and writing its dest. Collectives that push into peers' buffers without an
+// opening phase (broadcast, fcollect, alltoall, alltoalls) therefore first wait until every
+// member has finished the team's last LL reduction (each member publishes how many it finished;
+// every member has done the same number). Nothing to wait for when the team never ran one.
+template <typename S>
+__device__ __forceinline__ void settle_ll(const TeamDev &t) {
+  if (t.size < 2 || t.size > static_cast<int>(GSHMEM_DEV_MAX_TEAM_PES)) return;
+  S::sync();  // the scope's leader wrote the LL count at the end of the last reduction
+  const uint64_t c = *(reinterpret_cast<volatile uint64_t *>(ctrl(st().my_pe, GSHMEM_DEV_CTRL_LL_CNT)) + t.slot);
+  if (!c) return;
+  const int me_w = t.pe(t.me);
+  for (int k = S::rank(); k < t.size - 1; k += S::size()) {
+    const int j = (t.me + 1 + k) % t.size;
+    while (load_acquire(ll_done(me_w, t.slot, j)) < c) {
+    }
+  }
+  S::sync();
+}
+
 template <typename S>
 __device__ __forceinline__ void broadcast(const char *call, int handle, void *dest, const void *src, size_t bytes,
                                           int root, int row = 0, int nrows = 1) {
   const TeamDev t = team(call, handle);
   if (static_cast<unsigned>(root) >= static_cast<unsigned>(t.size))
     fail_value(call, "PE_root is not in the team; PE_root", root);
+  settle_ll<S>(t);
   if (t.me == root && bytes) {
     size_t lo, hi;
     row_range(bytes, row, nrows, &lo, &hi);
@@ -140,6 +165,7 @@ template <typename S>
 __device__ __forceinline__ void fcollect(const char *call, int handle, void *dest, const void *src, size_t bytes,
                                          int row = 0, int nrows = 1) {
   const TeamDev t = team(call, handle);
+  settle_ll<S>(t);
   if (bytes) {
     size_t lo, hi;
     row_range(bytes, row, nrows, &lo, &hi);
@@ -156,6 +182,7 @@ template <typename S>
 __device__ __forceinline__ void alltoall(const char *call, int handle, void *dest, const void *src, size_t bytes,
                                          int row = 0, int nrows = 1) {
   const TeamDev t = team(call, handle);
+  settle_ll<S>(t);
   if (bytes) {
     size_t lo, hi;
     row_range(bytes, row, nrows, &lo, &hi);
@@ -192,8 +219,12 @@ __device__ __forceinline__ void collect(const char *call, int handle, void *dest
     if (i < t.me) off += b;
     total += b;
   }
+  {  // always checked (also with device checks off): the peers write total bytes here
+    const uint64_t off0 = reinterpret_cast<uint64_t>(dest) - st().heap_base;
+    if (total && (off0 >= st().heap_size || total > st().heap_size - off0))
+      fail_value(call, "dest does not hold the collected bytes in the symmetric heap; total bytes", static_cast<long long>(total));
+  }
   if (bytes) {
-    (void)peer(call, dest, total, st().my_pe);
     for (int k = 0; k < t.size; ++k) {
       const int j = (t.me + k) % t.size;
       copy<S>(peer(call, static_cast<char *>(dest) + off, bytes, t.pe(j)), static_cast<const char *>(src), bytes);
@@ -209,6 +240,7 @@ __device__ __forceinline__ void alltoalls(const char *call, int handle, void *de
                                           ptrdiff_t sst, size_t nelems, size_t elem, int row = 0, int nrows = 1) {
   const TeamDev t = team(call, handle);
   if (dst < 1 || sst < 1) fail_value(call, "strides must be positive; dst * 2^32 + sst", (static_cast<long long>(dst) << 32) + sst);
+  settle_ll<S>(t);
   if (nelems) {
     const size_t per = (nelems + nrows - 1) / nrows;
     const size_t klo = per * row < nelems ? per * row : nelems, khi = klo + per < nelems ? klo + per : nelems;
@@ -307,6 +339,9 @@ __device__ __forceinline__ void reduce_ll(const TeamDev &t, T *dest, const T *sr
   }
   S::sync();
   if (r == 0) *cnt = c;
+  // This member is done with its source and dest: tell the others (see settle_ll).
+  for (int k = r; k < t.size - 1; k += w)
+    sys_atomic<uint64_t>(*ll_done(t.pe((t.me + 1 + k) % t.size), t.slot, t.me)).store(c, cuda::memory_order_release);
 }
 
 // Owner side of reduce-scatter + all-gather for elements [lo, hi).
@@ -375,7 +410,9 @@ __device__ __forceinline__ void reduce(const char *call, int handle, T *dest, co
   (void)peer(call, src, bytes, st().my_pe);
   if (!n) return;
   if (t.size == 1) {
-    if (dest != src) copy<S>(reinterpret_cast<char *>(dest), reinterpret_cast<const char *>(src), bytes);
+    size_t lo, hi;
+    row_range(bytes, row, nrows, &lo, &hi);
+    if (dest != src) copy<S>(reinterpret_cast<char *>(dest) + lo, reinterpret_cast<const char *>(src) + lo, hi - lo);
     S::sync();
     return;
   }

@@ -30,6 +30,7 @@
 #define GSHMEM_DEV_CTRL_PHASE_CNT 65536u       /* uint64[slot][row]: phases done (local) */
 #define GSHMEM_DEV_CTRL_LL_CNT 98304u          /* uint64[slot]: LL collectives done (local) */
 #define GSHMEM_DEV_CTRL_COLLECT 102400u      /* uint64[slot][sender index]: collect sizes */
+#define GSHMEM_DEV_CTRL_LL_DONE 106496u      /* uint64[slot][sender index]: LL reductions finished */
 #define GSHMEM_DEV_CTRL_PHASE_FLAGS 131072u    /* uint64[slot][row][sender index] */
 #define GSHMEM_DEV_CTRL_LL 8388608u            /* [slot][parity][sender index][LL_BYTES] (8 MiB) */
 
@@ -63,7 +64,9 @@ static_assert(sizeof(gshmem_device_team) == 32, "gshmem_device_team layout is pa
 static_assert(GSHMEM_DEV_CTRL_TEAMS + GSHMEM_DEV_MAX_TEAMS * 32 <= GSHMEM_DEV_CTRL_PHASE_CNT, "layout");
 static_assert(GSHMEM_DEV_CTRL_PHASE_CNT + GSHMEM_DEV_MAX_TEAMS * GSHMEM_DEV_MAX_ROWS * 8 <= GSHMEM_DEV_CTRL_LL_CNT, "layout");
 static_assert(GSHMEM_DEV_CTRL_LL_CNT + GSHMEM_DEV_MAX_TEAMS * 8 <= GSHMEM_DEV_CTRL_COLLECT, "layout");
-static_assert(GSHMEM_DEV_CTRL_COLLECT + GSHMEM_DEV_MAX_TEAMS * GSHMEM_DEV_MAX_TEAM_PES * 8 <= GSHMEM_DEV_CTRL_PHASE_FLAGS,
+static_assert(GSHMEM_DEV_CTRL_COLLECT + GSHMEM_DEV_MAX_TEAMS * GSHMEM_DEV_MAX_TEAM_PES * 8 <= GSHMEM_DEV_CTRL_LL_DONE,
+              "layout");
+static_assert(GSHMEM_DEV_CTRL_LL_DONE + GSHMEM_DEV_MAX_TEAMS * GSHMEM_DEV_MAX_TEAM_PES * 8 <= GSHMEM_DEV_CTRL_PHASE_FLAGS,
               "layout");
 static_assert(GSHMEM_DEV_CTRL_PHASE_FLAGS + GSHMEM_DEV_MAX_TEAMS * GSHMEM_DEV_MAX_ROWS * GSHMEM_DEV_MAX_TEAM_PES * 8 <=
                   GSHMEM_DEV_CTRL_LL, "layout");
