@@ -1,8 +1,8 @@
 // The trigger FIFO between producers (GPU threads; host threads in tests and host-side paths) and
 // one proxy thread per PE. A ring of 2^k 16-byte slots; producers reserve slots with one atomic
 // add on `head` (2 slots for a trigger with an extension), wait while the ring is full
-// (backpressure: head - tail > capacity), write the slot's word 1 and then word 0 with release
-// order. The proxy reads word 0 with acquire order (non-zero = ready), handles the trigger, zeroes
+// (backpressure: head - tail > capacity), write the extension, then the trigger's word 1 and
+// last its word 0 with release order. The proxy reads word 0 with acquire order (non-zero = ready), handles the trigger, zeroes
 // the slot(s), advances `tail` and publishes `completed`, which quiet waits on: a producer's quiet
 // returns when completed >= the index after its last reserved slot. No trigger is lost: a slot is
 // only reused after the proxy zeroed it and moved tail past it.
@@ -26,19 +26,21 @@ class Fifo {
   }
   uint64_t capacity() const { return mask_ + 1; }
 
-  // Pushes t (and ext when given); returns the index after the last slot used (for quiet).
+  // Pushes t and its extension slots (as many as its flags say: 0, 1 or 2, read from ext);
+  // returns the index after the last slot used (for quiet).
   uint64_t push(const gshmem_trigger& t, const gshmem_trigger* ext = nullptr) {
-    const uint64_t n = ext ? 2 : 1;
+    const uint64_t n_ext = GSHMEM_TRIG_EXT_SLOTS(gshmem_trigger_decode(t).flags);
+    const uint64_t n = 1 + n_ext;
     const uint64_t idx = head_.fetch_add(n, std::memory_order_relaxed);
     Backoff b;
     for (Backoff::State s; idx + n - tail_.load(std::memory_order_acquire) > capacity();) b(s);  // full
-    if (ext) write(idx + 1, *ext, true);
+    for (uint64_t i = 0; i < n_ext; ++i) write(idx + 1 + i, ext[i], true);
     write(idx, t, false);
     return idx + n;
   }
 
   // Proxy side: handles every ready trigger in order; returns how many slots were consumed.
-  // handler(const gshmem_trigger&, const gshmem_trigger* ext).
+  // handler(const gshmem_trigger&, const gshmem_trigger* ext) (ext: the extension slots, or null).
   template <typename Handler>
   uint64_t poll(Handler&& handler) {
     uint64_t consumed = 0;
@@ -48,17 +50,11 @@ class Fifo {
       const uint64_t w0 = s.w0.load(std::memory_order_acquire);
       if (!w0) break;
       gshmem_trigger trig{w0, s.w1};
-      const bool has_ext = gshmem_trigger_decode(trig).flags & GSHMEM_TRIG_FLAG_EXT;
-      gshmem_trigger ext{};
-      if (has_ext) {
-        Slot& e = slots_[(t + 1) & mask_];
-        Backoff b;  // the producer writes the extension first, but wait for it to be visible
-        for (Backoff::State st; !(ext.w0 = e.w0.load(std::memory_order_acquire));) b(st);
-        ext.w0 -= 1;  // stored +1 so that a zero source offset still marks the slot ready
-        ext.w1 = e.w1;
-      }
-      handler(trig, has_ext ? &ext : nullptr);
-      const uint64_t n = has_ext ? 2 : 1;
+      const uint64_t n_ext = GSHMEM_TRIG_EXT_SLOTS(gshmem_trigger_decode(trig).flags);
+      gshmem_trigger ext[2]{};
+      for (uint64_t i = 0; i < n_ext; ++i) read_ext(t + i, &ext[i]);
+      handler(trig, n_ext ? ext : nullptr);
+      const uint64_t n = 1 + n_ext;
       for (uint64_t i = 0; i < n; ++i) slots_[(t + i) & mask_].w0.store(0, std::memory_order_relaxed);
       tail_.store(t + n, std::memory_order_release);
       completed_.store(t + n, std::memory_order_release);
@@ -66,6 +62,34 @@ class Fifo {
     }
     return consumed;
   }
+
+  // Proxy side for engines that complete asynchronously: like poll, but handler(trigger, ext,
+  // number of extension slots) only starts the operation; the slots are freed (tail advances: the trigger was
+  // copied out) but completion is published later with publish_completed, after the engine has
+  // finished everything it started.
+  template <typename Handler>
+  uint64_t poll_deferred(Handler&& handler) {
+    uint64_t consumed = 0;
+    for (;;) {
+      const uint64_t t = tail_.load(std::memory_order_relaxed);
+      Slot& s = slots_[t & mask_];
+      const uint64_t w0 = s.w0.load(std::memory_order_acquire);
+      if (!w0) break;
+      gshmem_trigger trig{w0, s.w1};
+      const uint64_t n_ext = GSHMEM_TRIG_EXT_SLOTS(gshmem_trigger_decode(trig).flags);
+      gshmem_trigger ext[2]{};
+      for (uint64_t i = 0; i < n_ext; ++i) read_ext(t + i, &ext[i]);
+      handler(trig, n_ext ? ext : nullptr, n_ext);
+      const uint64_t n = 1 + n_ext;
+      for (uint64_t i = 0; i < n; ++i) slots_[(t + i) & mask_].w0.store(0, std::memory_order_relaxed);
+      tail_.store(t + n, std::memory_order_release);
+      consumed += n;
+    }
+    return consumed;
+  }
+  // Every slot before upto has completed (quiet may return for pushes that ended there).
+  void publish_completed(uint64_t upto) { completed_.store(upto, std::memory_order_release); }
+  uint64_t tail() const { return tail_.load(std::memory_order_acquire); }
 
   // Waits until every slot before `upto` (a value push returned) has been handled.
   void quiet(uint64_t upto) const {
@@ -79,12 +103,18 @@ class Fifo {
     std::atomic<uint64_t> w0;
     uint64_t w1;
   };
-  // A trigger's word 0 is never zero (op != NONE); an extension's word 0 is an offset (< 2^48)
-  // and is stored + 1, so a non-zero word 0 always means "ready".
+  // A trigger's word 0 is never zero (op != NONE) and is stored last with release order; the
+  // extension (any 128 bits: operands may be all ones) is written before it, so the proxy's
+  // acquire load of the trigger's word 0 makes the extension visible too.
   void write(uint64_t idx, const gshmem_trigger& t, bool ext) {
     Slot& s = slots_[idx & mask_];
     s.w1 = t.w1;
-    s.w0.store(ext ? t.w0 + 1 : t.w0, std::memory_order_release);
+    s.w0.store(t.w0, ext ? std::memory_order_relaxed : std::memory_order_release);
+  }
+  void read_ext(uint64_t t, gshmem_trigger* ext) const {
+    const Slot& e = slots_[(t + 1) & mask_];
+    ext->w0 = e.w0.load(std::memory_order_relaxed);
+    ext->w1 = e.w1;
   }
   const uint64_t mask_;
   std::vector<Slot> slots_;

@@ -36,7 +36,10 @@ enum gshmem_trigger_op {
   GSHMEM_TRIG_AMO = 5,
   GSHMEM_TRIG_FLUSH = 6
 };
-#define GSHMEM_TRIG_FLAG_EXT 1u
+#define GSHMEM_TRIG_FLAG_EXT 1u  /* one extension slot follows */
+#define GSHMEM_TRIG_FLAG_EXT2 2u /* two extension slots follow */
+/* extension slots of a trigger with these flags */
+#define GSHMEM_TRIG_EXT_SLOTS(flags) (((flags) & GSHMEM_TRIG_FLAG_EXT2) ? 2u : ((flags) & GSHMEM_TRIG_FLAG_EXT) ? 1u : 0u)
 
 typedef struct gshmem_trigger_fields {
   uint32_t op, flags, pe, segment, version;
@@ -65,9 +68,60 @@ static inline GSHMEM_TRIG_HD gshmem_trigger_fields gshmem_trigger_decode(gshmem_
   return f;
 }
 
+/* What each operation carries (all but FLUSH take one extension slot):
+ *   PUT     size = bytes; dst_off/segment = destination on pe; e0 = source address (this process)
+ *   GET     size = bytes; dst_off/segment = source on pe;      e0 = destination address
+ *   SIGNAL  size = sig_op (0 SET, 1 ADD); dst_off = the signal word on pe; e1 = value. Performed after
+ *           every earlier operation of the same producer to pe (put-with-signal = PUT then SIGNAL).
+ *   AMO     two extension slots (flags = GSHMEM_TRIG_FLAG_EXT2): size = (amo op << 4) | operand
+ *           bytes (4 or 8); dst_off = target on pe; first e0 = operand, e1 = compare value (cswap);
+ *           second e0 = address that receives the old value (0: none), e1 = 0.
+ *   FLUSH   nothing to do; a producer's quiet waits for the completion count past it. */
+enum gshmem_trigger_amo_op {
+  GSHMEM_TRIG_AMO_FETCH = 0,
+  GSHMEM_TRIG_AMO_SET = 1,
+  GSHMEM_TRIG_AMO_SWAP = 2,
+  GSHMEM_TRIG_AMO_CSWAP = 3,
+  GSHMEM_TRIG_AMO_ADD = 4,
+  GSHMEM_TRIG_AMO_AND = 5,
+  GSHMEM_TRIG_AMO_OR = 6,
+  GSHMEM_TRIG_AMO_XOR = 7
+};
+
 #define GSHMEM_TRIGGER_MAX_PE 0xfffffu
 #define GSHMEM_TRIGGER_MAX_SIZE 0xfffffffffull
 #define GSHMEM_TRIGGER_MAX_OFFSET 0xffffffffffffull
+
+/* Encoders for the operations above: *t and *ext receive the trigger and its extension. */
+static inline GSHMEM_TRIG_HD void gshmem_trigger_put(uint32_t pe, uint32_t seg, uint64_t dst_off, uint64_t src_addr,
+                                                     uint64_t bytes, gshmem_trigger *t, gshmem_trigger *ext) {
+  *t = gshmem_trigger_encode(GSHMEM_TRIG_PUT, GSHMEM_TRIG_FLAG_EXT, pe, bytes, dst_off, seg);
+  ext->w0 = src_addr;
+  ext->w1 = 0;
+}
+static inline GSHMEM_TRIG_HD void gshmem_trigger_get(uint32_t pe, uint32_t seg, uint64_t src_off, uint64_t dst_addr,
+                                                     uint64_t bytes, gshmem_trigger *t, gshmem_trigger *ext) {
+  *t = gshmem_trigger_encode(GSHMEM_TRIG_GET, GSHMEM_TRIG_FLAG_EXT, pe, bytes, src_off, seg);
+  ext->w0 = dst_addr;
+  ext->w1 = 0;
+}
+static inline GSHMEM_TRIG_HD void gshmem_trigger_signal(uint32_t pe, uint32_t seg, uint64_t off, uint64_t value,
+                                                        uint32_t sig_op, gshmem_trigger *t, gshmem_trigger *ext) {
+  *t = gshmem_trigger_encode(GSHMEM_TRIG_SIGNAL, GSHMEM_TRIG_FLAG_EXT, pe, sig_op, off, seg);
+  ext->w0 = 0;
+  ext->w1 = value;
+}
+/* ext: two slots */
+static inline GSHMEM_TRIG_HD void gshmem_trigger_amo(uint32_t pe, uint32_t seg, uint64_t off, uint32_t amo_op,
+                                                     uint32_t bytes, uint64_t operand, uint64_t compare,
+                                                     uint64_t result_addr, gshmem_trigger *t, gshmem_trigger *ext) {
+  *t = gshmem_trigger_encode(GSHMEM_TRIG_AMO, GSHMEM_TRIG_FLAG_EXT2, pe, ((uint64_t)amo_op << 4) | (bytes & 0xfu),
+                             off, seg);
+  ext[0].w0 = operand;
+  ext[0].w1 = compare;
+  ext[1].w0 = result_addr;
+  ext[1].w1 = 0;
+}
 
 #ifdef __cplusplus
 static_assert(sizeof(gshmem_trigger) == 16, "a trigger is one 16-byte slot");

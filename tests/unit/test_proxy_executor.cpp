@@ -1,0 +1,189 @@
+// The proxy executor over the trigger FIFO with an engine that completes asynchronously (it
+// performs operations only when flushed, as a copy engine or network would): four producer
+// threads push puts with signals, gets, and atomics (including all-ones operands) to three
+// simulated PEs' memory; after each quiet the data must be there, the signal counts exact, every
+// fetch-add must return a distinct old value, and malformed triggers are rejected, not performed.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cstring>
+#include <functional>
+#include <random>
+#include <thread>
+#include <vector>
+
+#include "proxy/executor.hpp"
+
+namespace {
+using gshmem::proxy::Engine;
+using gshmem::proxy::Executor;
+using gshmem::proxy::Fifo;
+
+constexpr int kPes = 3, kProducers = 4;
+constexpr size_t kSegBytes = 1 << 20;
+
+class DeferredEngine : public Engine {
+ public:
+  explicit DeferredEngine(std::vector<std::vector<unsigned char>>& seg) : seg_(seg) {}
+  void put(uint32_t pe, uint32_t, uint64_t off, uint64_t src, uint64_t n) override {
+    check(pe, off, n);
+    pending_.push_back([=, this] { memcpy(seg_[pe].data() + off, reinterpret_cast<const void*>(src), n); });
+  }
+  void get(uint32_t pe, uint32_t, uint64_t off, uint64_t dst, uint64_t n) override {
+    check(pe, off, n);
+    pending_.push_back([=, this] { memcpy(reinterpret_cast<void*>(dst), seg_[pe].data() + off, n); });
+  }
+  void signal(uint32_t pe, uint32_t, uint64_t off, uint64_t v, uint32_t op) override {
+    check(pe, off, 8);
+    pending_.push_back([=, this] {
+      std::atomic_ref<uint64_t> w(*reinterpret_cast<uint64_t*>(seg_[pe].data() + off));
+      if (op == 1) w.fetch_add(v);
+      else w.store(v);
+    });
+  }
+  void amo(uint32_t pe, uint32_t, uint64_t off, uint32_t op, uint32_t bytes, uint64_t a, uint64_t b,
+           uint64_t* old) override {
+    check(pe, off, bytes);
+    pending_.push_back([=, this] {
+      if (bytes == 8) *write_old(old) = apply<uint64_t>(pe, off, op, a, b);
+      else *write_old(old) = apply<uint32_t>(pe, off, op, static_cast<uint32_t>(a), static_cast<uint32_t>(b));
+    });
+  }
+  void flush() override {
+    for (auto& f : pending_) f();
+    pending_.clear();
+    ++flushes;
+  }
+  uint64_t flushes = 0;
+
+ private:
+  static uint64_t* write_old(uint64_t* old) {
+    static thread_local uint64_t sink;
+    return old ? old : &sink;
+  }
+  void check(uint32_t pe, uint64_t off, uint64_t n) const {
+    ASSERT_LT(pe, static_cast<uint32_t>(kPes));
+    ASSERT_LE(off + n, kSegBytes);
+  }
+  template <typename T>
+  uint64_t apply(uint32_t pe, uint64_t off, uint32_t op, T a, T b) {
+    std::atomic_ref<T> w(*reinterpret_cast<T*>(seg_[pe].data() + off));
+    switch (op) {
+      case GSHMEM_TRIG_AMO_FETCH: return w.load();
+      case GSHMEM_TRIG_AMO_SET: return w.exchange(a);
+      case GSHMEM_TRIG_AMO_SWAP: return w.exchange(a);
+      case GSHMEM_TRIG_AMO_CSWAP: {
+        T expected = b;
+        w.compare_exchange_strong(expected, a);
+        return expected;
+      }
+      case GSHMEM_TRIG_AMO_ADD: return w.fetch_add(a);
+      case GSHMEM_TRIG_AMO_AND: return w.fetch_and(a);
+      case GSHMEM_TRIG_AMO_OR: return w.fetch_or(a);
+      default: return w.fetch_xor(a);
+    }
+  }
+  std::vector<std::vector<unsigned char>>& seg_;
+  std::vector<std::function<void()>> pending_;
+};
+
+uint64_t push_put(Fifo& f, uint32_t pe, uint64_t off, const void* src, uint64_t n) {
+  gshmem_trigger t, e;
+  gshmem_trigger_put(pe, 0, off, reinterpret_cast<uintptr_t>(src), n, &t, &e);
+  return f.push(t, &e);
+}
+uint64_t push_get(Fifo& f, uint32_t pe, uint64_t off, void* dst, uint64_t n) {
+  gshmem_trigger t, e;
+  gshmem_trigger_get(pe, 0, off, reinterpret_cast<uintptr_t>(dst), n, &t, &e);
+  return f.push(t, &e);
+}
+uint64_t push_signal(Fifo& f, uint32_t pe, uint64_t off, uint64_t v, uint32_t op) {
+  gshmem_trigger t, e;
+  gshmem_trigger_signal(pe, 0, off, v, op, &t, &e);
+  return f.push(t, &e);
+}
+uint64_t push_amo(Fifo& f, uint32_t pe, uint64_t off, uint32_t op, uint32_t bytes, uint64_t a, uint64_t b, uint64_t* old) {
+  gshmem_trigger t, e[2];
+  gshmem_trigger_amo(pe, 0, off, op, bytes, a, b, reinterpret_cast<uintptr_t>(old), &t, e);
+  return f.push(t, e);
+}
+}  // namespace
+
+TEST(ProxyExecutor, DeferredCompletionPutsSignalsGetsAtomics) {
+  std::vector<std::vector<unsigned char>> seg(kPes, std::vector<unsigned char>(kSegBytes, 0));
+  Fifo fifo(7);  // 128 slots: plenty of backpressure
+  DeferredEngine engine(seg);
+  Executor exec(fifo, engine);
+  std::atomic<bool> stop{false};
+  std::thread proxy([&] {
+    while (!stop.load(std::memory_order_acquire)) exec.poll();
+    exec.poll();
+  });
+  constexpr int kIters = 400;
+  constexpr uint64_t kCounterOff = kSegBytes - 64;  // 8-byte fetch-add counter on PE 0
+  std::vector<std::vector<uint64_t>> fetched(kProducers);
+  std::atomic<int> failures{0};
+  auto fail = [&](const char* what, int p, int i) {
+    if (failures.fetch_add(1) < 10) ADD_FAILURE() << what << " (producer " << p << ", iteration " << i << ")";
+  };
+  std::vector<std::thread> producers;
+  for (int p = 0; p < kProducers; ++p)
+    producers.emplace_back([&, p] {
+      std::mt19937_64 rng(0x5eed + p);
+      std::vector<unsigned char> src(16 * 4096), back(4096);
+      std::vector<uint64_t> olds(kIters, ~0ull);
+      const uint32_t target = static_cast<uint32_t>((p + 1) % kPes);
+      const uint64_t region = static_cast<uint64_t>(p) * 65536, sig_off = kSegBytes - 128 - 8 * p;
+      for (int i = 0; i < kIters; ++i) {
+        unsigned char* s = src.data() + (i % 16) * 4096;
+        const uint64_t n = 1 + rng() % 4096, off = region + (i % 16) * 4096;
+        for (uint64_t k = 0; k < n; ++k) s[k] = static_cast<unsigned char>(rng());
+        push_put(fifo, target, off, s, n);
+        push_signal(fifo, target, sig_off, 1, 1);                                           // ADD
+        push_amo(fifo, 0, kCounterOff, GSHMEM_TRIG_AMO_ADD, 8, 1, 0, &olds[static_cast<size_t>(i)]);
+        if (i % 8 == 7) {
+          const uint64_t upto = push_get(fifo, target, off, back.data(), n);
+          fifo.quiet(upto);
+          if (memcmp(seg[target].data() + off, s, n) != 0) fail("put data not there after quiet", p, i);
+          if (memcmp(back.data(), s, n) != 0) fail("get did not return the put data", p, i);
+          const uint64_t sig = std::atomic_ref<uint64_t>(*reinterpret_cast<uint64_t*>(seg[target].data() + sig_off)).load();
+          if (sig != static_cast<uint64_t>(i + 1)) fail("signal count", p, i);
+          if (olds[static_cast<size_t>(i)] == ~0ull) fail("fetch-add result missing after quiet", p, i);
+        }
+      }
+      fifo.quiet(push_put(fifo, target, region, src.data(), 1));
+      fetched[static_cast<size_t>(p)] = olds;
+    });
+  for (auto& t : producers) t.join();
+  // all-ones operands (an extension word of all ones must not look like an empty slot) and cswap
+  uint64_t old1 = 0, old2 = 0, old3 = 0;
+  push_amo(fifo, 1, 64, GSHMEM_TRIG_AMO_SET, 8, ~0ull, 0, &old1);
+  push_amo(fifo, 1, 64, GSHMEM_TRIG_AMO_CSWAP, 8, 5, ~0ull, &old2);
+  fifo.quiet(push_amo(fifo, 1, 64, GSHMEM_TRIG_AMO_FETCH, 8, 0, 0, &old3));
+  EXPECT_EQ(old2, ~0ull);
+  EXPECT_EQ(old3, 5u);
+  uint32_t o32 = 0;
+  uint64_t o32w = 0;
+  push_amo(fifo, 2, 128, GSHMEM_TRIG_AMO_SET, 4, 0xffffffffu, 0, nullptr);
+  fifo.quiet(push_amo(fifo, 2, 128, GSHMEM_TRIG_AMO_XOR, 4, 0x0f0f0f0fu, 0, &o32w));
+  memcpy(&o32, seg[2].data() + 128, 4);
+  EXPECT_EQ(o32w, 0xffffffffu);
+  EXPECT_EQ(o32, 0xf0f0f0f0u);
+  // a malformed trigger (unknown operation) is rejected, the FIFO keeps working
+  const gshmem_trigger bad = gshmem_trigger_encode(9, GSHMEM_TRIG_FLAG_EXT, 0, 8, 0, 0);
+  const gshmem_trigger bad_ext{0, 0};
+  fifo.quiet(fifo.push(bad, &bad_ext));
+  stop.store(true, std::memory_order_release);
+  proxy.join();
+  EXPECT_EQ(failures.load(), 0);
+  EXPECT_EQ(exec.rejected(), 1u);
+  // every fetch-add returned a distinct old value: exactly 0 .. N-1
+  std::vector<uint64_t> all;
+  for (auto& v : fetched) all.insert(all.end(), v.begin(), v.end());
+  std::sort(all.begin(), all.end());
+  ASSERT_EQ(all.size(), size_t(kProducers) * kIters);
+  for (size_t i = 0; i < all.size(); ++i) ASSERT_EQ(all[i], i) << "fetch-add results are not 0..N-1";
+  EXPECT_EQ(*reinterpret_cast<uint64_t*>(seg[0].data() + kCounterOff), all.size());
+  EXPECT_GT(engine.flushes, 0u);
+}
