@@ -1,17 +1,25 @@
 #!/usr/bin/env bash
 # Two "nodes" on one machine: network namespaces gsA and gsB joined by a veth pair, two CPU PEs in
 # each. PEs of one namespace share memory; PEs of different namespaces reach each other through
-# the tcp transport, across a real network boundary. Launched with the unique-id bootstrap (rank 0
-# listens on the id's address in gsA). Usage: netns_two_nodes.sh PROGRAM [ARGS...]
-# Exits 77 (skipped) without root or network-namespace support.
+# the tcp transport, across a real network boundary.
+# Usage: netns_two_nodes.sh [--mpirun] PROGRAM [ARGS...]
+#   default   the unique-id bootstrap (rank 0 listens on the id's address in gsA)
+#   --mpirun  Open MPI's mpirun started inside gsA with a hostfile naming the two namespaces and a
+#             remote-launch agent that enters a namespace instead of ssh-ing to a host: one orted
+#             (with its PMIx server) per namespace, the PEs bootstrap through PMIx
+# Exits 77 (skipped) without root or network-namespace support (or without mpirun for --mpirun).
 set -u
+launcher=uid
+if [ "${1:-}" = --mpirun ]; then launcher=mpirun; shift; fi
 prog=("$@")
+if [ $launcher = mpirun ] && ! command -v mpirun >/dev/null; then echo "netns test: no mpirun; skipping"; exit 77; fi
 if [ "$(id -u)" != 0 ] || ! command -v ip >/dev/null || ! ip netns list >/dev/null 2>&1; then
   echo "netns test: needs root and iproute2 with network namespaces; skipping"; exit 77
 fi
 tag="gs$$"
 A="${tag}a" B="${tag}b"
-cleanup() { ip netns del "$A" 2>/dev/null; ip netns del "$B" 2>/dev/null; }
+work=$(mktemp -d)
+cleanup() { ip netns del "$A" 2>/dev/null; ip netns del "$B" 2>/dev/null; rm -rf "$work"; }
 trap cleanup EXIT
 ip netns add "$A" && ip netns add "$B" || { echo "netns test: cannot create namespaces; skipping"; exit 77; }
 ip link add "v${tag}a" type veth peer name "v${tag}b" || { echo "netns test: no veth; skipping"; exit 77; }
@@ -22,6 +30,21 @@ ip -n "$B" addr add 10.213.7.2/24 dev "v${tag}b"
 for ns in "$A" "$B"; do ip -n "$ns" link set lo up; done
 ip -n "$A" link set "v${tag}a" up
 ip -n "$B" link set "v${tag}b" up
+if [ $launcher = mpirun ]; then
+  # "host" = namespace: the agent runs orted inside it. Every namespace shares this machine's
+  # hostname and /dev/shm, so the daemons' hwloc topology sharing (rtc hwloc) and PMIx's
+  # shared-memory store (gds ds21) would collide; both are switched off.
+  printf '#!/bin/sh\nns="$1"; shift\nexec ip netns exec "$ns" /bin/sh -c "$*"\n' > "$work/agent"
+  chmod +x "$work/agent"
+  printf '%s slots=2\n%s slots=2\n' "$A" "$B" > "$work/hosts"
+  ip netns exec "$A" env PMIX_MCA_gds=hash GSHMEM_HEAP_KIND=host GSHMEM_BOOTSTRAP_TIMEOUT=60 \
+    mpirun --allow-run-as-root -np 4 --hostfile "$work/hosts" --mca plm_rsh_agent "$work/agent" \
+    --mca rtc ^hwloc --mca routed direct --mca oob_tcp_if_include 10.213.7.0/24 \
+    --mca btl_tcp_if_include 10.213.7.0/24 -x PMIX_MCA_gds -x GSHMEM_HEAP_KIND "${prog[@]}"
+  rc=$?
+  [ $rc = 0 ] && echo "netns test: ${prog[0]##*/} passed on 2 namespaces x 2 PEs (mpirun, PMIx)"
+  exit $rc
+fi
 secret=$(head -c 16 /dev/urandom | od -An -tx1 | tr -d ' \n')
 port=$((20000 + RANDOM % 20000))
 uid="gshmem1:10.213.7.1:${port}:${secret}"
