@@ -15,6 +15,7 @@
 #include "api/coll_device.hpp"
 #include "api/device_ops.hpp"
 #include "api/team_group.hpp"
+#include "core/dev_teams.hpp"
 
 using namespace gshmem;
 using namespace gshmem::api;
@@ -104,11 +105,10 @@ void launch(const char* call, int id, int rows, void** args, void* stream) {
 team::Team& dev_team(const char* call, int handle, int max_pes) {
   team::Team& t = team_for(call, handle);
   const int n = t.size();
-  const int stride = n > 1 ? t.pes[1] - t.pes[0] : 1;
-  for (int i = 0; i < n; ++i)
-    if (t.pes[static_cast<size_t>(i)] != t.pes[0] + i * stride)
-      api_error(call, "team %d: its PEs are not equally strided (world PE %d at index %d), which GPU collectives need",
-                handle, t.pes[static_cast<size_t>(i)], i);
+  int stride = 1;
+  if (const int i = dev_team_stride(t, &stride); i >= 0)
+    api_error(call, "team %d: its PEs are not equally strided (world PE %d at index %d), which GPU collectives need",
+              handle, t.pes[static_cast<size_t>(i)], i);
   if (n > max_pes) api_error(call, "team %d has %d PEs; this GPU collective supports at most %d", handle, n, max_pes);
   return t;
 }

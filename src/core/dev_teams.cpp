@@ -4,6 +4,14 @@
 
 namespace gshmem {
 
+int dev_team_stride(const team::Team& t, int* stride) {
+  const int n = t.size();
+  *stride = n > 1 ? t.pes[1] - t.pes[0] : 1;
+  for (int i = 0; i < n; ++i)
+    if (t.pes[static_cast<size_t>(i)] != t.pes[0] + i * *stride) return i;
+  return -1;
+}
+
 #if GSHMEM_HAVE_CUDA
 namespace {
 void check(const char* call, const GpuContext& g, CUresult res, const char* what) {
@@ -19,9 +27,8 @@ void dev_team_publish(const char* call, Runtime& r, const team::Team& t) {
   if (t.handle < 0 || t.handle >= static_cast<int>(GSHMEM_DEV_MAX_TEAMS)) return;
   gshmem_device_team d{};
   const int n = t.size();
-  bool strided = n >= 1;
-  const int stride = n > 1 ? t.pes[1] - t.pes[0] : 1;
-  for (int i = 0; i < n && strided; ++i) strided = t.pes[static_cast<size_t>(i)] == t.pes[0] + i * stride;
+  int stride = 1;
+  const bool strided = n >= 1 && dev_team_stride(t, &stride) < 0;
   d.valid = t.my_index < 0 ? 0 : strided ? 1 : 2;
   d.size = n;
   d.my_index = t.my_index;

@@ -6,7 +6,11 @@
 
 namespace gshmem {
 
-// No-ops on CPU PEs. Errors end the job with a message naming call.
+// Device code addresses a team's members as first + index * stride: *stride gets that stride,
+// and the result is the first index that breaks it (-1: every member fits).
+int dev_team_stride(const team::Team& t, int* stride);
+
+// The rest: no-ops on CPU PEs. Errors end the job with a message naming call.
 void dev_team_publish(const char* call, Runtime& r, const team::Team& t);
 // Waits until this PE's GPU has finished all work (every stream): before a team is destroyed,
 // so no kernel of this PE still uses the team when the members agree to clear it.

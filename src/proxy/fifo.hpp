@@ -40,35 +40,35 @@ class Fifo {
   }
 
   // Proxy side: handles every ready trigger in order; returns how many slots were consumed.
-  // handler(const gshmem_trigger&, const gshmem_trigger* ext) (ext: the extension slots, or null).
+  // handler(const gshmem_trigger&, const gshmem_trigger* ext) (ext: the extension slots, or null)
+  // performs the operation; each trigger counts as completed when its handler returns.
   template <typename Handler>
   uint64_t poll(Handler&& handler) {
-    uint64_t consumed = 0;
-    for (;;) {
-      const uint64_t t = tail_.load(std::memory_order_relaxed);
-      Slot& s = slots_[t & mask_];
-      const uint64_t w0 = s.w0.load(std::memory_order_acquire);
-      if (!w0) break;
-      gshmem_trigger trig{w0, s.w1};
-      const uint64_t n_ext = GSHMEM_TRIG_EXT_SLOTS(gshmem_trigger_decode(trig).flags);
-      gshmem_trigger ext[2]{};
-      for (uint64_t i = 0; i < n_ext; ++i) read_ext(t + i, &ext[i]);
-      handler(trig, n_ext ? ext : nullptr);
-      const uint64_t n = 1 + n_ext;
-      for (uint64_t i = 0; i < n; ++i) slots_[(t + i) & mask_].w0.store(0, std::memory_order_relaxed);
-      tail_.store(t + n, std::memory_order_release);
-      completed_.store(t + n, std::memory_order_release);
-      consumed += n;
-    }
-    return consumed;
+    return drain([&](const gshmem_trigger& t, const gshmem_trigger* ext, uint64_t) { handler(t, ext); }, true);
   }
 
   // Proxy side for engines that complete asynchronously: like poll, but handler(trigger, ext,
-  // number of extension slots) only starts the operation; the slots are freed (tail advances: the trigger was
-  // copied out) but completion is published later with publish_completed, after the engine has
-  // finished everything it started.
+  // number of extension slots) only starts the operation; the slots are freed (tail advances: the
+  // trigger was copied out) but completion is published later with publish_completed, after the
+  // engine has finished everything it started.
   template <typename Handler>
   uint64_t poll_deferred(Handler&& handler) {
+    return drain(handler, false);
+  }
+  // Every slot before upto has completed (quiet may return for pushes that ended there).
+  void publish_completed(uint64_t upto) { completed_.store(upto, std::memory_order_release); }
+  uint64_t tail() const { return tail_.load(std::memory_order_acquire); }
+
+  // Waits until every slot before `upto` (a value push returned) has been handled.
+  void quiet(uint64_t upto) const {
+    Backoff b;
+    for (Backoff::State s; completed_.load(std::memory_order_acquire) < upto;) b(s);
+  }
+  uint64_t completed() const { return completed_.load(std::memory_order_acquire); }
+
+ private:
+  template <typename Handler>
+  uint64_t drain(Handler&& handler, bool complete_each) {
     uint64_t consumed = 0;
     for (;;) {
       const uint64_t t = tail_.load(std::memory_order_relaxed);
@@ -83,22 +83,11 @@ class Fifo {
       const uint64_t n = 1 + n_ext;
       for (uint64_t i = 0; i < n; ++i) slots_[(t + i) & mask_].w0.store(0, std::memory_order_relaxed);
       tail_.store(t + n, std::memory_order_release);
+      if (complete_each) completed_.store(t + n, std::memory_order_release);
       consumed += n;
     }
     return consumed;
   }
-  // Every slot before upto has completed (quiet may return for pushes that ended there).
-  void publish_completed(uint64_t upto) { completed_.store(upto, std::memory_order_release); }
-  uint64_t tail() const { return tail_.load(std::memory_order_acquire); }
-
-  // Waits until every slot before `upto` (a value push returned) has been handled.
-  void quiet(uint64_t upto) const {
-    Backoff b;
-    for (Backoff::State s; completed_.load(std::memory_order_acquire) < upto;) b(s);
-  }
-  uint64_t completed() const { return completed_.load(std::memory_order_acquire); }
-
- private:
   struct alignas(16) Slot {
     std::atomic<uint64_t> w0;
     uint64_t w1;
