@@ -16,7 +16,10 @@
 /* ---- C names, thread scope ---- */
 GSHMEM_D int shmem_my_pe(void) { return GSHMEM_DEV::st().my_pe; }
 GSHMEM_D int shmem_n_pes(void) { return GSHMEM_DEV::st().npes; }
-GSHMEM_D void *shmem_ptr(const void *dest, int pe) { return GSHMEM_DEV::peer("shmem_ptr", dest, 1, pe); }
+GSHMEM_D void *shmem_ptr(const void *dest, int pe) {
+  void *p = GSHMEM_DEV::peer("shmem_ptr", dest, 1, pe);
+  return GSHMEM_DEV::proxied(pe) ? nullptr : p;  // reached through the proxy: no load/store address
+}
 GSHMEM_D void shmem_fence(void) { GSHMEM_DEV::fence(); }
 GSHMEM_D void shmem_quiet(void) { GSHMEM_DEV::quiet(); }
 
@@ -45,7 +48,7 @@ GSHMEM_D void shmem_quiet(void) { GSHMEM_DEV::quiet(); }
     GSHMEM_DEV::put_signal<GSHMEM_DEV::Thread>("shmem_" #N "_put_signal", d, s, n * sizeof(T), sa, sv, op, pe); \
   }                                                                                                     \
   GSHMEM_D void shmem_##N##_put_signal_nbi(T *d, const T *s, size_t n, uint64_t *sa, uint64_t sv, int op, int pe) { \
-    GSHMEM_DEV::put_signal<GSHMEM_DEV::Thread>("shmem_" #N "_put_signal_nbi", d, s, n * sizeof(T), sa, sv, op, pe); \
+    GSHMEM_DEV::put_signal<GSHMEM_DEV::Thread>("shmem_" #N "_put_signal_nbi", d, s, n * sizeof(T), sa, sv, op, pe, true); \
   }
 GSHMEM_RMA_TYPES_DEVICE(GSHMEM_DDEF_RMA)
 #undef GSHMEM_DDEF_RMA
@@ -73,7 +76,7 @@ GSHMEM_RMA_TYPES_DEVICE(GSHMEM_DDEF_RMA)
     GSHMEM_DEV::put_signal<GSHMEM_DEV::Thread>("shmem_put" #B "_signal", d, s, n * (B / 8), sa, sv, op, pe); \
   }                                                                                                     \
   GSHMEM_D void shmem_put##B##_signal_nbi(void *d, const void *s, size_t n, uint64_t *sa, uint64_t sv, int op, int pe) { \
-    GSHMEM_DEV::put_signal<GSHMEM_DEV::Thread>("shmem_put" #B "_signal_nbi", d, s, n * (B / 8), sa, sv, op, pe); \
+    GSHMEM_DEV::put_signal<GSHMEM_DEV::Thread>("shmem_put" #B "_signal_nbi", d, s, n * (B / 8), sa, sv, op, pe, true); \
   }
 GSHMEM_SIZES(GSHMEM_DDEF_SIZED)
 #undef GSHMEM_DDEF_SIZED
@@ -94,7 +97,7 @@ GSHMEM_D void shmem_putmem_signal(void *d, const void *s, size_t n, uint64_t *sa
   GSHMEM_DEV::put_signal<GSHMEM_DEV::Thread>("shmem_putmem_signal", d, s, n, sa, sv, op, pe);
 }
 GSHMEM_D void shmem_putmem_signal_nbi(void *d, const void *s, size_t n, uint64_t *sa, uint64_t sv, int op, int pe) {
-  GSHMEM_DEV::put_signal<GSHMEM_DEV::Thread>("shmem_putmem_signal_nbi", d, s, n, sa, sv, op, pe);
+  GSHMEM_DEV::put_signal<GSHMEM_DEV::Thread>("shmem_putmem_signal_nbi", d, s, n, sa, sv, op, pe, true);
 }
 GSHMEM_D uint64_t shmem_signal_fetch(const uint64_t *sig) {
   return GSHMEM_DEV::load_acquire(GSHMEM_DEV::own("shmem_signal_fetch", sig, 1));
@@ -227,7 +230,7 @@ GSHMEM_D void shmemx_signal_op(uint64_t *sig_addr, uint64_t signal, int sig_op, 
     GSHMEM_DEV::put_signal<GSHMEM_DEV::S>("shmemx_putmem_signal_" #SC, d, s, n, sa, sv, op, pe);         \
   }                                                                                                      \
   GSHMEM_D void shmemx_putmem_signal_nbi_##SC(void *d, const void *s, size_t n, uint64_t *sa, uint64_t sv, int op, int pe) { \
-    GSHMEM_DEV::put_signal<GSHMEM_DEV::S>("shmemx_putmem_signal_nbi_" #SC, d, s, n, sa, sv, op, pe);     \
+    GSHMEM_DEV::put_signal<GSHMEM_DEV::S>("shmemx_putmem_signal_nbi_" #SC, d, s, n, sa, sv, op, pe, true);     \
   }
 GSHMEMX_DDEF_SCOPE(Warp, warp)
 GSHMEMX_DDEF_SCOPE(Block, block)
@@ -250,7 +253,7 @@ GSHMEMX_DDEF_SCOPE(Block, block)
     GSHMEM_DEV::put_signal<GSHMEM_DEV::S>("shmemx_" #N "_put_signal_" #SC, d, s, n * sizeof(T), sa, sv, op, pe); \
   }                                                                                                     \
   GSHMEM_D void shmemx_##N##_put_signal_nbi_##SC(T *d, const T *s, size_t n, uint64_t *sa, uint64_t sv, int op, int pe) { \
-    GSHMEM_DEV::put_signal<GSHMEM_DEV::S>("shmemx_" #N "_put_signal_nbi_" #SC, d, s, n * sizeof(T), sa, sv, op, pe); \
+    GSHMEM_DEV::put_signal<GSHMEM_DEV::S>("shmemx_" #N "_put_signal_nbi_" #SC, d, s, n * sizeof(T), sa, sv, op, pe, true); \
   }
 #define GSHMEMX_DDEF_TYPED(T, N) GSHMEMX_DDEF_TYPED_SCOPE(T, N, Warp, warp) GSHMEMX_DDEF_TYPED_SCOPE(T, N, Block, block)
 GSHMEM_RMA_TYPES_DEVICE(GSHMEMX_DDEF_TYPED)

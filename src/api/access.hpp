@@ -44,8 +44,10 @@ inline Target target(const char* call, const void* addr, size_t bytes, int pe, c
   if (__builtin_expect(bytes > reg->size - off, 0)) bad_address(call, what, addr, bytes, pe);
   char* base = reg->peer[static_cast<size_t>(pe)];
   if (__builtin_expect(base == nullptr, 0)) {
-    if (!r.tcp || reg->device) api_error(call, "pe %d is not reachable from this PE (another node)", pe);
+    if (!r.tcp) api_error(call, "pe %d is not reachable from this PE (another node)", pe);
     const bool heap = reg == &r.heap.heap_region();
+    if (heap && reg->device)  // the device segment: device control block, then the heap
+      return {nullptr, false, true, transport::Seg::device, GSHMEM_DEV_CTRL_BYTES + off};
     return {nullptr, false, true, heap ? transport::Seg::host : transport::Seg::data,
             heap ? heap::kControlBytes + off : off};
   }

@@ -110,6 +110,10 @@ team::Team& dev_team(const char* call, int handle, int max_pes) {
     api_error(call, "team %d: its PEs are not equally strided (world PE %d at index %d), which GPU collectives need",
               handle, t.pes[static_cast<size_t>(i)], i);
   if (n > max_pes) api_error(call, "team %d has %d PEs; this GPU collective supports at most %d", handle, n, max_pes);
+  for (int pe : t.pes)
+    if (!g_rt->heap.device_segment(pe))
+      api_error(call, "team %d: pe %d is on another node (reached through the proxy); GPU collectives need every "
+                      "member's heap mapped in this version", handle, pe);
   return t;
 }
 

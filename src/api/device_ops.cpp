@@ -3,6 +3,7 @@
 #include <mutex>
 
 #include "api/access.hpp"
+#include "proxy/gpu_proxy.hpp"
 
 namespace gshmem::api {
 
@@ -63,6 +64,8 @@ void dev_quiet() {
   if (!g_rt || !g_rt->gpu) return;
   GpuContext& g = gpu("shmem_quiet");
   check("shmem_quiet", g.drv->cuStreamSynchronize(g.stream), "cuStreamSynchronize");
+  // and what GPU threads pushed to the proxy so far (kernels that ended may leave some in flight)
+  if (g_rt->gproxy) proxy::gpu_proxy_quiet(*g_rt->gproxy);
 }
 
 bool dev_active() { return g_rt && g_rt->gpu != nullptr; }
@@ -112,14 +115,19 @@ uint64_t dev_amo(const char* call, void* target, size_t size, AmoOp op, uint64_t
   return old;
 }
 
-void dev_amo_on_stream(const char* call, void* target, size_t size, AmoOp op, uint64_t a, void* stream) {
+void dev_amo_async(const char* call, void* target, size_t size, AmoOp op, uint64_t a, uint64_t b, void* out,
+                   void* stream) {
   GpuContext& g = gpu(call);
   CUfunction f;
   {
     std::lock_guard<std::mutex> lock(g_amo_mu);
     f = amo_kernel(call, g, size);
   }
-  launch_amo(call, g, f, size, target, op, a, 0, nullptr, static_cast<CUstream>(stream));
+  launch_amo(call, g, f, size, target, op, a, b, out, static_cast<CUstream>(stream));
+}
+
+void dev_amo_on_stream(const char* call, void* target, size_t size, AmoOp op, uint64_t a, void* stream) {
+  dev_amo_async(call, target, size, op, a, 0, nullptr, stream);
 }
 #else
 void set_ctx_stream(void*) {}
@@ -132,6 +140,9 @@ void dev_quiet() {}
 bool dev_active() { return false; }
 uint64_t dev_amo(const char* call, void*, size_t, AmoOp, uint64_t, uint64_t) { api_error(call, "built without CUDA"); }
 void dev_amo_on_stream(const char* call, void*, size_t, AmoOp, uint64_t, void*) { api_error(call, "built without CUDA"); }
+void dev_amo_async(const char* call, void*, size_t, AmoOp, uint64_t, uint64_t, void*, void*) {
+  api_error(call, "built without CUDA");
+}
 #endif
 
 }  // namespace gshmem::api

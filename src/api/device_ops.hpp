@@ -38,5 +38,9 @@ enum class AmoOp : int { fetch, set, swap, cswap, add, band, bor, bxor };
 uint64_t dev_amo(const char* call, void* target, size_t size, AmoOp op, uint64_t a, uint64_t b);
 // Enqueued on a caller's stream (CUstream passed as void*), no result (e.g. signal ADD).
 void dev_amo_on_stream(const char* call, void* target, size_t size, AmoOp op, uint64_t a, void* stream);
+// Enqueued on stream; the old value goes to out (GPU memory, may be null). cswap: a = expected,
+// b = new value.
+void dev_amo_async(const char* call, void* target, size_t size, AmoOp op, uint64_t a, uint64_t b, void* out,
+                   void* stream);
 
 }  // namespace gshmem::api

@@ -29,7 +29,9 @@ void dev_team_publish(const char* call, Runtime& r, const team::Team& t) {
   const int n = t.size();
   int stride = 1;
   const bool strided = n >= 1 && dev_team_stride(t, &stride) < 0;
-  d.valid = t.my_index < 0 ? 0 : strided ? 1 : 2;
+  bool mapped = true;  // device collectives store into every member's segment
+  for (int pe : t.pes) mapped = mapped && r.heap.device_segment(pe) != 0;
+  d.valid = t.my_index < 0 ? 0 : !mapped ? 3 : strided ? 1 : 2;
   d.size = n;
   d.my_index = t.my_index;
   d.slot = t.slot;

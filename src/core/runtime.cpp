@@ -13,6 +13,7 @@
 #include "coll/barrier.hpp"
 #include "common/log.hpp"
 #include "core/info.hpp"
+#include "proxy/gpu_proxy.hpp"
 #include "common/wait.hpp"
 
 namespace gshmem {
@@ -92,11 +93,6 @@ void runtime_init(const char* call, int requested_thread, int* provided, const b
 
   st = topo::discover(*rt->boot, &rt->topo);
   if (st != Status::ok) init_failed(call, "topology discovery failed", st);
-  // The PEs this PE maps directly; every other PE is reached through the proxy (tcp transport).
-  std::vector<int> mapped = rt->topo.local_pes;
-  if (cfg->GSHMEM_FORCE_PROXY) mapped = {rt->my_pe};
-  topo::Topology heap_topo = rt->topo;
-  heap_topo.local_pes = mapped;
   const std::string& kind = cfg->GSHMEM_HEAP_KIND;
   if (kind != "auto" && kind != "host" && kind != "device") {
     char what[200];
@@ -126,13 +122,39 @@ void runtime_init(const char* call, int requested_thread, int* provided, const b
 #endif
   if (kind == "device" && !use_device)
     init_failed(call, "GSHMEM_HEAP_KIND=device but this PE has no usable CUDA GPU", Status::not_available);
+  const std::string& engine = cfg->GSHMEM_PROXY_ENGINE;
+  if (engine != "auto" && engine != "tcp") {
+    char what[200];
+    snprintf(what, sizeof what, "GSHMEM_PROXY_ENGINE=%s: expected auto or tcp", engine.c_str());
+    init_failed(call, what, Status::invalid_argument);
+  }
+  // The PEs this PE maps directly. CPU PEs forced through the proxy map nobody else; GPU PEs keep
+  // their same-node peers mapped (team collectives, the copy engine) and send device-initiated
+  // operations through the proxy instead.
+  const bool force = cfg->GSHMEM_FORCE_PROXY;
+  std::vector<int> mapped = rt->topo.local_pes;
+  if (force && !use_device) mapped = {rt->my_pe};
+  topo::Topology heap_topo = rt->topo;
+  heap_topo.local_pes = mapped;
   st = rt->heap.init(*rt->boot, heap_topo, cfg->SHMEM_SYMMETRIC_SIZE, cfg->GSHMEM_SYMMETRIC_DATA, rt->job_secret,
                      use_device ? &spec : nullptr);
   if (st != Status::ok)
     init_failed(call, "cannot set up the symmetric heap (SHMEM_SYMMETRIC_SIZE, GPU memory)", st);
   rt->teams.init(&rt->heap, rt->topo, mapped);
+  // via[pe]: device code reaches pe through the proxy. remote: PEs the tcp transport connects to
+  // (not mapped, or proxied by a GPU PE whose proxy uses tcp for everything).
+  std::vector<uint8_t> via(static_cast<size_t>(rt->npes), 0);
+  std::vector<int> remote;
+  bool any_via = false;
+  for (int pe = 0; pe < rt->npes; ++pe) {
+    if (pe == rt->my_pe) continue;
+    const bool is_mapped = std::find(mapped.begin(), mapped.end(), pe) != mapped.end();
+    via[static_cast<size_t>(pe)] = use_device && (force || !is_mapped);
+    any_via = any_via || via[static_cast<size_t>(pe)];
+    if (!is_mapped || (via[static_cast<size_t>(pe)] && engine == "tcp")) remote.push_back(pe);
+  }
   // Every PE takes part in the transport set-up (it is collective), even one with nothing remote.
-  bool any_remote = static_cast<int>(mapped.size()) < rt->npes;
+  bool any_remote = !remote.empty();
   {
     std::vector<int32_t> flags(static_cast<size_t>(rt->npes), 0);
     flags[static_cast<size_t>(rt->my_pe)] = any_remote;
@@ -142,17 +164,13 @@ void runtime_init(const char* call, int requested_thread, int* provided, const b
     for (int32_t f : flags) any_remote = any_remote || f;
   }
   if (any_remote) {
-    if (use_device)
-      init_failed(call, "GPU PEs on different nodes need the GPU proxy path, which is not in this version",
-                  Status::not_available);
-    std::vector<int> remote;
-    for (int pe = 0; pe < rt->npes; ++pe)
-      if (std::find(mapped.begin(), mapped.end(), pe) == mapped.end()) remote.push_back(pe);
     std::vector<char*> bases{reinterpret_cast<char*>(rt->heap.control(rt->my_pe)),
                              reinterpret_cast<char*>(rt->heap.data_region().lo)};
     std::vector<size_t> sizes{heap::kControlBytes + rt->heap.size(), rt->heap.data_region().size};
+    if (use_device) sizes[0] = heap::kControlBytes;  // the device heap is the device segment
     st = transport::Tcp::create(*rt->boot, remote, bases, sizes, cfg->GSHMEM_BOOTSTRAP_IFNAME, &rt->tcp);
     if (st != Status::ok) init_failed(call, "cannot start the tcp transport to the other nodes", st);
+    if (use_device) proxy::gpu_attach_tcp(*rt);
     transport::Tcp* tcp = rt->tcp.get();
     rt->teams.set_remote({[tcp](int pe, uint64_t off, uint64_t v) {
                             tcp->amo(pe, transport::Seg::host, off, transport::AmoOp::set, 8, v, 0);
@@ -161,6 +179,11 @@ void runtime_init(const char* call, int requested_thread, int* provided, const b
                             tcp->get(pe, transport::Seg::host, off, dst, n);
                           }});
     GSHMEM_INFO(Subsys::init, "%zu PEs reached through the tcp transport", remote.size());
+  }
+  if (any_via) {
+    st = proxy::gpu_proxy_start(*rt, via, engine == "tcp", &rt->gproxy);
+    if (st != Status::ok) init_failed(call, "cannot start the GPU proxy (pinned FIFO, proxy thread)", st);
+    GSHMEM_INFO(Subsys::init, "device operations to %s other PEs go through the proxy", force ? "all" : "off-node");
   }
   rt->thread_level = requested_thread;
   if (provided) *provided = requested_thread;
@@ -180,10 +203,13 @@ void runtime_finalize() {
   std::lock_guard<std::mutex> lock(g_init_mu);
   if (g_rt_state.load() != static_cast<int>(RtState::running)) return;
   memory_fence();
+  if (g_rt->gproxy) proxy::gpu_proxy_quiet(*g_rt->gproxy);
   if (g_rt->tcp) g_rt->tcp->quiet();
   // A bootstrap barrier, not a shared-memory one: once it returns every PE has stopped touching
   // peer memory, and no PE closes its bootstrap connection while another still checks health.
   g_rt->boot->barrier();
+  proxy::gpu_proxy_stop(g_rt->gproxy);
+  g_rt->gproxy = nullptr;
   if (g_rt->tcp) g_rt->tcp->shutdown();
   g_rt_state.store(static_cast<int>(RtState::finalized));
 #if GSHMEM_HAVE_CUDA
@@ -209,7 +235,11 @@ void republish_device_state() {
     s.heap_size = rt.heap.size();
     s.heap_base = reinterpret_cast<uint64_t>(rt.heap.base());
     s.peer_table = rt.heap.peer_table();
+    if (rt.tcp)
+      rt.tcp->set_segment(transport::Seg::device, reinterpret_cast<char*>(rt.heap.device_segment(rt.my_pe)),
+                          GSHMEM_DEV_CTRL_BYTES + rt.heap.size());
   }
+  if (rt.gproxy) proxy::gpu_proxy_fill(*rt.gproxy, &s);
   s.initialized = 1;
   publish_device_state(s);
 }

@@ -14,6 +14,9 @@
 #include "topo/topo.hpp"
 
 namespace gshmem {
+namespace proxy {
+class GpuProxy;
+}
 
 struct Runtime {
   const Config* cfg = nullptr;
@@ -29,6 +32,7 @@ struct Runtime {
 #if GSHMEM_HAVE_CUDA
   std::unique_ptr<GpuContext> gpu;  // set on GPU PEs (device heap kind)
 #endif
+  proxy::GpuProxy* gproxy = nullptr;  // GPU PEs with peers reached through the proxy
 };
 
 enum class RtState : int { uninit = 0, running = 1, finalized = 2 };

@@ -17,7 +17,8 @@ namespace gshmem::cu {
   X(cuStreamCreate) X(cuStreamDestroy) X(cuStreamSynchronize) X(cuStreamWriteValue64) X(cuStreamWaitValue64) \
   X(cuGetErrorString) X(cuPointerGetAttribute) X(cuModuleLoadData) X(cuModuleGetFunction) X(cuLaunchKernel) \
   X(cuModuleGetGlobal) X(cuLaunchCooperativeKernel) X(cuFuncSetAttribute) X(cuOccupancyMaxActiveBlocksPerMultiprocessor) \
-  X(cuMemAlloc) X(cuMemFree) X(cuIpcGetMemHandle) X(cuIpcOpenMemHandle) X(cuIpcCloseMemHandle)
+  X(cuMemAlloc) X(cuMemFree) X(cuIpcGetMemHandle) X(cuIpcOpenMemHandle) X(cuIpcCloseMemHandle)          \
+  X(cuMemHostAlloc) X(cuMemFreeHost) X(cuMemHostGetDevicePointer)
 
 struct Driver {
 #define GSHMEM_CU_MEMBER(f) decltype(&::f) f = nullptr;

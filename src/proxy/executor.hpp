@@ -17,6 +17,8 @@ class Engine {
  public:
   virtual ~Engine() = default;
   virtual void put(uint32_t pe, uint32_t seg, uint64_t dst_off, uint64_t src_addr, uint64_t bytes) = 0;
+  // data: bytes (<= 16) carried in the trigger; the engine copies it before returning.
+  virtual void put_inline(uint32_t pe, uint32_t seg, uint64_t dst_off, const void* data, uint64_t bytes) = 0;
   virtual void get(uint32_t pe, uint32_t seg, uint64_t src_off, uint64_t dst_addr, uint64_t bytes) = 0;
   virtual void signal(uint32_t pe, uint32_t seg, uint64_t off, uint64_t value, uint32_t sig_op) = 0;
   // The old value (zero-extended for 4-byte operands) goes to *old (if not null) once flush() returns.
@@ -30,11 +32,11 @@ class Executor {
  public:
   Executor(Fifo& fifo, Engine& engine) : fifo_(fifo), engine_(engine) {}
 
-  // Starts every ready trigger, flushes, publishes completion; returns the slots consumed.
-  uint64_t poll() {
-    const uint64_t n = fifo_.poll_deferred([&](const gshmem_trigger& t, const gshmem_trigger* ext, uint64_t n_ext) {
-      run(t, ext, n_ext);
-    });
+  // Starts the ready triggers (at most max_slots slots), flushes, publishes completion; returns
+  // the slots consumed.
+  uint64_t poll(uint64_t max_slots = ~0ull) {
+    const uint64_t n = fifo_.poll_deferred(
+        [&](const gshmem_trigger& t, const gshmem_trigger* ext, uint64_t n_ext) { run(t, ext, n_ext); }, max_slots);
     if (n) {
       engine_.flush();
       fifo_.publish_completed(fifo_.tail());
@@ -58,7 +60,12 @@ class Executor {
     if (f.op == GSHMEM_TRIG_FLUSH) return;
     if (n_ext != (f.op == GSHMEM_TRIG_AMO ? 2u : 1u)) return reject("extension slots", f);
     switch (f.op) {
-      case GSHMEM_TRIG_PUT: return engine_.put(f.pe, f.segment, f.dst_off, ext->w0, f.size);
+      case GSHMEM_TRIG_PUT:
+        if (f.flags & GSHMEM_TRIG_FLAG_INLINE) {
+          if (f.size > GSHMEM_TRIG_INLINE_MAX) return reject("inline put size", f);
+          return engine_.put_inline(f.pe, f.segment, f.dst_off, ext, f.size);
+        }
+        return engine_.put(f.pe, f.segment, f.dst_off, ext->w0, f.size);
       case GSHMEM_TRIG_GET: return engine_.get(f.pe, f.segment, f.dst_off, ext->w0, f.size);
       case GSHMEM_TRIG_SIGNAL:
         if (f.size > 1) return reject("signal operation", f);

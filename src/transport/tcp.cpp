@@ -14,6 +14,7 @@
 #include <cstring>
 #include <mutex>
 #include <thread>
+#include <vector>
 
 #include "bootstrap/uid.hpp"
 #include "common/log.hpp"
@@ -102,8 +103,11 @@ struct Addr {
 struct Tcp::Impl {
   int me = 0;
   int npes = 0;
+  std::mutex seg_mu;  // bases/sizes: the device segment grows with the heap
   std::vector<char*> bases;
   std::vector<size_t> sizes;
+  LocalMemory* mem = nullptr;
+  std::vector<char> stage;  // the proxy thread's staging buffer for GPU memory
   int listen_fd = -1;
   std::vector<int> out;                   // per PE: my connection to its proxy (-1: none)
   std::vector<std::unique_ptr<std::mutex>> out_mu;
@@ -112,9 +116,11 @@ struct Tcp::Impl {
   std::atomic<bool> stopping{false};
   int wake[2] = {-1, -1};
 
+  bool device(const void* p) const { return mem && mem->is_device(p); }
   char* local(const Req& r, int from) {
     const size_t s = r.seg;
-    if (s >= bases.size() || r.off > sizes[s] || r.len > sizes[s] - r.off) {
+    std::lock_guard<std::mutex> lock(seg_mu);
+    if (s >= bases.size() || !bases[s] || r.off > sizes[s] || r.len > sizes[s] - r.off) {
       fprintf(stderr, "gshmem[pe %d]: tcp transport: pe %d sent an out-of-range request (segment %zu, offset %llu, %llu bytes)\n",
               me, from, s, (unsigned long long)r.off, (unsigned long long)r.len);
       fflush(nullptr);
@@ -158,11 +164,22 @@ struct Tcp::Impl {
         switch (r.op) {
           case op_put: {
             char* dst = local(r, r.from);
-            if (!read_all(c, dst, r.len)) lost(me, r.from, "a put");
+            if (!device(dst)) {
+              if (!read_all(c, dst, r.len)) lost(me, r.from, "a put");
+              break;
+            }
+            stage.resize(r.len);
+            if (!read_all(c, stage.data(), r.len)) lost(me, r.from, "a put");
+            mem->copy(dst, stage.data(), r.len);
             break;
           }
           case op_get: {
-            char* src = local(r, r.from);
+            const char* src = local(r, r.from);
+            if (device(src)) {
+              stage.resize(r.len);
+              mem->copy(stage.data(), src, r.len);
+              src = stage.data();
+            }
             Rep rep{0, r.len};
             if (!write_all(c, &rep, sizeof rep) || !write_all(c, src, r.len)) lost(me, r.from, "a get");
             break;
@@ -171,7 +188,9 @@ struct Tcp::Impl {
             r.len = r.size;
             char* p = local(r, r.from);
             Rep rep{0, 0};
-            if (r.size == 4)
+            if (device(p))
+              rep.value = mem->amo(p, static_cast<AmoOp>(r.amo), r.size, r.a, r.b);
+            else if (r.size == 4)
               rep.value = apply(reinterpret_cast<uint32_t*>(p), static_cast<AmoOp>(r.amo), static_cast<uint32_t>(r.a),
                                 static_cast<uint32_t>(r.b));
             else
@@ -261,8 +280,36 @@ Status Tcp::create(boot::Bootstrap& b, const std::vector<int>& remote, const std
   return Status::ok;
 }
 
+void Tcp::set_local_memory(LocalMemory* mem) { impl_->mem = mem; }
+
+void Tcp::set_segment(Seg seg, char* base, size_t size) {
+  Impl& m = *impl_;
+  std::lock_guard<std::mutex> lock(m.seg_mu);
+  const size_t s = static_cast<size_t>(seg);
+  if (m.bases.size() <= s) {
+    m.bases.resize(s + 1, nullptr);
+    m.sizes.resize(s + 1, 0);
+  }
+  m.bases[s] = base;
+  m.sizes[s] = size;
+}
+
+void Tcp::store_local(void* dst, const void* src, size_t n) {
+  if (impl_->device(dst)) impl_->mem->copy(dst, src, n);
+  else memcpy(dst, src, n);
+}
+
+namespace {
+thread_local std::vector<char> t_stage;  // a sending thread's staging buffer for GPU memory
+}
+
 void Tcp::put(int pe, Seg seg, uint64_t off, const void* src, size_t n) {
   Impl& m = *impl_;
+  if (m.device(src)) {
+    t_stage.resize(n);
+    m.mem->copy(t_stage.data(), src, n);
+    src = t_stage.data();
+  }
   std::lock_guard<std::mutex> lock(*m.out_mu[static_cast<size_t>(pe)]);
   Req r = m.req(op_put, seg, off, n);
   const int c = m.conn(pe);
@@ -272,12 +319,18 @@ void Tcp::put(int pe, Seg seg, uint64_t off, const void* src, size_t n) {
 
 void Tcp::get(int pe, Seg seg, uint64_t off, void* dst, size_t n) {
   Impl& m = *impl_;
-  std::lock_guard<std::mutex> lock(*m.out_mu[static_cast<size_t>(pe)]);
-  Req r = m.req(op_get, seg, off, n);
-  Rep rep{};
-  const int c = m.conn(pe);
-  if (!write_all(c, &r, sizeof r) || !read_all(c, &rep, sizeof rep) || rep.len != n || !read_all(c, dst, n))
-    lost(m.me, pe, "a get");
+  const bool dev = m.device(dst);
+  if (dev) t_stage.resize(n);
+  {
+    std::lock_guard<std::mutex> lock(*m.out_mu[static_cast<size_t>(pe)]);
+    Req r = m.req(op_get, seg, off, n);
+    Rep rep{};
+    const int c = m.conn(pe);
+    if (!write_all(c, &r, sizeof r) || !read_all(c, &rep, sizeof rep) || rep.len != n ||
+        !read_all(c, dev ? t_stage.data() : dst, n))
+      lost(m.me, pe, "a get");
+  }
+  if (dev) m.mem->copy(dst, t_stage.data(), n);
 }
 
 uint64_t Tcp::amo(int pe, Seg seg, uint64_t off, AmoOp op, size_t size, uint64_t a, uint64_t b) {

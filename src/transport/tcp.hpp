@@ -4,7 +4,8 @@
 // local atomics. Requests travel on one TCP connection per (initiator, target) pair and are
 // applied in order: puts to one PE are ordered (fence is free), a signal sent after its data is
 // applied after it, and quiet is a flush that waits for an acknowledgement behind every earlier
-// request. A closed connection ends the job with a message naming the PE.
+// request. A closed connection ends the job with a message naming the PE. GPU memory on either
+// side is staged through host buffers (LocalMemory).
 #pragma once
 #include <cstddef>
 #include <cstdint>
@@ -15,8 +16,19 @@
 
 namespace gshmem::transport {
 
-enum class Seg : uint8_t { host = 0, data = 1 };  // host segment (control block + host heap), globals
+// host segment (control block + host heap), globals, GPU segment (device control block + device heap)
+enum class Seg : uint8_t { host = 0, data = 1, device = 2 };
 enum class AmoOp : uint8_t { fetch, set, swap, cswap, add, band, bor, bxor };
+
+// How the transport touches this process's GPU memory (GPU PEs): the proxy thread stages the
+// bytes of a request through host buffers, and applies atomics with the GPU's own atomics.
+class LocalMemory {
+ public:
+  virtual ~LocalMemory() = default;
+  virtual bool is_device(const void* p) const = 0;
+  virtual void copy(void* dst, const void* src, size_t n) = 0;  // either side may be GPU memory
+  virtual uint64_t amo(void* p, AmoOp op, size_t size, uint64_t a, uint64_t b) = 0;  // p: GPU memory
+};
 
 class Tcp {
  public:
@@ -25,6 +37,12 @@ class Tcp {
   static Status create(boot::Bootstrap& b, const std::vector<int>& remote, const std::vector<char*>& bases,
                        const std::vector<size_t>& sizes, const std::string& ifname, std::unique_ptr<Tcp>* out);
   ~Tcp();
+  // GPU PEs: GPU memory behind `mem` (set before any request can arrive); the device segment's
+  // size follows heap growth.
+  void set_local_memory(LocalMemory* mem);
+  void set_segment(Seg seg, char* base, size_t size);
+  // Stores n bytes at dst in this process (host or GPU memory).
+  void store_local(void* dst, const void* src, size_t n);
   void put(int pe, Seg seg, uint64_t off, const void* src, size_t n);  // returns when src is reusable
   void get(int pe, Seg seg, uint64_t off, void* dst, size_t n);
   // size 4 or 8; returns the old value.

@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <array>
 #include <atomic>
 #include <cstring>
 #include <functional>
@@ -22,6 +23,7 @@ using gshmem::proxy::Fifo;
 
 constexpr int kPes = 3, kProducers = 4;
 constexpr size_t kSegBytes = 1 << 20;
+constexpr uint64_t kInlineOff = 512 * 1024;  // inline puts: 256 bytes per producer
 
 class DeferredEngine : public Engine {
  public:
@@ -29,6 +31,12 @@ class DeferredEngine : public Engine {
   void put(uint32_t pe, uint32_t, uint64_t off, uint64_t src, uint64_t n) override {
     check(pe, off, n);
     pending_.push_back([=, this] { memcpy(seg_[pe].data() + off, reinterpret_cast<const void*>(src), n); });
+  }
+  void put_inline(uint32_t pe, uint32_t, uint64_t off, const void* data, uint64_t n) override {
+    check(pe, off, n);
+    std::array<unsigned char, 16> v{};
+    memcpy(v.data(), data, n);  // the trigger's slot is reused once this returns
+    pending_.push_back([=, this] { memcpy(seg_[pe].data() + off, v.data(), n); });
   }
   void get(uint32_t pe, uint32_t, uint64_t off, uint64_t dst, uint64_t n) override {
     check(pe, off, n);
@@ -93,6 +101,13 @@ uint64_t push_put(Fifo& f, uint32_t pe, uint64_t off, const void* src, uint64_t 
   gshmem_trigger_put(pe, 0, off, reinterpret_cast<uintptr_t>(src), n, &t, &e);
   return f.push(t, &e);
 }
+uint64_t push_put_inline(Fifo& f, uint32_t pe, uint64_t off, const void* src, uint64_t n) {
+  gshmem_trigger t, e;
+  uint64_t w[2] = {0, 0};
+  memcpy(w, src, n);
+  gshmem_trigger_put_inline(pe, 0, off, w[0], w[1], n, &t, &e);
+  return f.push(t, &e);
+}
 uint64_t push_get(Fifo& f, uint32_t pe, uint64_t off, void* dst, uint64_t n) {
   gshmem_trigger t, e;
   gshmem_trigger_get(pe, 0, off, reinterpret_cast<uintptr_t>(dst), n, &t, &e);
@@ -133,6 +148,8 @@ TEST(ProxyExecutor, DeferredCompletionPutsSignalsGetsAtomics) {
       std::mt19937_64 rng(0x5eed + p);
       std::vector<unsigned char> src(16 * 4096), back(4096);
       std::vector<uint64_t> olds(kIters, ~0ull);
+      unsigned char inline_want[16 * 16] = {};
+      uint64_t inline_len[16] = {};
       const uint32_t target = static_cast<uint32_t>((p + 1) % kPes);
       const uint64_t region = static_cast<uint64_t>(p) * 65536, sig_off = kSegBytes - 128 - 8 * p;
       for (int i = 0; i < kIters; ++i) {
@@ -140,6 +157,15 @@ TEST(ProxyExecutor, DeferredCompletionPutsSignalsGetsAtomics) {
         const uint64_t n = 1 + rng() % 4096, off = region + (i % 16) * 4096;
         for (uint64_t k = 0; k < n; ++k) s[k] = static_cast<unsigned char>(rng());
         push_put(fifo, target, off, s, n);
+        // inline (<= 16 bytes, data in the trigger) right after the copied part; the source
+        // buffer is overwritten at once, which an inline put allows
+        const uint64_t ni = 1 + rng() % GSHMEM_TRIG_INLINE_MAX;
+        unsigned char inl[16];
+        for (uint64_t k = 0; k < ni; ++k) inl[k] = static_cast<unsigned char>(rng());
+        push_put_inline(fifo, target, kInlineOff + p * 256 + (i % 16) * 16, inl, ni);
+        memcpy(inline_want + (i % 16) * 16, inl, ni);
+        inline_len[i % 16] = ni;
+        memset(inl, 0xee, sizeof inl);
         push_signal(fifo, target, sig_off, 1, 1);                                           // ADD
         push_amo(fifo, 0, kCounterOff, GSHMEM_TRIG_AMO_ADD, 8, 1, 0, &olds[static_cast<size_t>(i)]);
         if (i % 8 == 7) {
@@ -147,6 +173,9 @@ TEST(ProxyExecutor, DeferredCompletionPutsSignalsGetsAtomics) {
           fifo.quiet(upto);
           if (memcmp(seg[target].data() + off, s, n) != 0) fail("put data not there after quiet", p, i);
           if (memcmp(back.data(), s, n) != 0) fail("get did not return the put data", p, i);
+          for (int k = 0; k <= i % 16 && k <= i; ++k)
+            if (memcmp(seg[target].data() + kInlineOff + p * 256 + k * 16, inline_want + k * 16, inline_len[k]) != 0)
+              fail("inline put data not there after quiet", p, i);
           const uint64_t sig = std::atomic_ref<uint64_t>(*reinterpret_cast<uint64_t*>(seg[target].data() + sig_off)).load();
           if (sig != static_cast<uint64_t>(i + 1)) fail("signal count", p, i);
           if (olds[static_cast<size_t>(i)] == ~0ull) fail("fetch-add result missing after quiet", p, i);

@@ -1,7 +1,7 @@
 // Atomics: native NVLink atomics on the peer's memory through system-scope atomic_ref, relaxed
 // order (OpenSHMEM AMOs order nothing by themselves; use fence/quiet).
 #pragma once
-#include "gshmem/impl/core.cuh"
+#include "gshmem/impl/proxy.cuh"
 
 namespace gshmem::dev {
 
@@ -16,16 +16,46 @@ __device__ __forceinline__ sys_atomic<T> amo(const char *call, const T *dest, in
 
 constexpr auto relaxed = cuda::memory_order_relaxed;
 
-template <typename T> __device__ __forceinline__ T fetch(const char *c, const T *s, int pe) { return amo(c, s, pe).load(relaxed); }
-template <typename T> __device__ __forceinline__ void set(const char *c, T *d, T v, int pe) { amo(c, d, pe).store(v, relaxed); }
-template <typename T> __device__ __forceinline__ T swap(const char *c, T *d, T v, int pe) { return amo(c, d, pe).exchange(v, relaxed); }
+// A PE reached through the proxy: the owner's side applies the atomic (trigger AMO op codes).
+#define GSHMEM_PROXY_AMO(OP, A, B, FETCH) \
+  if (proxied(pe)) return static_cast<T>(proxy_amo<T>(proxy_off(c, d, sizeof(T), pe), OP, A, B, pe, FETCH))
+
+template <typename T> __device__ __forceinline__ T fetch(const char *c, const T *d, int pe) {
+  GSHMEM_PROXY_AMO(GSHMEM_TRIG_AMO_FETCH, T{}, T{}, true);
+  return amo(c, d, pe).load(relaxed);
+}
+template <typename T> __device__ __forceinline__ void set(const char *c, T *d, T v, int pe) {
+  if (proxied(pe)) {
+    proxy_amo<T>(proxy_off(c, d, sizeof(T), pe), GSHMEM_TRIG_AMO_SET, v, T{}, pe, false);
+    return;
+  }
+  amo(c, d, pe).store(v, relaxed);
+}
+template <typename T> __device__ __forceinline__ T swap(const char *c, T *d, T v, int pe) {
+  GSHMEM_PROXY_AMO(GSHMEM_TRIG_AMO_SWAP, v, T{}, true);
+  return amo(c, d, pe).exchange(v, relaxed);
+}
 template <typename T> __device__ __forceinline__ T cswap(const char *c, T *d, T cond, T v, int pe) {
+  GSHMEM_PROXY_AMO(GSHMEM_TRIG_AMO_CSWAP, v, cond, true);  // trigger: (new value, expected)
   amo(c, d, pe).compare_exchange_strong(cond, v, relaxed, relaxed);
   return cond;  // the old value either way
 }
-template <typename T> __device__ __forceinline__ T fadd(const char *c, T *d, T v, int pe) { return amo(c, d, pe).fetch_add(v, relaxed); }
-template <typename T> __device__ __forceinline__ T fand(const char *c, T *d, T v, int pe) { return amo(c, d, pe).fetch_and(v, relaxed); }
-template <typename T> __device__ __forceinline__ T f_or(const char *c, T *d, T v, int pe) { return amo(c, d, pe).fetch_or(v, relaxed); }
-template <typename T> __device__ __forceinline__ T fxor(const char *c, T *d, T v, int pe) { return amo(c, d, pe).fetch_xor(v, relaxed); }
+template <typename T> __device__ __forceinline__ T fadd(const char *c, T *d, T v, int pe) {
+  GSHMEM_PROXY_AMO(GSHMEM_TRIG_AMO_ADD, v, T{}, true);
+  return amo(c, d, pe).fetch_add(v, relaxed);
+}
+template <typename T> __device__ __forceinline__ T fand(const char *c, T *d, T v, int pe) {
+  GSHMEM_PROXY_AMO(GSHMEM_TRIG_AMO_AND, v, T{}, true);
+  return amo(c, d, pe).fetch_and(v, relaxed);
+}
+template <typename T> __device__ __forceinline__ T f_or(const char *c, T *d, T v, int pe) {
+  GSHMEM_PROXY_AMO(GSHMEM_TRIG_AMO_OR, v, T{}, true);
+  return amo(c, d, pe).fetch_or(v, relaxed);
+}
+template <typename T> __device__ __forceinline__ T fxor(const char *c, T *d, T v, int pe) {
+  GSHMEM_PROXY_AMO(GSHMEM_TRIG_AMO_XOR, v, T{}, true);
+  return amo(c, d, pe).fetch_xor(v, relaxed);
+}
+#undef GSHMEM_PROXY_AMO
 
 }  // namespace gshmem::dev

@@ -50,8 +50,10 @@ __device__ __forceinline__ TeamDev team(const char *call, int handle) {
   const int2 b = *reinterpret_cast<const int2 *>(&d->start);
   if (a.x != 1)
     fail_value(call,
-               a.x == 2 ? "the team's PEs are not equally strided, which device collectives need; team"
-                        : "not a valid team handle, or this PE is not a member; team",
+               a.x == 2   ? "the team's PEs are not equally strided, which device collectives need; team"
+               : a.x == 3 ? "the team spans PEs on other nodes (reached through the proxy); device collectives "
+                            "need every member mapped in this version; team"
+                          : "not a valid team handle, or this PE is not a member; team",
                handle);
   return {a.y, a.z, a.w, b.x, b.y};
 }
@@ -69,6 +71,7 @@ __device__ __forceinline__ uint64_t *phase_flag(int pe, int slot, int row, int i
 template <typename S>
 __device__ __forceinline__ void phase(const char *call, const TeamDev &t, int row) {
   S::sync();
+  if (S::rank() == 0) proxy_quiet();  // operations pushed to the proxy before the phase complete first
   if (t.size > 1) {
     volatile uint64_t *cnt =
         reinterpret_cast<volatile uint64_t *>(ctrl(st().my_pe, GSHMEM_DEV_CTRL_PHASE_CNT)) +

@@ -1,10 +1,12 @@
 // put/get/p/g/iput/iget at thread, warp and block scope. A scope's threads split the bytes; when
 // both ends are 16-byte aligned the copy moves 16 bytes per thread per step.
 // Ordering contract (docs/memory-model.md): stores to peers are weak st.global over NVLink; they
-// are ordered by fence/quiet (fence.sc.sys). Blocking and nbi calls differ only in that a blocking
+// are ordered by fence/quiet (fence.sc.sys). A PE reached through the proxy (proxied(pe): the one
+// dispatch branch) gets triggers instead (impl/proxy.cuh): one thread of the scope pushes them
+// after a scope barrier; those are ordered per target PE by the FIFO and completed by quiet. Blocking and nbi calls differ only in that a blocking
 // warp/block call ends with a scope barrier, so any thread may reuse the source afterwards.
 #pragma once
-#include "gshmem/impl/core.cuh"
+#include "gshmem/impl/proxy.cuh"
 
 namespace gshmem::dev {
 
@@ -48,13 +50,33 @@ __device__ __forceinline__ void copy(char *dst, const char *src, size_t n) {
 }
 
 template <typename S>
+__device__ __noinline__ void proxy_put_scope(const char *call, void *dest, const void *src, size_t bytes, int pe,
+                                             bool nbi) {
+  S::sync();  // every thread of the scope has written its part of src
+  if (S::rank() == 0 && bytes) {
+    const uint64_t w = proxy_put_bytes(proxy_off(call, dest, bytes, pe), static_cast<const char *>(src), bytes, pe);
+    if (!nbi && w) proxy_wait(w);
+  }
+  S::sync();
+}
+
+template <typename S>
+__device__ __noinline__ void proxy_get_scope(const char *call, void *dest, const void *src, size_t bytes, int pe) {
+  S::sync();
+  if (S::rank() == 0 && bytes) proxy_get_bytes(static_cast<char *>(dest), proxy_off(call, src, bytes, pe), bytes, pe);
+  S::sync();
+}
+
+template <typename S>
 __device__ __forceinline__ void put(const char *call, void *dest, const void *src, size_t bytes, int pe, bool nbi) {
+  if (proxied(pe)) return proxy_put_scope<S>(call, dest, src, bytes, pe, nbi);
   if (bytes) copy<S>(peer(call, dest, bytes, pe), static_cast<const char *>(src), bytes);
   if (!nbi) S::sync();
 }
 
 template <typename S>
 __device__ __forceinline__ void get(const char *call, void *dest, const void *src, size_t bytes, int pe, bool nbi) {
+  if (proxied(pe)) return proxy_get_scope<S>(call, dest, src, bytes, pe);
   if (bytes) copy<S>(static_cast<char *>(dest), peer(call, src, bytes, pe), bytes);
   // A get is complete when it returns: the scope's threads must all have loaded their part.
   (void)nbi;
@@ -63,11 +85,20 @@ __device__ __forceinline__ void get(const char *call, void *dest, const void *sr
 
 template <typename T>
 __device__ __forceinline__ void p(const char *call, T *dest, T v, int pe) {
+  if (proxied(pe)) {
+    proxy_put_inline(proxy_off(call, dest, sizeof(T), pe), &v, sizeof(T), pe);
+    return;
+  }
   *reinterpret_cast<volatile T *>(peer(call, dest, sizeof(T), pe)) = v;
 }
 
 template <typename T>
 __device__ __forceinline__ T g(const char *call, const T *src, int pe) {
+  if (proxied(pe)) {
+    T v;
+    proxy_get_bytes(reinterpret_cast<char *>(&v), proxy_off(call, src, sizeof(T), pe), sizeof(T), pe);
+    return v;
+  }
   return *reinterpret_cast<const volatile T *>(peer(call, src, sizeof(T), pe));
 }
 
@@ -75,6 +106,14 @@ template <typename S, size_t E>
 __device__ __forceinline__ void iput(const char *call, void *dest, const void *src, ptrdiff_t dst, ptrdiff_t sst,
                                      size_t n, int pe) {
   if (!n) return;
+  if (proxied(pe)) {  // element by element, the data inline in the triggers
+    S::sync();
+    const uint64_t off = proxy_off(call, dest, ((n - 1) * dst + 1) * E, pe);
+    if (S::rank() == 0)
+      for (size_t i = 0; i < n; ++i) proxy_put_inline(off + i * dst * E, static_cast<const char *>(src) + i * sst * E, E, pe);
+    S::sync();
+    return;
+  }
   char *d = peer(call, dest, ((n - 1) * dst + 1) * E, pe);
   const char *s = static_cast<const char *>(src);
   for (size_t i = S::rank(); i < n; i += S::size())
@@ -86,6 +125,14 @@ template <typename S, size_t E>
 __device__ __forceinline__ void iget(const char *call, void *dest, const void *src, ptrdiff_t dst, ptrdiff_t sst,
                                      size_t n, int pe) {
   if (!n) return;
+  if (proxied(pe)) {
+    S::sync();
+    const uint64_t off = proxy_off(call, src, ((n - 1) * sst + 1) * E, pe);
+    if (S::rank() == 0)
+      for (size_t i = 0; i < n; ++i) proxy_get_bytes(static_cast<char *>(dest) + i * dst * E, off + i * sst * E, E, pe);
+    S::sync();
+    return;
+  }
   const char *s = peer(call, src, ((n - 1) * sst + 1) * E, pe);
   char *d = static_cast<char *>(dest);
   for (size_t i = S::rank(); i < n; i += S::size())
@@ -94,8 +141,13 @@ __device__ __forceinline__ void iget(const char *call, void *dest, const void *s
 }
 
 // fence and quiet: stores to other GPUs are ordered (fence) and performed at system scope (quiet)
-// by fence.sc.sys, which waits for the issuing thread's prior memory operations.
+// by fence.sc.sys, which waits for the issuing thread's prior memory operations. Proxied
+// operations are already ordered per target PE (FIFO order, one engine queue per PE); quiet also
+// waits until the proxy has completed everything pushed before it.
 __device__ __forceinline__ void fence() { __threadfence_system(); }
-__device__ __forceinline__ void quiet() { __threadfence_system(); }
+__device__ __forceinline__ void quiet() {
+  __threadfence_system();
+  proxy_quiet();
+}
 
 }  // namespace gshmem::dev

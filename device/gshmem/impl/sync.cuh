@@ -11,6 +11,7 @@ namespace gshmem::dev {
 // AMO orders nothing by itself (shmem_fence before it orders earlier puts).
 __device__ __forceinline__ void signal_op(const char *call, uint64_t *sig, uint64_t v, int op, int pe,
                                           cuda::memory_order order = cuda::memory_order_release) {
+  if (proxied(pe)) return proxy_signal(proxy_off(call, sig, sizeof(uint64_t), pe), v, op, pe);
   sys_atomic<uint64_t> a(*reinterpret_cast<uint64_t *>(peer(call, sig, sizeof(uint64_t), pe)));
   if (op == 1) a.fetch_add(v, order);  // SHMEM_SIGNAL_ADD
   else a.store(v, order);              // SHMEM_SIGNAL_SET
@@ -18,7 +19,18 @@ __device__ __forceinline__ void signal_op(const char *call, uint64_t *sig, uint6
 
 template <typename S>
 __device__ __forceinline__ void put_signal(const char *call, void *dest, const void *src, size_t bytes, uint64_t *sig,
-                                           uint64_t v, int op, int pe) {
+                                           uint64_t v, int op, int pe, bool nbi = false) {
+  if (proxied(pe)) {  // PUT then SIGNAL: the proxy performs the signal after the data
+    S::sync();
+    if (S::rank() == 0) {
+      const uint64_t w =
+          bytes ? proxy_put_bytes(proxy_off(call, dest, bytes, pe), static_cast<const char *>(src), bytes, pe) : 0;
+      proxy_signal(proxy_off(call, sig, sizeof(uint64_t), pe), v, op, pe);
+      if (!nbi && w) proxy_wait(w);
+    }
+    S::sync();
+    return;
+  }
   if (bytes) copy<S>(peer(call, dest, bytes, pe), static_cast<const char *>(src), bytes);
   S::sync();
   // The signal is a release operation at system scope: it orders this thread's data stores, and

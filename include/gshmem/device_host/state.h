@@ -12,7 +12,7 @@
 
 #include <stdint.h>
 
-#define GSHMEM_DEVICE_STATE_VERSION 3u
+#define GSHMEM_DEVICE_STATE_VERSION 4u
 /* 16 MiB (a multiple of the 2 MiB VMM granularity, so the user heap starts 16 MiB-aligned on
  * every PE); most of it is the LL area of the small team reductions. */
 #define GSHMEM_DEV_CTRL_BYTES (16u * 1024u * 1024u)
@@ -46,7 +46,39 @@ typedef struct gshmem_device_state {
   uint32_t initialized;
   uint32_t reserved;
   uint64_t peer_table; /* 0 in window mode; else device pointer to uint64_t[npes] segment bases */
+  /* The proxy FIFO (src/proxy/gpu_proxy.cpp); proxy_slots == 0: no PE is reached through it. */
+  uint64_t proxy_slots;   /* gshmem_trigger[1 << proxy_log2], host-pinned, device-mapped */
+  uint64_t proxy_dev;     /* gshmem_proxy_dev_words in GPU memory */
+  uint64_t proxy_host;    /* gshmem_proxy_host_words, host-pinned, device-mapped */
+  uint64_t proxy_peers;   /* uint8_t[npes] in GPU memory: 1 = reach this PE through the proxy */
+  uint64_t proxy_results; /* gshmem_proxy_result[1 << proxy_log2] in GPU memory */
+  uint32_t proxy_log2;
+  uint32_t reserved2;
+  uint64_t reserved3[2];
 } gshmem_device_state;
+
+/* Proxy FIFO words. Producers (GPU threads) reserve slots with an atomic add on head (GPU memory)
+ * and keep a cached copy of the proxy's tail next to it, so only a producer that finds the ring
+ * full reads tail over PCIe. The proxy thread publishes tail (slots it has copied out) and
+ * completed (slots whose operations have finished) in pinned host memory. */
+typedef struct gshmem_proxy_dev_words {
+  uint64_t head;
+  uint64_t tail_cache;
+} gshmem_proxy_dev_words;
+typedef struct gshmem_proxy_host_words {
+  uint64_t tail;
+  uint64_t pad0[7];
+  uint64_t completed;
+  uint64_t pad1[7];
+} gshmem_proxy_host_words;
+/* One per FIFO slot: where a get of at most 8 bytes or a fetching atomic pushed at that slot gets
+ * its value. busy is taken (0 -> 1) by the producer before it pushes and cleared after it read
+ * the value, so a later producer of the same slot index cannot overwrite an unread result. */
+typedef struct gshmem_proxy_result {
+  uint64_t value;
+  uint32_t busy;
+  uint32_t pad;
+} gshmem_proxy_result;
 
 /* A team as device code sees it (written by the host on split/destroy into this PE's block). */
 typedef struct gshmem_device_team {
@@ -72,7 +104,8 @@ static_assert(GSHMEM_DEV_CTRL_PHASE_FLAGS + GSHMEM_DEV_MAX_TEAMS * GSHMEM_DEV_MA
                   GSHMEM_DEV_CTRL_LL, "layout");
 static_assert(GSHMEM_DEV_CTRL_LL + GSHMEM_DEV_MAX_TEAMS * 2 * GSHMEM_DEV_MAX_TEAM_PES * GSHMEM_DEV_LL_BYTES <=
                   GSHMEM_DEV_CTRL_BYTES, "layout");
-static_assert(sizeof(gshmem_device_state) == 64, "gshmem_device_state layout is part of the ABI");
+static_assert(sizeof(gshmem_device_state) == 128, "gshmem_device_state layout is part of the ABI");
+static_assert(sizeof(gshmem_proxy_result) == 16 && sizeof(gshmem_proxy_host_words) == 128, "proxy words layout");
 extern "C" {
 #endif
 /* Called once per nvcc-compiled translation unit (from a static initializer in the header) with a

@@ -7,7 +7,8 @@
  *   w0: [0,4) op   [4,8) flags (bit 0: an extension slot follows)   [8,28) target PE
  *       [28,64) size in bytes (up to 64 GiB)
  *   w1: [0,48) destination offset in the target's segment   [48,52) segment   [52,64) version
- *   extension: e0 = source offset (this PE's segment)   e1 = signal value / atomic operand
+ *   extension: e0 = source address (this process)   e1 = signal value / atomic operand
+ *   segments: 0 host (control block + host heap), 1 globals, 2 device (control block + device heap)
  */
 #ifndef GSHMEM_DEVICE_HOST_TRIGGER_H
 #define GSHMEM_DEVICE_HOST_TRIGGER_H
@@ -38,6 +39,11 @@ enum gshmem_trigger_op {
 };
 #define GSHMEM_TRIG_FLAG_EXT 1u  /* one extension slot follows */
 #define GSHMEM_TRIG_FLAG_EXT2 2u /* two extension slots follow */
+#define GSHMEM_TRIG_FLAG_INLINE 4u /* PUT: the data (at most 16 bytes) is the extension slot itself */
+#define GSHMEM_TRIG_INLINE_MAX 16u
+#define GSHMEM_TRIG_SEG_HOST 0u
+#define GSHMEM_TRIG_SEG_DATA 1u
+#define GSHMEM_TRIG_SEG_DEVICE 2u
 /* extension slots of a trigger with these flags */
 #define GSHMEM_TRIG_EXT_SLOTS(flags) (((flags) & GSHMEM_TRIG_FLAG_EXT2) ? 2u : ((flags) & GSHMEM_TRIG_FLAG_EXT) ? 1u : 0u)
 
@@ -69,7 +75,8 @@ static inline GSHMEM_TRIG_HD gshmem_trigger_fields gshmem_trigger_decode(gshmem_
 }
 
 /* What each operation carries (all but FLUSH take one extension slot):
- *   PUT     size = bytes; dst_off/segment = destination on pe; e0 = source address (this process)
+ *   PUT     size = bytes; dst_off/segment = destination on pe; e0 = source address (this process);
+ *           with GSHMEM_TRIG_FLAG_INLINE the extension's 16 bytes are the data (size <= 16)
  *   GET     size = bytes; dst_off/segment = source on pe;      e0 = destination address
  *   SIGNAL  size = sig_op (0 SET, 1 ADD); dst_off = the signal word on pe; e1 = value. Performed after
  *           every earlier operation of the same producer to pe (put-with-signal = PUT then SIGNAL).
@@ -98,6 +105,14 @@ static inline GSHMEM_TRIG_HD void gshmem_trigger_put(uint32_t pe, uint32_t seg, 
   *t = gshmem_trigger_encode(GSHMEM_TRIG_PUT, GSHMEM_TRIG_FLAG_EXT, pe, bytes, dst_off, seg);
   ext->w0 = src_addr;
   ext->w1 = 0;
+}
+/* data: size bytes (<= 16), copied into the extension */
+static inline GSHMEM_TRIG_HD void gshmem_trigger_put_inline(uint32_t pe, uint32_t seg, uint64_t dst_off, uint64_t lo,
+                                                            uint64_t hi, uint64_t bytes, gshmem_trigger *t,
+                                                            gshmem_trigger *ext) {
+  *t = gshmem_trigger_encode(GSHMEM_TRIG_PUT, GSHMEM_TRIG_FLAG_EXT | GSHMEM_TRIG_FLAG_INLINE, pe, bytes, dst_off, seg);
+  ext->w0 = lo;
+  ext->w1 = hi;
 }
 static inline GSHMEM_TRIG_HD void gshmem_trigger_get(uint32_t pe, uint32_t seg, uint64_t src_off, uint64_t dst_addr,
                                                      uint64_t bytes, gshmem_trigger *t, gshmem_trigger *ext) {

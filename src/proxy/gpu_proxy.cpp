@@ -1,0 +1,311 @@
+#include "proxy/gpu_proxy.hpp"
+
+#include "core/runtime.hpp"
+
+#if GSHMEM_HAVE_CUDA
+#include <atomic>
+#include <cstring>
+#include <new>
+#include <thread>
+
+#include "api/device_ops.hpp"
+#include "common/log.hpp"
+#include "proxy/executor.hpp"
+#include "proxy/tcp_engine.hpp"
+
+namespace gshmem::proxy {
+namespace {
+
+constexpr const char* kCall = "gshmem proxy";
+
+void check(CUresult r, const char* what) {
+  if (r != CUDA_SUCCESS) api_error(kCall, "%s failed: %s", what, cu::error_string(r));
+}
+
+// Same-node peers whose heap is mapped here: the copy engine. One stream per target PE keeps the
+// operations to one PE in FIFO order (a SIGNAL after the PUTs before it) and lets transfers to
+// different PEs overlap. Small inline data is staged in a pinned arena until the next flush.
+class CeEngine final : public Engine {
+ public:
+  explicit CeEngine(Runtime& rt) : rt_(rt), g_(*rt.gpu), streams_(static_cast<size_t>(rt.npes), nullptr) {
+    check(g_.drv->cuMemHostAlloc(reinterpret_cast<void**>(&arena_), kArena, CU_MEMHOSTALLOC_PORTABLE),
+          "cuMemHostAlloc(proxy inline arena)");
+  }
+  ~CeEngine() override {
+    for (CUstream s : streams_)
+      if (s) g_.drv->cuStreamDestroy(s);
+    if (arena_) g_.drv->cuMemFreeHost(arena_);
+  }
+  void put(uint32_t pe, uint32_t seg, uint64_t off, uint64_t src, uint64_t n) override {
+    copy(pe, addr(pe, seg, off, n, "put"), src, n);
+  }
+  void put_inline(uint32_t pe, uint32_t seg, uint64_t off, const void* data, uint64_t n) override {
+    const CUdeviceptr dst = addr(pe, seg, off, n, "put");
+    if (used_ + 16 > kArena) flush();
+    char* a = arena_ + used_;
+    used_ += 16;
+    memcpy(a, data, n);
+    copy(pe, dst, reinterpret_cast<uint64_t>(a), n);
+  }
+  void get(uint32_t pe, uint32_t seg, uint64_t off, uint64_t dst, uint64_t n) override {
+    copy(pe, dst, addr(pe, seg, off, n, "get"), n);
+  }
+  void signal(uint32_t pe, uint32_t seg, uint64_t off, uint64_t v, uint32_t op) override {
+    const CUdeviceptr d = addr(pe, seg, off, 8, "signal");
+    if (op == 0) {  // SET: the default flags make the write follow the stream's earlier copies
+      check(g_.drv->cuStreamWriteValue64(stream(pe), d, v, 0), "cuStreamWriteValue64(signal)");
+      return;
+    }
+    api::dev_amo_async(kCall, reinterpret_cast<void*>(d), 8, api::AmoOp::add, v, 0, nullptr, stream(pe));
+  }
+  void amo(uint32_t pe, uint32_t seg, uint64_t off, uint32_t op, uint32_t bytes, uint64_t operand, uint64_t compare,
+           uint64_t* old) override {
+    const CUdeviceptr d = addr(pe, seg, off, bytes, "atomic");
+    // the kernel's cswap takes (expected, new value); a trigger carries (new value, expected)
+    const bool cs = op == GSHMEM_TRIG_AMO_CSWAP;
+    api::dev_amo_async(kCall, reinterpret_cast<void*>(d), bytes, static_cast<api::AmoOp>(op), cs ? compare : operand,
+                       cs ? operand : compare, old, stream(pe));
+  }
+  void flush() override {
+    for (size_t pe = 0; pe < streams_.size(); ++pe)
+      if (dirty_.size() > pe && dirty_[pe]) {
+        check(g_.drv->cuStreamSynchronize(streams_[pe]), "cuStreamSynchronize(proxy)");
+        dirty_[pe] = 0;
+      }
+    used_ = 0;
+  }
+
+ private:
+  static constexpr size_t kArena = 64 * 1024;
+  CUdeviceptr addr(uint32_t pe, uint32_t seg, uint64_t off, uint64_t n, const char* what) const {
+    const uint64_t base = pe < static_cast<uint32_t>(rt_.npes) ? rt_.heap.device_segment(static_cast<int>(pe)) : 0;
+    const uint64_t limit = GSHMEM_DEV_CTRL_BYTES + rt_.heap.size();
+    if (seg != GSHMEM_TRIG_SEG_DEVICE || !base || off > limit || n > limit - off)
+      api_error(kCall, "%s to pe %u: segment %u offset 0x%llx + %llu bytes is outside its device segment (%llu bytes)",
+                what, pe, seg, static_cast<unsigned long long>(off), static_cast<unsigned long long>(n),
+                static_cast<unsigned long long>(limit));
+    return static_cast<CUdeviceptr>(base + off);
+  }
+  CUstream stream(uint32_t pe) {
+    CUstream& s = streams_[pe];
+    if (!s) check(g_.drv->cuStreamCreate(&s, CU_STREAM_NON_BLOCKING), "cuStreamCreate(proxy)");
+    if (dirty_.size() < streams_.size()) dirty_.assign(streams_.size(), 0);
+    dirty_[pe] = 1;
+    return s;
+  }
+  void copy(uint32_t pe, CUdeviceptr dst, uint64_t src, uint64_t n) {
+    check(g_.drv->cuMemcpyAsync(dst, static_cast<CUdeviceptr>(src), n, stream(pe)), "cuMemcpyAsync(proxy)");
+  }
+  Runtime& rt_;
+  GpuContext& g_;
+  std::vector<CUstream> streams_;
+  std::vector<uint8_t> dirty_;
+  char* arena_ = nullptr;
+  size_t used_ = 0;
+};
+
+// Routes each target PE to its engine (the copy engine or the tcp transport) and flushes both.
+class RouteEngine final : public Engine {
+ public:
+  RouteEngine(Engine* ce, Engine* tcp, std::vector<uint8_t> use_ce) : ce_(ce), tcp_(tcp), use_ce_(std::move(use_ce)) {}
+  void put(uint32_t pe, uint32_t seg, uint64_t off, uint64_t src, uint64_t n) override { at(pe).put(pe, seg, off, src, n); }
+  void put_inline(uint32_t pe, uint32_t seg, uint64_t off, const void* d, uint64_t n) override {
+    at(pe).put_inline(pe, seg, off, d, n);
+  }
+  void get(uint32_t pe, uint32_t seg, uint64_t off, uint64_t dst, uint64_t n) override { at(pe).get(pe, seg, off, dst, n); }
+  void signal(uint32_t pe, uint32_t seg, uint64_t off, uint64_t v, uint32_t op) override {
+    at(pe).signal(pe, seg, off, v, op);
+  }
+  void amo(uint32_t pe, uint32_t seg, uint64_t off, uint32_t op, uint32_t bytes, uint64_t a, uint64_t b,
+           uint64_t* old) override {
+    at(pe).amo(pe, seg, off, op, bytes, a, b, old);
+  }
+  void flush() override {
+    if (ce_) ce_->flush();
+    if (tcp_) tcp_->flush();
+  }
+
+ private:
+  Engine& at(uint32_t pe) {
+    if (pe >= use_ce_.size()) api_error(kCall, "trigger for pe %u: there are %zu PEs", pe, use_ce_.size());
+    Engine* e = use_ce_[pe] ? ce_ : tcp_;
+    if (!e) api_error(kCall, "trigger for pe %u, which this PE reaches without the proxy", pe);
+    return *e;
+  }
+  Engine* ce_;
+  Engine* tcp_;
+  std::vector<uint8_t> use_ce_;
+};
+
+// The tcp transport's access to this PE's GPU memory.
+class GpuMemory final : public transport::LocalMemory {
+ public:
+  explicit GpuMemory(GpuContext& g) : g_(g) {}
+  bool is_device(const void* p) const override {
+    gpu_make_current(g_);
+    unsigned int type = 0;
+    return g_.drv->cuPointerGetAttribute(&type, CU_POINTER_ATTRIBUTE_MEMORY_TYPE, reinterpret_cast<CUdeviceptr>(p)) ==
+               CUDA_SUCCESS &&
+           type == CU_MEMORYTYPE_DEVICE;
+  }
+  void copy(void* dst, const void* src, size_t n) override { api::dev_copy("tcp transport", dst, src, n, true); }
+  uint64_t amo(void* p, transport::AmoOp op, size_t size, uint64_t a, uint64_t b) override {
+    return api::dev_amo("tcp transport", p, size, static_cast<api::AmoOp>(op), a, b);
+  }
+
+ private:
+  GpuContext& g_;
+};
+
+}  // namespace
+
+class GpuProxy {
+ public:
+  Runtime* rt = nullptr;
+  uint32_t log2 = 0;
+  Fifo::Slot* slots = nullptr;                 // pinned, mapped
+  gshmem_proxy_host_words* host = nullptr;     // pinned, mapped
+  CUdeviceptr slots_dev = 0, host_dev = 0;
+  CUdeviceptr dev_words = 0, results = 0, peers = 0;  // GPU memory
+  std::unique_ptr<Fifo> fifo;
+  std::unique_ptr<CeEngine> ce;
+  std::unique_ptr<TcpEngine> tcp;
+  std::unique_ptr<RouteEngine> route;
+  std::unique_ptr<Executor> exec;
+  CUstream qstream = nullptr;
+  std::atomic<bool> stop{false};
+  std::thread thread;
+
+  void run() {
+    gpu_make_current(*rt->gpu);
+    uint32_t idle = 0;
+    while (!stop.load(std::memory_order_relaxed)) {
+      if (exec->poll(kBatch)) {
+        idle = 0;
+        continue;
+      }
+      if (++idle < 4096) {
+#if defined(__x86_64__) || defined(__i386__)
+        __builtin_ia32_pause();
+#endif
+      } else {
+        std::this_thread::yield();
+      }
+    }
+    while (exec->poll(kBatch)) {
+    }
+  }
+  static constexpr uint64_t kBatch = 1024;  // slots per flush while producers keep pushing
+};
+
+Status gpu_proxy_start(Runtime& rt, const std::vector<uint8_t>& via, bool tcp_engine, GpuProxy** out) {
+  GpuContext& g = *rt.gpu;
+  const cu::Driver& d = *g.drv;
+  gpu_make_current(g);
+  auto p = std::make_unique<GpuProxy>();
+  p->rt = &rt;
+  const int64_t want = rt.cfg->GSHMEM_PROXY_FIFO_SLOTS;
+  uint32_t log2 = 6;
+  while (log2 < 24 && (int64_t{1} << log2) < want) ++log2;
+  p->log2 = log2;
+  const size_t cap = size_t{1} << log2;
+  const unsigned flags = CU_MEMHOSTALLOC_DEVICEMAP | CU_MEMHOSTALLOC_PORTABLE;
+  GSHMEM_CU(d, cuMemHostAlloc, reinterpret_cast<void**>(&p->slots), cap * sizeof(Fifo::Slot), flags);
+  GSHMEM_CU(d, cuMemHostAlloc, reinterpret_cast<void**>(&p->host), sizeof(gshmem_proxy_host_words), flags);
+  memset(static_cast<void*>(p->slots), 0, cap * sizeof(Fifo::Slot));
+  memset(static_cast<void*>(p->host), 0, sizeof(gshmem_proxy_host_words));
+  GSHMEM_CU(d, cuMemHostGetDevicePointer, &p->slots_dev, p->slots, 0);
+  GSHMEM_CU(d, cuMemHostGetDevicePointer, &p->host_dev, p->host, 0);
+  GSHMEM_CU(d, cuMemAlloc, &p->dev_words, sizeof(gshmem_proxy_dev_words));
+  GSHMEM_CU(d, cuMemAlloc, &p->results, cap * sizeof(gshmem_proxy_result));
+  GSHMEM_CU(d, cuMemAlloc, &p->peers, static_cast<size_t>(rt.npes));
+  GSHMEM_CU(d, cuStreamCreate, &p->qstream, CU_STREAM_NON_BLOCKING);
+  GSHMEM_CU(d, cuMemsetD8Async, p->dev_words, 0, sizeof(gshmem_proxy_dev_words), p->qstream);
+  GSHMEM_CU(d, cuMemsetD8Async, p->results, 0, cap * sizeof(gshmem_proxy_result), p->qstream);
+  GSHMEM_CU(d, cuMemcpyAsync, p->peers, reinterpret_cast<CUdeviceptr>(via.data()), via.size(), p->qstream);
+  GSHMEM_CU(d, cuStreamSynchronize, p->qstream);
+  static_assert(sizeof(std::atomic<uint64_t>) == sizeof(uint64_t), "FIFO counters are plain words");
+  auto* tail = new (&p->host->tail) std::atomic<uint64_t>(0);
+  auto* completed = new (&p->host->completed) std::atomic<uint64_t>(0);
+  p->fifo = std::make_unique<Fifo>(log2, p->slots, tail, completed);
+
+  std::vector<uint8_t> use_ce(via.size(), 0);
+  bool any_ce = false, any_tcp = false;
+  for (size_t pe = 0; pe < via.size(); ++pe) {
+    if (!via[pe]) continue;
+    use_ce[pe] = !tcp_engine && rt.heap.device_segment(static_cast<int>(pe)) != 0;
+    any_ce = any_ce || use_ce[pe];
+    any_tcp = any_tcp || !use_ce[pe];
+  }
+  if (any_tcp && !rt.tcp) {
+    GSHMEM_WARN(Subsys::proxy, "proxy: PEs need the tcp transport, which did not start");
+    return Status::internal_error;
+  }
+  if (any_ce) p->ce = std::make_unique<CeEngine>(rt);
+  if (any_tcp) p->tcp = std::make_unique<TcpEngine>(*rt.tcp);
+  p->route = std::make_unique<RouteEngine>(p->ce.get(), p->tcp.get(), use_ce);
+  p->exec = std::make_unique<Executor>(*p->fifo, *p->route);
+  GpuProxy* raw = p.get();
+  p->thread = std::thread([raw] { raw->run(); });
+  GSHMEM_INFO(Subsys::proxy, "GPU proxy: %zu-slot FIFO, engines:%s%s", cap, any_ce ? " copy-engine" : "",
+              any_tcp ? " tcp" : "");
+  *out = p.release();
+  return Status::ok;
+}
+
+void gpu_proxy_fill(const GpuProxy& p, gshmem_device_state* s) {
+  s->proxy_slots = p.slots_dev;
+  s->proxy_dev = p.dev_words;
+  s->proxy_host = p.host_dev;
+  s->proxy_peers = p.peers;
+  s->proxy_results = p.results;
+  s->proxy_log2 = p.log2;
+}
+
+void gpu_proxy_quiet(GpuProxy& p) {
+  const cu::Driver& d = *p.rt->gpu->drv;
+  gpu_make_current(*p.rt->gpu);
+  uint64_t head = 0;
+  CUresult r = d.cuMemcpyAsync(reinterpret_cast<CUdeviceptr>(&head), p.dev_words, sizeof head, p.qstream);
+  if (r == CUDA_SUCCESS) r = d.cuStreamSynchronize(p.qstream);
+  if (r != CUDA_SUCCESS) api_error("shmem_quiet", "reading the proxy FIFO head failed: %s", cu::error_string(r));
+  p.fifo->quiet(head);
+}
+
+void gpu_proxy_stop(GpuProxy* p) {
+  if (!p) return;
+  p->stop.store(true);
+  if (p->thread.joinable()) p->thread.join();
+  const cu::Driver& d = *p->rt->gpu->drv;
+  p->exec.reset();
+  p->route.reset();
+  p->ce.reset();
+  p->tcp.reset();
+  d.cuStreamDestroy(p->qstream);
+  d.cuMemFree(p->dev_words);
+  d.cuMemFree(p->results);
+  d.cuMemFree(p->peers);
+  d.cuMemFreeHost(p->slots);
+  d.cuMemFreeHost(p->host);
+  delete p;
+}
+
+void gpu_attach_tcp(Runtime& rt) {
+  static GpuMemory* mem = nullptr;  // lives as long as the transport (the process)
+  if (!mem) mem = new GpuMemory(*rt.gpu);
+  rt.tcp->set_local_memory(mem);
+  rt.tcp->set_segment(transport::Seg::device, reinterpret_cast<char*>(rt.heap.device_segment(rt.my_pe)),
+                      GSHMEM_DEV_CTRL_BYTES + rt.heap.size());
+}
+
+}  // namespace gshmem::proxy
+#else
+namespace gshmem::proxy {
+class GpuProxy {};
+Status gpu_proxy_start(Runtime&, const std::vector<uint8_t>&, bool, GpuProxy**) { return Status::not_available; }
+void gpu_proxy_fill(const GpuProxy&, gshmem_device_state*) {}
+void gpu_proxy_quiet(GpuProxy&) {}
+void gpu_proxy_stop(GpuProxy*) {}
+void gpu_attach_tcp(Runtime&) {}
+}  // namespace gshmem::proxy
+#endif
