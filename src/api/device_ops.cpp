@@ -126,6 +126,19 @@ void dev_amo_async(const char* call, void* target, size_t size, AmoOp op, uint64
   launch_amo(call, g, f, size, target, op, a, b, out, static_cast<CUstream>(stream));
 }
 
+void dev_amo_preload(const char* call, GpuContext& g, void* word) {
+  gpu_make_current(g);
+  for (size_t size : {size_t{4}, size_t{8}}) {
+    CUfunction f;
+    {
+      std::lock_guard<std::mutex> lock(g_amo_mu);
+      f = amo_kernel(call, g, size);
+    }
+    launch_amo(call, g, f, size, word, AmoOp::fetch, 0, 0, nullptr, g.stream);
+  }
+  check(call, g.drv->cuStreamSynchronize(g.stream), "cuStreamSynchronize");
+}
+
 void dev_amo_on_stream(const char* call, void* target, size_t size, AmoOp op, uint64_t a, void* stream) {
   dev_amo_async(call, target, size, op, a, 0, nullptr, stream);
 }

@@ -15,6 +15,10 @@ namespace gshmem::api {
 GpuContext& gpu_for(const char* call);
 // Reports "<call>: <what> failed: <CUDA error>" and ends the job when r is not CUDA_SUCCESS.
 void cu_check(const char* call, CUresult r, const char* what);
+// Loads the atomic kernels and runs each once on word (GPU memory, read only): a kernel loaded
+// for the first time while another kernel runs may wait for that kernel (lazy loading), which
+// would deadlock a kernel waiting for a proxied atomic. The proxy calls this at start.
+void dev_amo_preload(const char* call, GpuContext& g, void* word);
 #endif
 
 // Blocking: returns when the source may be reused (put) or the data has arrived (get).

@@ -241,6 +241,7 @@ Status gpu_proxy_start(Runtime& rt, const std::vector<uint8_t>& via, bool tcp_en
     GSHMEM_WARN(Subsys::proxy, "proxy: PEs need the tcp transport, which did not start");
     return Status::internal_error;
   }
+  api::dev_amo_preload("shmem_init (GPU proxy)", g, reinterpret_cast<void*>(p->results));
   if (any_ce) p->ce = std::make_unique<CeEngine>(rt);
   if (any_tcp) p->tcp = std::make_unique<TcpEngine>(*rt.tcp);
   p->route = std::make_unique<RouteEngine>(p->ce.get(), p->tcp.get(), use_ce);
@@ -294,6 +295,9 @@ void gpu_attach_tcp(Runtime& rt) {
   static GpuMemory* mem = nullptr;  // lives as long as the transport (the process)
   if (!mem) mem = new GpuMemory(*rt.gpu);
   rt.tcp->set_local_memory(mem);
+  // owner-side atomics arrive while this PE's kernels run: load the atomic kernels now
+  api::dev_amo_preload("shmem_init (tcp transport)", *rt.gpu,
+                       reinterpret_cast<void*>(rt.heap.device_segment(rt.my_pe) + GSHMEM_DEV_CTRL_SCRATCH));
   rt.tcp->set_segment(transport::Seg::device, reinterpret_cast<char*>(rt.heap.device_segment(rt.my_pe)),
                       GSHMEM_DEV_CTRL_BYTES + rt.heap.size());
 }
