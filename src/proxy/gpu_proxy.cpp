@@ -4,6 +4,7 @@
 
 #if GSHMEM_HAVE_CUDA
 #include <atomic>
+#include <chrono>
 #include <cstring>
 #include <new>
 #include <thread>
@@ -179,6 +180,7 @@ class GpuProxy {
   void run() {
     gpu_make_current(*rt->gpu);
     uint32_t idle = 0;
+    auto last = std::chrono::steady_clock::now();
     while (!stop.load(std::memory_order_relaxed)) {
       if (exec->poll(kBatch)) {
         idle = 0;
@@ -188,13 +190,35 @@ class GpuProxy {
 #if defined(__x86_64__) || defined(__i386__)
         __builtin_ia32_pause();
 #endif
-      } else {
-        std::this_thread::yield();
+        continue;
+      }
+      std::this_thread::yield();
+      const auto now = std::chrono::steady_clock::now();
+      if (now - last > std::chrono::seconds(5)) {
+        last = now;
+        report_stall();
       }
     }
     while (exec->poll(kBatch)) {
     }
   }
+  // Idle for a while: GPU threads that reserved slots they have not written for seconds point at
+  // a stuck producer; say so (the job may be hanging) with the counters.
+  void report_stall() {
+    const cu::Driver& d = *rt->gpu->drv;
+    uint64_t head = 0;
+    if (d.cuMemcpyAsync(reinterpret_cast<CUdeviceptr>(&head), dev_words, sizeof head, wstream) != CUDA_SUCCESS ||
+        d.cuStreamSynchronize(wstream) != CUDA_SUCCESS)
+      return;
+    const uint64_t tail = fifo->tail();
+    if (head > tail)
+      GSHMEM_WARN(Subsys::proxy,
+                  "proxy: GPU threads reserved FIFO slots up to %llu, but slot %llu has not been written for 5 s "
+                  "(tail %llu, completed %llu)",
+                  static_cast<unsigned long long>(head), static_cast<unsigned long long>(tail),
+                  static_cast<unsigned long long>(tail), static_cast<unsigned long long>(fifo->completed()));
+  }
+  CUstream wstream = nullptr;  // the proxy thread's own stream for reading head
   static constexpr uint64_t kBatch = 1024;  // slots per flush while producers keep pushing
 };
 
@@ -220,6 +244,7 @@ Status gpu_proxy_start(Runtime& rt, const std::vector<uint8_t>& via, bool tcp_en
   GSHMEM_CU(d, cuMemAlloc, &p->results, cap * sizeof(gshmem_proxy_result));
   GSHMEM_CU(d, cuMemAlloc, &p->peers, static_cast<size_t>(rt.npes));
   GSHMEM_CU(d, cuStreamCreate, &p->qstream, CU_STREAM_NON_BLOCKING);
+  GSHMEM_CU(d, cuStreamCreate, &p->wstream, CU_STREAM_NON_BLOCKING);
   GSHMEM_CU(d, cuMemsetD8Async, p->dev_words, 0, sizeof(gshmem_proxy_dev_words), p->qstream);
   GSHMEM_CU(d, cuMemsetD8Async, p->results, 0, cap * sizeof(gshmem_proxy_result), p->qstream);
   GSHMEM_CU(d, cuMemcpyAsync, p->peers, reinterpret_cast<CUdeviceptr>(via.data()), via.size(), p->qstream);
@@ -283,6 +308,7 @@ void gpu_proxy_stop(GpuProxy* p) {
   p->ce.reset();
   p->tcp.reset();
   d.cuStreamDestroy(p->qstream);
+  d.cuStreamDestroy(p->wstream);
   d.cuMemFree(p->dev_words);
   d.cuMemFree(p->results);
   d.cuMemFree(p->peers);

@@ -138,6 +138,18 @@ __global__ void pingpong(char* buf, const char* src, uint64_t* sig, uint64_t see
   }
 }
 
+// Single operations first (a failure here names the first kind that does not work).
+__global__ void step(int k, int* x, char* buf, const char* src, int right, unsigned long long* bad) {
+  const int t = blockIdx.x * blockDim.x + threadIdx.x;
+  switch (k) {
+    case 0: shmem_int_p(x + t, 5 + t, right); shmem_quiet(); break;
+    case 1: shmem_putmem(buf, src, 1024, right); shmem_quiet(); break;
+    case 2: if (shmem_int_g(x + t, right) != 5 + t) atomicAdd(bad, 1ull); break;
+    case 3: shmem_int_atomic_fetch_add(x + 1000, 1, right); shmem_quiet(); break;
+    default: break;
+  }
+}
+
 // nbi puts, no quiet in the kernel: the host's barrier completes them.
 __global__ void leave_in_flight(char* dst, const char* src, size_t n, int right) {
   shmemx_putmem_nbi_block(dst + blockIdx.x * n, src + blockIdx.x * n, n, right);
@@ -166,6 +178,25 @@ int main(int argc, char** argv) {
   CK(cudaMallocManaged(&counter_h, sizeof *counter_h));
   CK(cudaMallocManaged(&ptr_null, sizeof *ptr_null));
   *bad = 0;
+
+  // 0. single operations, one thread, then a warp, then 4 blocks
+  {
+    int* x = static_cast<int*>(shmem_calloc(2048, sizeof(int)));
+    char* b0 = static_cast<char*>(shmem_malloc(4096));
+    char* s0 = static_cast<char*>(shmem_malloc(4096));
+    const char* names[] = {"p+quiet", "putmem 1 KiB", "g", "fetch_add"};
+    const int grids[][2] = {{1, 1}, {1, 32}, {4, 128}};
+    for (auto& gdim : grids)
+      for (int k = 0; k < 4; ++k) {
+        shmem_barrier_all();
+        step<<<gdim[0], gdim[1]>>>(k, x, b0, s0, right, bad);
+        CK(cudaDeviceSynchronize());
+        shmem_barrier_all();
+        if (me == 0) printf("gpu_proxy: %s x %d threads done\n", names[k], gdim[0] * gdim[1]), fflush(stdout);
+      }
+    EXPECT(*bad == 0, "single g: %llu wrong", *bad);
+    *bad = 0;
+  }
 
   // 1. the storm
   const size_t slots = static_cast<size_t>(kProducers) * kIters;
@@ -196,6 +227,7 @@ int main(int argc, char** argv) {
   for (size_t i = 0; i < slots; ++i) wrong += got[i] != i;
   EXPECT(wrong == 0, "storm: fetch-add results are not 0..%zu (%zu differ)", slots - 1, wrong);
   *bad = 0;
+  if (me == 0) printf("gpu_proxy: storm done\n"), fflush(stdout);
 
   // 2. gets, g, iget, iput from shared memory, shmem_ptr
   char* out;
