@@ -5,6 +5,7 @@
 #if GSHMEM_HAVE_CUDA
 #include <atomic>
 #include <chrono>
+#include <cstddef>
 #include <cstring>
 #include <new>
 #include <thread>
@@ -183,6 +184,7 @@ class GpuProxy {
     auto last = std::chrono::steady_clock::now();
     while (!stop.load(std::memory_order_relaxed)) {
       if (exec->poll(kBatch)) {
+        mirror_completed();
         idle = 0;
         continue;
       }
@@ -218,7 +220,14 @@ class GpuProxy {
                   static_cast<unsigned long long>(head), static_cast<unsigned long long>(tail),
                   static_cast<unsigned long long>(tail), static_cast<unsigned long long>(fifo->completed()));
   }
-  CUstream wstream = nullptr;  // the proxy thread's own stream for reading head
+  // GPU threads poll completion in GPU memory: write it there after every batch (stream order
+  // keeps the values increasing).
+  void mirror_completed() {
+    const CUdeviceptr at = dev_words + offsetof(gshmem_proxy_dev_words, completed);
+    check(rt->gpu->drv->cuStreamWriteValue64(wstream, at, fifo->completed(), CU_STREAM_WRITE_VALUE_NO_MEMORY_BARRIER),
+          "cuStreamWriteValue64(proxy completion)");
+  }
+  CUstream wstream = nullptr;  // the proxy thread's own stream (completion mirror, stall reports)
   static constexpr uint64_t kBatch = 1024;  // slots per flush while producers keep pushing
 };
 

@@ -3,11 +3,12 @@
 // FIFO (format: gshmem/device_host/trigger.h; host side: src/proxy/gpu_proxy.cpp).
 //
 // Push: one atomic add on head (GPU memory) reserves the slots; a producer that finds the ring
-// full (per its cached copy of the proxy's tail) reads the tail over PCIe and waits; it writes
+// full waits for the proxy's completion count (mirrored in GPU memory); it writes
 // every slot but the first trigger's word 0 with plain stores, then that word with a release
 // store at system scope, which makes the rest visible to the proxy first (the proxy takes slots in
-// index order only). Completion: the proxy publishes how many slots have completed; a quiet waits
-// until that count reaches head as read at the quiet (every operation this thread pushed before).
+// index order only). Completion: the proxy copies how many slots have completed into GPU memory;
+// a quiet waits until that count reaches head as read at the quiet (every operation this thread
+// pushed before).
 // Results (g, fetching atomics, small gets): the slot's result cell in GPU memory, taken before
 // the push and released after the value is read.
 #pragma once
@@ -33,16 +34,16 @@ __device__ __forceinline__ uint64_t load_sys(const uint64_t *p) {
   return sys_atomic<uint64_t>(*const_cast<uint64_t *>(p)).load(cuda::memory_order_acquire);
 }
 
+// The proxy's completion count as copied into GPU memory (never read over PCIe).
+__device__ __forceinline__ uint64_t proxy_completed() { return load_sys(&proxy_dev()->completed); }
+
 __device__ __forceinline__ uint64_t proxy_reserve(uint64_t n) {
   gshmem_proxy_dev_words *d = proxy_dev();
   const uint64_t cap = 1ull << st().proxy_log2;
   const uint64_t idx = atomicAdd(reinterpret_cast<unsigned long long *>(&d->head), n);
-  uint64_t tail = *reinterpret_cast<volatile uint64_t *>(&d->tail_cache);
-  while (idx + n - tail > cap) {  // full as far as the cache knows: ask the proxy
-    tail = load_sys(&proxy_host()->tail);
-    atomicMax(reinterpret_cast<unsigned long long *>(&d->tail_cache), tail);
-    if (idx + n - tail > cap) __nanosleep(200);
-  }
+  // Full: wait until the slots cap before ours have completed (completed <= the proxy's tail, so
+  // this is the same condition, a little stricter).
+  for (unsigned ns = 64; idx + n - proxy_completed() > cap; ns = ns < 4096 ? 2 * ns : ns) __nanosleep(ns);
   return idx;
 }
 
@@ -69,9 +70,7 @@ __device__ __forceinline__ uint64_t proxy_push(const gshmem_trigger *slots, int 
 }
 
 __device__ __forceinline__ void proxy_wait(uint64_t upto) {
-  const uint64_t *c = &proxy_host()->completed;
-  while (load_sys(c) < upto) {
-  }
+  for (unsigned ns = 32; proxy_completed() < upto; ns = ns < 1024 ? 2 * ns : ns) __nanosleep(ns);
 }
 
 // Every operation pushed before this call (by any thread of this PE) has completed.

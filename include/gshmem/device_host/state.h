@@ -57,13 +57,14 @@ typedef struct gshmem_device_state {
   uint64_t reserved3[2];
 } gshmem_device_state;
 
-/* Proxy FIFO words. Producers (GPU threads) reserve slots with an atomic add on head (GPU memory)
- * and keep a cached copy of the proxy's tail next to it, so only a producer that finds the ring
- * full reads tail over PCIe. The proxy thread publishes tail (slots it has copied out) and
- * completed (slots whose operations have finished) in pinned host memory. */
+/* Proxy FIFO words. Producers (GPU threads) reserve slots with an atomic add on head (GPU memory).
+ * The proxy thread publishes tail (slots it has copied out) and completed (slots whose operations
+ * have finished) in pinned host memory for host-side waits, and copies completed into GPU memory
+ * (a stream write after each batch) where GPU threads poll it: quiet and backpressure never poll
+ * over PCIe (thousands of spinning threads would flood the link the triggers travel on). */
 typedef struct gshmem_proxy_dev_words {
   uint64_t head;
-  uint64_t tail_cache;
+  uint64_t completed;
 } gshmem_proxy_dev_words;
 typedef struct gshmem_proxy_host_words {
   uint64_t tail;
