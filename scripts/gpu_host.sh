@@ -11,25 +11,27 @@ export PATH=/usr/local/cuda/bin:$PATH
 nvidia-smi -L > "$LOG/gpus.txt" 2>&1
 [ -d "$B" ] || meson setup "$B" . -Dcuda=enabled > "$LOG/setup.log" 2>&1
 ninja -C "$B" > "$LOG/build.log" 2>&1 || { tail -50 "$LOG/build.log"; exit 1; }
-meson test -C "$B" --suite gpu --num-processes 1 --print-errorlogs > "$LOG/gpu-suite.log" 2>&1
+meson test -C "$B" --suite "${GPU_SUITE:-gpu}" --num-processes 1 --print-errorlogs \
+  --timeout-multiplier "${GPU_TIMEOUT_MULT:-0.3}" > "$LOG/gpu-suite.log" 2>&1
 cp "$B/meson-logs/testlog.txt" "$LOG/gpu-testlog.txt" 2>/dev/null
 grep -E "^ *[0-9]+/[0-9]+ |^(Ok|Fail|Skipped|Timeout|Expected)" "$LOG/gpu-suite.log" | tail -80
 P=$B/tests/perf
 OSH=$B/runtime/oshrun
 [ -x "$OSH" ] || OSH=$(find "$B" -name oshrun -type f | head -1)
+[ "${GPU_PERF:-1}" = 1 ] || exit 0
 {
-  echo "== floors"; "$P/shmem_floors" 2>&1
+  echo "== floors"; timeout 120 "$P/shmem_floors" 2>&1
   for mode in direct ce tcp; do
     case $mode in
       direct) env=() ;;
       ce) env=(GSHMEM_FORCE_PROXY=1) ;;
       tcp) env=(GSHMEM_FORCE_PROXY=1 GSHMEM_PROXY_ENGINE=tcp) ;;
     esac
-    echo "== $mode put_signal_ping_pong"; env "${env[@]}" "$OSH" -np 2 "$P/shmem_put_signal_ping_pong_latency" -b 8 -e 64K -f 8 2>&1
-    echo "== $mode signal_ping_pong"; env "${env[@]}" "$OSH" -np 2 "$P/shmem_signal_ping_pong_latency" 2>&1
-    echo "== $mode put_latency"; env "${env[@]}" "$OSH" -np 2 "$P/shmem_put_latency" -b 8 -e 1M -f 16 2>&1
-    echo "== $mode put_bw"; env "${env[@]}" "$OSH" -np 2 "$P/shmem_put_bw" -b 1M -e 256M -f 4 -n 10 2>&1
-    echo "== $mode atomic_latency"; env "${env[@]}" "$OSH" -np 2 "$P/shmem_atomic_latency" 2>&1
+    echo "== $mode put_signal_ping_pong"; timeout 90 env "${env[@]}" "$OSH" -np 2 "$P/shmem_put_signal_ping_pong_latency" -b 8 -e 64K -f 8 2>&1
+    echo "== $mode signal_ping_pong"; timeout 90 env "${env[@]}" "$OSH" -np 2 "$P/shmem_signal_ping_pong_latency" 2>&1
+    echo "== $mode put_latency"; timeout 90 env "${env[@]}" "$OSH" -np 2 "$P/shmem_put_latency" -b 8 -e 1M -f 16 2>&1
+    echo "== $mode put_bw"; timeout 90 env "${env[@]}" "$OSH" -np 2 "$P/shmem_put_bw" -b 1M -e 256M -f 4 -n 10 2>&1
+    echo "== $mode atomic_latency"; timeout 90 env "${env[@]}" "$OSH" -np 2 "$P/shmem_atomic_latency" 2>&1
   done
 } > "$LOG/proxy-perf.log" 2>&1
 grep -v "^#" "$LOG/proxy-perf.log" | head -150

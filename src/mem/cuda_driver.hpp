@@ -18,7 +18,8 @@ namespace gshmem::cu {
   X(cuGetErrorString) X(cuPointerGetAttribute) X(cuModuleLoadData) X(cuModuleGetFunction) X(cuLaunchKernel) \
   X(cuModuleGetGlobal) X(cuLaunchCooperativeKernel) X(cuFuncSetAttribute) X(cuOccupancyMaxActiveBlocksPerMultiprocessor) \
   X(cuMemAlloc) X(cuMemFree) X(cuIpcGetMemHandle) X(cuIpcOpenMemHandle) X(cuIpcCloseMemHandle)          \
-  X(cuMemHostAlloc) X(cuMemFreeHost) X(cuMemHostGetDevicePointer)
+  X(cuMemHostAlloc) X(cuMemFreeHost) X(cuMemHostGetDevicePointer) X(cuStreamBatchMemOp) X(cuEventCreate)   \
+  X(cuEventRecord) X(cuEventQuery) X(cuEventDestroy) X(cuStreamWaitEvent)
 
 struct Driver {
 #define GSHMEM_CU_MEMBER(f) decltype(&::f) f = nullptr;

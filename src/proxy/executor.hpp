@@ -26,23 +26,39 @@ class Engine {
                    uint64_t compare, uint64_t* old) = 0;
   // Everything started so far has completed.
   virtual void flush() = 0;
+
+  // Engines that complete asynchronously (a copy engine: the proxy thread must not block on a
+  // stream while triggers keep arriving) return true from deferred(); the executor then calls
+  // complete_at(upto) after a batch instead of flush(), meaning "everything started so far belongs
+  // to the slots before upto", and publishes completion from completed_upto(): the largest upto
+  // whose operations have all finished (non-decreasing).
+  virtual bool deferred() const { return false; }
+  virtual void complete_at(uint64_t /*upto*/) {}
+  virtual uint64_t completed_upto() { return 0; }
 };
 
 class Executor {
  public:
   Executor(Fifo& fifo, Engine& engine) : fifo_(fifo), engine_(engine) {}
 
-  // Starts the ready triggers (at most max_slots slots), flushes, publishes completion; returns
-  // the slots consumed.
+  // Starts the ready triggers (at most max_slots slots), flushes (or, for a deferred engine,
+  // marks the batch and publishes whatever has finished by now), publishes completion; returns
+  // the slots consumed. A deferred engine needs poll() to be called while work is outstanding.
   uint64_t poll(uint64_t max_slots = ~0ull) {
     const uint64_t n = fifo_.poll_deferred(
         [&](const gshmem_trigger& t, const gshmem_trigger* ext, uint64_t n_ext) { run(t, ext, n_ext); }, max_slots);
-    if (n) {
+    if (engine_.deferred()) {
+      if (n) engine_.complete_at(fifo_.tail());
+      const uint64_t c = engine_.completed_upto();
+      if (c > published_) fifo_.publish_completed(published_ = c);
+    } else if (n) {
       engine_.flush();
-      fifo_.publish_completed(fifo_.tail());
+      fifo_.publish_completed(published_ = fifo_.tail());
     }
     return n;
   }
+  // Slots started but not yet reported complete (deferred engines).
+  bool outstanding() const { return published_ < fifo_.tail(); }
   // Malformed triggers seen (bad version, unknown operation, missing extension); each is skipped
   // with a message, never performed.
   uint64_t rejected() const { return rejected_; }
@@ -82,6 +98,7 @@ class Executor {
   Fifo& fifo_;
   Engine& engine_;
   uint64_t rejected_ = 0;
+  uint64_t published_ = 0;
 };
 
 }  // namespace gshmem::proxy

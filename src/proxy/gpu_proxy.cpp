@@ -12,6 +12,7 @@
 
 #include "api/device_ops.hpp"
 #include "common/log.hpp"
+#include "proxy/ce_engine.hpp"
 #include "proxy/executor.hpp"
 #include "proxy/tcp_engine.hpp"
 
@@ -23,88 +24,6 @@ constexpr const char* kCall = "gshmem proxy";
 void check(CUresult r, const char* what) {
   if (r != CUDA_SUCCESS) api_error(kCall, "%s failed: %s", what, cu::error_string(r));
 }
-
-// Same-node peers whose heap is mapped here: the copy engine. One stream per target PE keeps the
-// operations to one PE in FIFO order (a SIGNAL after the PUTs before it) and lets transfers to
-// different PEs overlap. Small inline data is staged in a pinned arena until the next flush.
-class CeEngine final : public Engine {
- public:
-  explicit CeEngine(Runtime& rt) : rt_(rt), g_(*rt.gpu), streams_(static_cast<size_t>(rt.npes), nullptr) {
-    check(g_.drv->cuMemHostAlloc(reinterpret_cast<void**>(&arena_), kArena, CU_MEMHOSTALLOC_PORTABLE),
-          "cuMemHostAlloc(proxy inline arena)");
-  }
-  ~CeEngine() override {
-    for (CUstream s : streams_)
-      if (s) g_.drv->cuStreamDestroy(s);
-    if (arena_) g_.drv->cuMemFreeHost(arena_);
-  }
-  void put(uint32_t pe, uint32_t seg, uint64_t off, uint64_t src, uint64_t n) override {
-    copy(pe, addr(pe, seg, off, n, "put"), src, n);
-  }
-  void put_inline(uint32_t pe, uint32_t seg, uint64_t off, const void* data, uint64_t n) override {
-    const CUdeviceptr dst = addr(pe, seg, off, n, "put");
-    if (used_ + 16 > kArena) flush();
-    char* a = arena_ + used_;
-    used_ += 16;
-    memcpy(a, data, n);
-    copy(pe, dst, reinterpret_cast<uint64_t>(a), n);
-  }
-  void get(uint32_t pe, uint32_t seg, uint64_t off, uint64_t dst, uint64_t n) override {
-    copy(pe, dst, addr(pe, seg, off, n, "get"), n);
-  }
-  void signal(uint32_t pe, uint32_t seg, uint64_t off, uint64_t v, uint32_t op) override {
-    const CUdeviceptr d = addr(pe, seg, off, 8, "signal");
-    if (op == 0) {  // SET: the default flags make the write follow the stream's earlier copies
-      check(g_.drv->cuStreamWriteValue64(stream(pe), d, v, 0), "cuStreamWriteValue64(signal)");
-      return;
-    }
-    api::dev_amo_async(kCall, reinterpret_cast<void*>(d), 8, api::AmoOp::add, v, 0, nullptr, stream(pe));
-  }
-  void amo(uint32_t pe, uint32_t seg, uint64_t off, uint32_t op, uint32_t bytes, uint64_t operand, uint64_t compare,
-           uint64_t* old) override {
-    const CUdeviceptr d = addr(pe, seg, off, bytes, "atomic");
-    // the kernel's cswap takes (expected, new value); a trigger carries (new value, expected)
-    const bool cs = op == GSHMEM_TRIG_AMO_CSWAP;
-    api::dev_amo_async(kCall, reinterpret_cast<void*>(d), bytes, static_cast<api::AmoOp>(op), cs ? compare : operand,
-                       cs ? operand : compare, old, stream(pe));
-  }
-  void flush() override {
-    for (size_t pe = 0; pe < streams_.size(); ++pe)
-      if (dirty_.size() > pe && dirty_[pe]) {
-        check(g_.drv->cuStreamSynchronize(streams_[pe]), "cuStreamSynchronize(proxy)");
-        dirty_[pe] = 0;
-      }
-    used_ = 0;
-  }
-
- private:
-  static constexpr size_t kArena = 64 * 1024;
-  CUdeviceptr addr(uint32_t pe, uint32_t seg, uint64_t off, uint64_t n, const char* what) const {
-    const uint64_t base = pe < static_cast<uint32_t>(rt_.npes) ? rt_.heap.device_segment(static_cast<int>(pe)) : 0;
-    const uint64_t limit = GSHMEM_DEV_CTRL_BYTES + rt_.heap.size();
-    if (seg != GSHMEM_TRIG_SEG_DEVICE || !base || off > limit || n > limit - off)
-      api_error(kCall, "%s to pe %u: segment %u offset 0x%llx + %llu bytes is outside its device segment (%llu bytes)",
-                what, pe, seg, static_cast<unsigned long long>(off), static_cast<unsigned long long>(n),
-                static_cast<unsigned long long>(limit));
-    return static_cast<CUdeviceptr>(base + off);
-  }
-  CUstream stream(uint32_t pe) {
-    CUstream& s = streams_[pe];
-    if (!s) check(g_.drv->cuStreamCreate(&s, CU_STREAM_NON_BLOCKING), "cuStreamCreate(proxy)");
-    if (dirty_.size() < streams_.size()) dirty_.assign(streams_.size(), 0);
-    dirty_[pe] = 1;
-    return s;
-  }
-  void copy(uint32_t pe, CUdeviceptr dst, uint64_t src, uint64_t n) {
-    check(g_.drv->cuMemcpyAsync(dst, static_cast<CUdeviceptr>(src), n, stream(pe)), "cuMemcpyAsync(proxy)");
-  }
-  Runtime& rt_;
-  GpuContext& g_;
-  std::vector<CUstream> streams_;
-  std::vector<uint8_t> dirty_;
-  char* arena_ = nullptr;
-  size_t used_ = 0;
-};
 
 // Routes each target PE to its engine (the copy engine or the tcp transport) and flushes both.
 class RouteEngine final : public Engine {
@@ -126,6 +45,14 @@ class RouteEngine final : public Engine {
     if (ce_) ce_->flush();
     if (tcp_) tcp_->flush();
   }
+  // With the copy engine, completion is asynchronous: the tcp part is flushed (synchronously)
+  // before the copy engine's completion mark, so the mark covers both.
+  bool deferred() const override { return ce_ != nullptr; }
+  void complete_at(uint64_t upto) override {
+    if (tcp_) tcp_->flush();
+    ce_->complete_at(upto);
+  }
+  uint64_t completed_upto() override { return ce_->completed_upto(); }
 
  private:
   Engine& at(uint32_t pe) {
@@ -183,8 +110,9 @@ class GpuProxy {
     uint32_t idle = 0;
     auto last = std::chrono::steady_clock::now();
     while (!stop.load(std::memory_order_relaxed)) {
-      if (exec->poll(kBatch)) {
-        mirror_completed();
+      const uint64_t n = exec->poll(kBatch);
+      if (n && !route->deferred()) mirror_completed();  // a deferred engine writes the mirror itself
+      if (n || exec->outstanding()) {
         idle = 0;
         continue;
       }
@@ -201,7 +129,7 @@ class GpuProxy {
         report_stall();
       }
     }
-    while (exec->poll(kBatch)) {
+    while (exec->poll(kBatch) || exec->outstanding()) {
     }
   }
   // Idle for a while: GPU threads that reserved slots they have not written for seconds point at
@@ -224,7 +152,7 @@ class GpuProxy {
   // keeps the values increasing).
   void mirror_completed() {
     const CUdeviceptr at = dev_words + offsetof(gshmem_proxy_dev_words, completed);
-    check(rt->gpu->drv->cuStreamWriteValue64(wstream, at, fifo->completed(), CU_STREAM_WRITE_VALUE_NO_MEMORY_BARRIER),
+    check(rt->gpu->drv->cuStreamWriteValue64(wstream, at, fifo->completed(), 0),
           "cuStreamWriteValue64(proxy completion)");
   }
   CUstream wstream = nullptr;  // the proxy thread's own stream (completion mirror, stall reports)
@@ -276,7 +204,7 @@ Status gpu_proxy_start(Runtime& rt, const std::vector<uint8_t>& via, bool tcp_en
     return Status::internal_error;
   }
   api::dev_amo_preload("shmem_init (GPU proxy)", g, reinterpret_cast<void*>(p->results));
-  if (any_ce) p->ce = std::make_unique<CeEngine>(rt);
+  if (any_ce) p->ce = std::make_unique<CeEngine>(rt, p->dev_words + offsetof(gshmem_proxy_dev_words, completed));
   if (any_tcp) p->tcp = std::make_unique<TcpEngine>(*rt.tcp);
   p->route = std::make_unique<RouteEngine>(p->ce.get(), p->tcp.get(), use_ce);
   p->exec = std::make_unique<Executor>(*p->fifo, *p->route);

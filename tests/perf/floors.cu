@@ -5,6 +5,16 @@
 //   copy_engine_bw    cudaMemcpyPeerAsync, one way and both ways
 //   fifo_round_trip   GPU writes a request into pinned host memory, a host thread answers into
 //                     device-visible memory, the GPU sees the answer (the proxy path's floor)
+//   store_<order>_ping_pong_rt   8 data bytes and then the flag, ordered by <order> (fence_sys:
+//                     fence.acq_rel.sys between them, as shmem_fence; release_sys: the flag stored
+//                     with st.release.sys, as put_signal; sc_sys: fence.sc.sys; none: no ordering,
+//                     incorrect, for the cost of the second store alone): what ordering costs
+//   memop_signal_ping_pong_rt   each GPU asks its own host thread (pinned request word) to write the
+//                     other GPU's flag with a stream write-value operation: the floor of a
+//                     signal ping-pong through two proxies that use the GPU's stream engine
+//   ce_put_signal_ping_pong_rt  the same with an 8-byte cudaMemcpyAsync before the write (the
+//                     copy engine carries the data): the floor of a proxied put_signal ping-pong
+#include <cuda.h>
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -46,6 +56,67 @@ __global__ void ping(volatile unsigned long long* mine, volatile unsigned long l
     }
   }
   if (side == 0) *ns = (now() - t0) / (iters - 10);
+}
+
+// As ping, with 8 data bytes stored before the flag under an ordering mode; the receiver reads
+// the data after it saw the flag (and counts wrong values).
+enum Order { order_none, order_fence_sys, order_release_sys, order_sc_sys };
+__global__ void ping_data(unsigned long long* mine, unsigned long long* theirs, unsigned long long* my_data,
+                          unsigned long long* their_data, int side, int iters, int order, unsigned long long* ns,
+                          unsigned long long* bad) {
+  unsigned long long t0 = 0;
+  auto send = [&](unsigned long long i) {
+    *reinterpret_cast<volatile unsigned long long*>(their_data) = i * 3;
+    switch (order) {
+      case order_fence_sys: asm volatile("fence.acq_rel.sys;" ::: "memory"); break;
+      case order_sc_sys: asm volatile("fence.sc.sys;" ::: "memory"); break;
+      default: break;
+    }
+    if (order == order_release_sys) asm volatile("st.release.sys.global.u64 [%0], %1;" ::"l"(theirs), "l"(i) : "memory");
+    else asm volatile("st.relaxed.sys.global.u64 [%0], %1;" ::"l"(theirs), "l"(i) : "memory");
+  };
+  auto recv = [&](unsigned long long i) {
+    unsigned long long v;
+    do asm volatile("ld.acquire.sys.global.u64 %0, [%1];" : "=l"(v) : "l"(mine) : "memory");
+    while (v != i);
+    if (*reinterpret_cast<volatile unsigned long long*>(my_data) != i * 3) ++*bad;
+  };
+  for (int i = 1; i <= iters; ++i) {
+    if (i == 11) t0 = now();
+    if (side == 0) {
+      send(i);
+      recv(i);
+    } else {
+      recv(i);
+      send(i);
+    }
+  }
+  if (side == 0) *ns = (now() - t0) / (iters - 10);
+}
+
+// GPU side of the proxied ping-pongs: ask the own host thread (req, pinned), wait for the flag
+// in own GPU memory that the other side's host thread writes.
+// Side 0 finishes last and then stops both host threads (other_req: side 1's request word).
+__global__ void proxied_ping(volatile unsigned long long* req, volatile unsigned long long* flag, int side, int iters,
+                             unsigned long long* ns, volatile unsigned long long* other_req) {
+  unsigned long long t0 = 0;
+  for (int i = 1; i <= iters; ++i) {
+    if (i == 11) t0 = now();
+    if (side == 0) {
+      *req = i;
+      while (*flag != static_cast<unsigned long long>(i)) {
+      }
+    } else {
+      while (*flag != static_cast<unsigned long long>(i)) {
+      }
+      *req = i;
+    }
+  }
+  if (side == 0) {
+    *ns = (now() - t0) / (iters - 10);
+    *req = ~0ull;
+    *other_req = ~0ull;
+  }
 }
 
 __global__ void store_bw(uint4* dst, const uint4* src, size_t n) {
@@ -176,5 +247,91 @@ int main() {
   CK(cudaDeviceSynchronize());
   host.join();
   row("fifo_round_trip", 8, *ns / 1000.0, "us");
+
+  // data + flag ping-pong under each ordering
+  {
+    unsigned long long *d0, *d1, *bad;
+    CK(cudaSetDevice(0));
+    CK(cudaMalloc(&d0, 64));
+    CK(cudaMallocManaged(&bad, 8));
+    CK(cudaSetDevice(1));
+    CK(cudaMalloc(&d1, 64));
+    const char* names[] = {"store_none_ping_pong_rt", "store_fence_sys_ping_pong_rt", "store_release_sys_ping_pong_rt",
+                           "store_sc_sys_ping_pong_rt"};
+    for (int order = 0; order < 4; ++order) {
+      CK(cudaSetDevice(0));
+      CK(cudaMemset(f0, 0, 64));
+      CK(cudaMemset(d0, 0, 64));
+      CK(cudaDeviceSynchronize());
+      CK(cudaSetDevice(1));
+      CK(cudaMemset(f1, 0, 64));
+      CK(cudaMemset(d1, 0, 64));
+      CK(cudaDeviceSynchronize());
+      *bad = 0;
+      ping_data<<<1, 1>>>(f1, f0, d1, d0, 1, iters, order, ns, bad);
+      CK(cudaSetDevice(0));
+      ping_data<<<1, 1>>>(f0, f1, d0, d1, 0, iters, order, ns, bad);
+      CK(cudaDeviceSynchronize());
+      CK(cudaSetDevice(1));
+      CK(cudaDeviceSynchronize());
+      row(names[order], 8, *ns / 1000.0, "us");
+      if (*bad) fprintf(stderr, "floors: %s: %llu stale data reads\n", names[order], *bad);
+    }
+  }
+
+  // proxied ping-pongs: one host thread per GPU writes the other GPU's flag with stream operations
+  {
+    using WriteValue = CUresult (*)(CUstream, CUdeviceptr, cuuint64_t, unsigned int);
+    WriteValue write_value = nullptr;
+    cudaDriverEntryPointQueryResult q;
+    CK(cudaGetDriverEntryPointByVersion("cuStreamWriteValue64", reinterpret_cast<void**>(&write_value), 12000,
+                                        cudaEnableDefault, &q));
+    unsigned long long *req0, *req1, *src0, *src1, *dst0, *dst1;
+    CK(cudaSetDevice(0));
+    CK(cudaHostAlloc(&req0, 64, cudaHostAllocMapped | cudaHostAllocPortable));
+    CK(cudaMalloc(&src0, 64));
+    CK(cudaMalloc(&dst0, 64));
+    CK(cudaSetDevice(1));
+    CK(cudaHostAlloc(&req1, 64, cudaHostAllocMapped | cudaHostAllocPortable));
+    CK(cudaMalloc(&src1, 64));
+    CK(cudaMalloc(&dst1, 64));
+    for (int with_copy = 0; with_copy < 2; ++with_copy) {
+      *req0 = *req1 = 0;
+      CK(cudaSetDevice(0));
+      CK(cudaMemset(f0, 0, 64));
+      CK(cudaDeviceSynchronize());
+      CK(cudaSetDevice(1));
+      CK(cudaMemset(f1, 0, 64));
+      CK(cudaDeviceSynchronize());
+      auto proxy = [&](int dev, volatile unsigned long long* req, unsigned long long* flag_there,
+                       unsigned long long* src, unsigned long long* dst_there) {
+        cudaSetDevice(dev);
+        cudaStream_t s;
+        cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking);
+        unsigned long long last = 0;
+        for (;;) {
+          const unsigned long long v = *req;
+          if (v == ~0ull) break;
+          if (v == last) continue;
+          last = v;
+          if (with_copy) cudaMemcpyAsync(dst_there, src, 8, cudaMemcpyDeviceToDevice, s);
+          write_value(reinterpret_cast<CUstream>(s), reinterpret_cast<CUdeviceptr>(flag_there), v, 0);
+        }
+        cudaStreamSynchronize(s);
+        cudaStreamDestroy(s);
+      };
+      std::thread p0(proxy, 0, req0, f1, src0, dst1), p1(proxy, 1, req1, f0, src1, dst0);
+      CK(cudaSetDevice(1));
+      proxied_ping<<<1, 1>>>(req1, f1, 1, iters, ns, nullptr);
+      CK(cudaSetDevice(0));
+      proxied_ping<<<1, 1>>>(req0, f0, 0, iters, ns, req1);
+      CK(cudaDeviceSynchronize());
+      CK(cudaSetDevice(1));
+      CK(cudaDeviceSynchronize());
+      p0.join();
+      p1.join();
+      row(with_copy ? "ce_put_signal_ping_pong_rt" : "memop_signal_ping_pong_rt", 8, *ns / 1000.0, "us");
+    }
+  }
   return 0;
 }

@@ -1,0 +1,210 @@
+#include "proxy/ce_engine.hpp"
+
+#if GSHMEM_HAVE_CUDA
+#include <algorithm>
+#include <cstring>
+
+#include "api/device_ops.hpp"
+#include "core/runtime.hpp"
+
+namespace gshmem::proxy {
+namespace {
+constexpr const char* kCall = "gshmem proxy";
+constexpr uint64_t kArena = 256 * 1024;  // pinned staging ring for unaligned inline puts
+constexpr size_t kMaxMemops = 255;       // cuStreamBatchMemOp takes fewer than 256 per call
+
+void check(CUresult r, const char* what) {
+  if (r != CUDA_SUCCESS) api_error(kCall, "%s failed: %s", what, cu::error_string(r));
+}
+}  // namespace
+
+CeEngine::CeEngine(Runtime& rt, CUdeviceptr mirror)
+    : rt_(rt), g_(*rt.gpu), mirror_(mirror), streams_(static_cast<size_t>(rt.npes), nullptr),
+      used_(static_cast<size_t>(rt.npes), 0), memops_(static_cast<size_t>(rt.npes)),
+      join_(static_cast<size_t>(rt.npes), nullptr) {
+  check(g_.drv->cuMemHostAlloc(reinterpret_cast<void**>(&arena_), kArena, CU_MEMHOSTALLOC_PORTABLE),
+        "cuMemHostAlloc(proxy staging ring)");
+  check(g_.drv->cuStreamCreate(&cstream_, CU_STREAM_NON_BLOCKING), "cuStreamCreate(proxy completion)");
+}
+
+CeEngine::~CeEngine() {
+  const cu::Driver& d = *g_.drv;
+  for (CUstream s : streams_)
+    if (s) d.cuStreamSynchronize(s);
+  if (cstream_) d.cuStreamSynchronize(cstream_);
+  for (const Batch& b : batches_) d.cuEventDestroy(b.done);
+  for (CUevent e : free_events_) d.cuEventDestroy(e);
+  for (CUevent e : join_)
+    if (e) d.cuEventDestroy(e);
+  for (CUstream s : streams_)
+    if (s) d.cuStreamDestroy(s);
+  if (cstream_) d.cuStreamDestroy(cstream_);
+  if (arena_) d.cuMemFreeHost(arena_);
+}
+
+CUdeviceptr CeEngine::addr(uint32_t pe, uint32_t seg, uint64_t off, uint64_t n, const char* what) const {
+  const uint64_t base = pe < static_cast<uint32_t>(rt_.npes) ? rt_.heap.device_segment(static_cast<int>(pe)) : 0;
+  const uint64_t limit = GSHMEM_DEV_CTRL_BYTES + rt_.heap.size();
+  if (seg != GSHMEM_TRIG_SEG_DEVICE || !base || off > limit || n > limit - off)
+    api_error(kCall, "%s to pe %u: segment %u offset 0x%llx + %llu bytes is outside its device segment (%llu bytes)",
+              what, pe, seg, static_cast<unsigned long long>(off), static_cast<unsigned long long>(n),
+              static_cast<unsigned long long>(limit));
+  return static_cast<CUdeviceptr>(base + off);
+}
+
+CUstream CeEngine::stream(uint32_t pe) {
+  CUstream& s = streams_[pe];
+  if (!s) {
+    check(g_.drv->cuStreamCreate(&s, CU_STREAM_NON_BLOCKING), "cuStreamCreate(proxy)");
+    check(g_.drv->cuEventCreate(&join_[pe], CU_EVENT_DISABLE_TIMING), "cuEventCreate(proxy)");
+  }
+  used_[pe] = 1;
+  return s;
+}
+
+void CeEngine::write_value(uint32_t pe, CUdeviceptr dst, uint64_t v, unsigned bytes) {
+  (void)stream(pe);
+  CUstreamBatchMemOpParams p;
+  memset(&p, 0, sizeof p);
+  p.writeValue.operation = bytes == 8 ? CU_STREAM_MEM_OP_WRITE_VALUE_64 : CU_STREAM_MEM_OP_WRITE_VALUE_32;
+  p.writeValue.address = dst;
+  if (bytes == 8) p.writeValue.value64 = v;
+  else p.writeValue.value = static_cast<cuuint32_t>(v);
+  p.writeValue.flags = 0;  // default: the write is ordered after every earlier write on the stream
+  memops_[pe].push_back(p);
+  if (memops_[pe].size() == kMaxMemops) submit(pe);
+}
+
+void CeEngine::submit(uint32_t pe) {
+  std::vector<CUstreamBatchMemOpParams>& ops = memops_[pe];
+  if (ops.empty()) return;
+  check(g_.drv->cuStreamBatchMemOp(streams_[pe], static_cast<unsigned>(ops.size()), ops.data(), 0),
+        "cuStreamBatchMemOp(proxy)");
+  ops.clear();
+}
+
+void CeEngine::submit_all() {
+  for (uint32_t pe = 0; pe < memops_.size(); ++pe) submit(pe);
+}
+
+void CeEngine::put(uint32_t pe, uint32_t seg, uint64_t off, uint64_t src, uint64_t n) {
+  const CUdeviceptr dst = addr(pe, seg, off, n, "put");
+  CUstream s = stream(pe);
+  submit(pe);
+  check(g_.drv->cuMemcpyAsync(dst, static_cast<CUdeviceptr>(src), n, s), "cuMemcpyAsync(proxy put)");
+}
+
+void CeEngine::put_inline(uint32_t pe, uint32_t seg, uint64_t off, const void* data, uint64_t n) {
+  const CUdeviceptr dst = addr(pe, seg, off, n, "put");
+  const char* b = static_cast<const char*>(data);
+  if (n && n % 4 == 0 && dst % 4 == 0) {  // whole words: write-value operations, no copy
+    for (uint64_t i = 0; i < n;) {
+      if ((dst + i) % 8 == 0 && n - i >= 8) {
+        uint64_t v;
+        memcpy(&v, b + i, 8);
+        write_value(pe, dst + i, v, 8);
+        i += 8;
+      } else {
+        uint32_t v;
+        memcpy(&v, b + i, 4);
+        write_value(pe, dst + i, v, 4);
+        i += 4;
+      }
+    }
+    return;
+  }
+  CUstream s = stream(pe);
+  submit(pe);
+  const char* a = stage(data, n);
+  check(g_.drv->cuMemcpyAsync(dst, reinterpret_cast<CUdeviceptr>(a), n, s), "cuMemcpyAsync(proxy inline put)");
+}
+
+void CeEngine::get(uint32_t pe, uint32_t seg, uint64_t off, uint64_t dst, uint64_t n) {
+  const CUdeviceptr src = addr(pe, seg, off, n, "get");
+  CUstream s = stream(pe);
+  submit(pe);
+  check(g_.drv->cuMemcpyAsync(static_cast<CUdeviceptr>(dst), src, n, s), "cuMemcpyAsync(proxy get)");
+}
+
+void CeEngine::signal(uint32_t pe, uint32_t seg, uint64_t off, uint64_t v, uint32_t op) {
+  const CUdeviceptr d = addr(pe, seg, off, 8, "signal");
+  if (op == 0) return write_value(pe, d, v, 8);  // SET
+  CUstream s = stream(pe);
+  submit(pe);
+  api::dev_amo_async(kCall, reinterpret_cast<void*>(d), 8, api::AmoOp::add, v, 0, nullptr, s);
+}
+
+void CeEngine::amo(uint32_t pe, uint32_t seg, uint64_t off, uint32_t op, uint32_t bytes, uint64_t operand,
+                   uint64_t compare, uint64_t* old) {
+  const CUdeviceptr d = addr(pe, seg, off, bytes, "atomic");
+  CUstream s = stream(pe);
+  submit(pe);
+  // the kernel's cswap takes (expected, new value); a trigger carries (new value, expected)
+  const bool cs = op == GSHMEM_TRIG_AMO_CSWAP;
+  api::dev_amo_async(kCall, reinterpret_cast<void*>(d), bytes, static_cast<api::AmoOp>(op), cs ? compare : operand,
+                     cs ? operand : compare, old, s);
+}
+
+char* CeEngine::stage(const void* data, uint64_t n) {
+  if (arena_head_ + 16 - arena_tail_ > kArena) {
+    (void)completed_upto();  // releases the slots of finished batches
+    if (arena_head_ + 16 - arena_tail_ > kArena) {  // all in flight: wait for them
+      flush();
+      arena_tail_ = arena_head_;
+    }
+  }
+  char* a = arena_ + arena_head_ % kArena;
+  arena_head_ += 16;
+  memcpy(a, data, n);
+  return a;
+}
+
+CUevent CeEngine::event() {
+  if (!free_events_.empty()) {
+    CUevent e = free_events_.back();
+    free_events_.pop_back();
+    return e;
+  }
+  CUevent e = nullptr;
+  check(g_.drv->cuEventCreate(&e, CU_EVENT_DISABLE_TIMING), "cuEventCreate(proxy)");
+  return e;
+}
+
+void CeEngine::flush() {
+  submit_all();
+  for (CUstream s : streams_)
+    if (s) check(g_.drv->cuStreamSynchronize(s), "cuStreamSynchronize(proxy)");
+  check(g_.drv->cuStreamSynchronize(cstream_), "cuStreamSynchronize(proxy completion)");
+}
+
+void CeEngine::complete_at(uint64_t upto) {
+  const cu::Driver& d = *g_.drv;
+  submit_all();
+  for (uint32_t pe = 0; pe < used_.size(); ++pe) {
+    if (!used_[pe]) continue;
+    used_[pe] = 0;
+    check(d.cuEventRecord(join_[pe], streams_[pe]), "cuEventRecord(proxy)");
+    check(d.cuStreamWaitEvent(cstream_, join_[pe], 0), "cuStreamWaitEvent(proxy)");
+  }
+  if (mirror_) check(d.cuStreamWriteValue64(cstream_, mirror_, upto, 0), "cuStreamWriteValue64(proxy completion)");
+  CUevent e = event();
+  check(d.cuEventRecord(e, cstream_), "cuEventRecord(proxy completion)");
+  batches_.push_back(Batch{e, upto, arena_head_});
+}
+
+uint64_t CeEngine::completed_upto() {
+  while (!batches_.empty()) {
+    const Batch& b = batches_.front();
+    const CUresult r = g_.drv->cuEventQuery(b.done);
+    if (r == CUDA_ERROR_NOT_READY) break;
+    check(r, "cuEventQuery(proxy completion)");
+    done_ = b.upto;
+    arena_tail_ = std::max(arena_tail_, b.arena_end);
+    free_events_.push_back(b.done);
+    batches_.pop_front();
+  }
+  return done_;
+}
+
+}  // namespace gshmem::proxy
+#endif
