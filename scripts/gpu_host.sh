@@ -32,6 +32,8 @@ OSH=$B/runtime/oshrun
     echo "== $mode put_latency"; timeout 90 env "${env[@]}" "$OSH" -np 2 "$P/shmem_put_latency" -b 8 -e 1M -f 16 2>&1
     echo "== $mode put_bw"; timeout 90 env "${env[@]}" "$OSH" -np 2 "$P/shmem_put_bw" -b 1M -e 256M -f 4 -n 10 2>&1
     echo "== $mode atomic_latency"; timeout 90 env "${env[@]}" "$OSH" -np 2 "$P/shmem_atomic_latency" 2>&1
+    echo "== $mode p_ping_pong"; timeout 90 env "${env[@]}" "$OSH" -np 2 "$P/shmem_p_ping_pong_latency" 2>&1
+    echo "== $mode g_latency"; timeout 90 env "${env[@]}" "$OSH" -np 2 "$P/shmem_g_latency" 2>&1
   done
 } > "$LOG/proxy-perf.log" 2>&1
 grep -v "^#" "$LOG/proxy-perf.log" | head -150
