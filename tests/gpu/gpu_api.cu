@@ -195,6 +195,7 @@ int main() {
   CK(cudaDeviceSynchronize());
 
   // 1. put in every scope, then 2. get in two scopes
+  progress("1. put in every scope, then 2. get in two scopes");
   const char* put_names[] = {"thread typed put", "warp putmem", "block typed put", "block putmem_nbi+quiet"};
   for (int mode = 0; mode < 4; ++mode) {
     poison<<<64, 256>>>(dst, kWords);
@@ -216,6 +217,7 @@ int main() {
   }
 
   // 3. p by every thread, g back remotely
+  progress("3. p by every thread, g back remotely");
   uint32_t* sym32 = static_cast<uint32_t*>(shmem_malloc(kWords * 4));
   shmem_barrier_all();
   pg_kernel<<<32, 256>>>(sym32, kWords, seed, me, right, left, bad);
@@ -225,6 +227,7 @@ int main() {
   EXPECT(read_bad(bad) == 0, "p/g round trip");
 
   // 4. strided iput of int32: dst[3i] = src[2i]
+  progress("4. strided iput of int32: dst[3i] = src[2i]");
   int32_t* s32 = static_cast<int32_t*>(shmem_malloc(3000 * 4));
   int32_t* d32 = static_cast<int32_t*>(shmem_malloc(3000 * 4));
   {
@@ -246,6 +249,7 @@ int main() {
   }
 
   // 5. atomics: exact results, then contention from every thread of every PE
+  progress("5. atomics: exact results, then contention from every thread");
   int64_t* a64 = static_cast<int64_t*>(shmem_calloc(1, 8));
   uint32_t* b32 = static_cast<uint32_t*>(shmem_calloc(1, 4));
   double* dd = static_cast<double*>(shmem_calloc(1, 8));
@@ -273,6 +277,7 @@ int main() {
   }
 
   // 6. put_signal ring (block scope) and 7. in-kernel barriers
+  progress("6. put_signal ring (block scope) and 7. in-kernel barriers");
   uint64_t* ringbuf = static_cast<uint64_t*>(shmem_malloc(2 * 4096 * 8));
   uint64_t* sig = static_cast<uint64_t*>(shmem_calloc(1, 8));
   shmem_barrier_all();
@@ -296,6 +301,7 @@ int main() {
   }
 
   // 8. message-passing litmus: 32 slots x 32768 rounds = 1M messages per PE pair
+  progress("8. message-passing litmus: 32 slots x 32768 rounds = 1M mess");
   const int slots = 32, iters = 32768;
   uint32_t* ldata = static_cast<uint32_t*>(shmem_calloc(slots * 32, 4));
   uint64_t* lflags = static_cast<uint64_t*>(shmem_calloc(slots, 8));
@@ -315,6 +321,7 @@ int main() {
   }
 
   // 9. host-side operations on the device heap
+  progress("9. host-side operations on the device heap");
   {
     std::vector<uint64_t> h(4096), back(4096, 0);
     for (size_t i = 0; i < h.size(); ++i) h[i] = payload(seed ^ 0x55, me, i);
@@ -338,6 +345,7 @@ int main() {
   }
 
   // 9a. contexts on a GPU PE: each has its own stream; nbi puts on two contexts, quiet each, a
+  progress("9a. contexts on a GPU PE: each has its own stream; nbi puts ");
   // put_signal and an atomic through a context, all data checked at the receiver.
   {
     shmem_ctx_t a = SHMEM_CTX_INVALID, b = SHMEM_CTX_INVALID;
@@ -374,6 +382,7 @@ int main() {
   }
 
   // 9b. host-side atomics on the device heap, signal ADD from the host, device signal_op
+  progress("9b. host-side atomics on the device heap, signal ADD from th");
   {
     int64_t* hc = static_cast<int64_t*>(shmem_calloc(4, 8));
     float* hf = static_cast<float*>(shmem_calloc(1, 4));
@@ -402,6 +411,7 @@ int main() {
   }
 
   // 10. on-stream: put + signal, wait, barrier, all ordered on one stream
+  progress("10. on-stream: put + signal, wait, barrier, all ordered on o");
   {
     cudaStream_t s;
     CK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
@@ -432,6 +442,7 @@ int main() {
   }
 
   // 11. heap growth past the first reservation (the test runs with SHMEM_SYMMETRIC_SIZE=64M)
+  progress("11. heap growth past the first reservation (the test runs wi");
   {
     const size_t before = shmemx_heap_size();
     const size_t big = before + (8u << 20);

@@ -66,6 +66,7 @@ template <typename T>
 bool rma_round(const char* name, void (*put)(T*, const T*, int), void (*get)(T*, const T*, int), uint64_t seed,
                unsigned long long* bad) {
   const int me = shmem_my_pe(), n = shmem_n_pes(), right = (me + 1) % n, left = (me + n - 1) % n;
+  progress(name);
   T* src = static_cast<T*>(shmem_malloc(kN * sizeof(T)));
   T* dst = static_cast<T*>(shmem_malloc(kN * sizeof(T)));
   T* local;
@@ -77,10 +78,13 @@ bool rma_round(const char* name, void (*put)(T*, const T*, int), void (*get)(T*,
   shmem_barrier_all();
   put<<<4, 128>>>(dst, src, right);
   CK(cudaDeviceSynchronize());
+  progress("  put done");
   shmem_barrier_all();
   check_t<T><<<16, 256>>>(dst, seed, left, kN, bad);
   get<<<4, 128>>>(local, src, left);
   check_t<T><<<16, 256>>>(local, seed, left, kN, bad);
+  CK(cudaDeviceSynchronize());
+  progress("  get done");
   unsigned long long b = 0;
   CK(cudaMemcpy(&b, bad, 8, cudaMemcpyDeviceToHost));
   CK(cudaMemset(bad, 0, 8));
@@ -215,6 +219,7 @@ int main() {
   void* iv = shmem_calloc(kP2P, 8);
   auto finish = [&](const char* what) {
     CK(cudaDeviceSynchronize());
+    progress(what);
     unsigned long long b = 0;
     CK(cudaMemcpy(&b, bad, 8, cudaMemcpyDeviceToHost));
     CK(cudaMemset(bad, 0, 8));

@@ -37,6 +37,15 @@ inline void skip_without_gpu() {
   }
 }
 
+// Progress lines on stderr (PE-prefixed) with GSHMEM_TEST_PROGRESS=1: a hang names its section.
+inline void progress(const char* what) {
+  static const bool on = [] {
+    const char* e = getenv("GSHMEM_TEST_PROGRESS");
+    return e && *e == '1';
+  }();
+  if (on) fprintf(stderr, "[pe %d] %s\n", shmem_my_pe(), what), fflush(stderr);
+}
+
 static int g_failures = 0;
 #define EXPECT(cond, ...)                                                                          \
   do {                                                                                             \
