@@ -5,6 +5,8 @@
 #if GSHMEM_HAVE_CUDA
 #include <atomic>
 #include <chrono>
+#include <condition_variable>
+#include <mutex>
 #include <cstddef>
 #include <cstring>
 #include <new>
@@ -104,12 +106,43 @@ class GpuProxy {
   CUstream qstream = nullptr;
   std::atomic<bool> stop{false};
   std::thread thread;
+  // The watchdog: the proxy thread counts its loop turns; a count that stands still for seconds
+  // means the thread is stuck inside an engine call (a CUDA call waiting for the context lock
+  // that another thread holds while it waits for a kernel, which waits for this proxy).
+  std::atomic<uint64_t> turns{0};
+  std::thread watchdog;
+  std::mutex wd_mu;
+  std::condition_variable wd_cv;
+
+  void watch() {
+    uint64_t last = ~0ull;
+    int still = 0;
+    bool warned = false;
+    std::unique_lock<std::mutex> lk(wd_mu);
+    while (!wd_cv.wait_for(lk, std::chrono::seconds(1), [this] { return stop.load(); })) {
+      const uint64_t t = turns.load(std::memory_order_relaxed);
+      still = t == last ? still + 1 : 0;
+      last = t;
+      if (still == kStuckSeconds && !warned) {
+        warned = true;
+        GSHMEM_WARN(Subsys::proxy,
+                    "proxy: the proxy thread has been inside one call for %d s. If it is a CUDA call, another "
+                    "thread of this process is probably blocked in a synchronous CUDA call (cudaMemcpy or "
+                    "cudaMemset with pageable memory, the first launch of a kernel) that holds the CUDA context "
+                    "lock while it waits for a kernel that waits for this proxy: a deadlock. Synchronize the "
+                    "stream or device before such calls while proxied operations run (docs/gpu.md).",
+                    kStuckSeconds);
+      }
+    }
+  }
+  static constexpr int kStuckSeconds = 10;
 
   void run() {
     gpu_make_current(*rt->gpu);
     uint32_t idle = 0;
     auto last = std::chrono::steady_clock::now();
     while (!stop.load(std::memory_order_relaxed)) {
+      turns.fetch_add(1, std::memory_order_relaxed);
       const uint64_t n = exec->poll(kBatch);
       if (n && !route->deferred()) mirror_completed();  // a deferred engine writes the mirror itself
       if (n || exec->outstanding()) {
@@ -210,6 +243,7 @@ Status gpu_proxy_start(Runtime& rt, const std::vector<uint8_t>& via, bool tcp_en
   p->exec = std::make_unique<Executor>(*p->fifo, *p->route);
   GpuProxy* raw = p.get();
   p->thread = std::thread([raw] { raw->run(); });
+  p->watchdog = std::thread([raw] { raw->watch(); });
   GSHMEM_INFO(Subsys::proxy, "GPU proxy: %zu-slot FIFO, engines:%s%s", cap, any_ce ? " copy-engine" : "",
               any_tcp ? " tcp" : "");
   *out = p.release();
@@ -237,7 +271,12 @@ void gpu_proxy_quiet(GpuProxy& p) {
 
 void gpu_proxy_stop(GpuProxy* p) {
   if (!p) return;
-  p->stop.store(true);
+  {
+    std::lock_guard<std::mutex> lk(p->wd_mu);
+    p->stop.store(true);
+  }
+  p->wd_cv.notify_all();
+  if (p->watchdog.joinable()) p->watchdog.join();
   if (p->thread.joinable()) p->thread.join();
   const cu::Driver& d = *p->rt->gpu->drv;
   p->exec.reset();

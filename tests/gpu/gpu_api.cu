@@ -156,6 +156,7 @@ __global__ void litmus(uint32_t* data, uint64_t* flags, uint64_t* acks, int iter
 
 unsigned long long read_bad(unsigned long long* d) {
   unsigned long long h = 0;
+  CK(cudaDeviceSynchronize());  // never block in cudaMemcpy while a kernel waits on the proxy (docs/gpu.md)
   CK(cudaMemcpy(&h, d, sizeof h, cudaMemcpyDeviceToHost));
   CK(cudaMemset(d, 0, sizeof h));
   return h;
@@ -239,6 +240,7 @@ int main() {
     strided_kernel<<<1, 32>>>(d32, s32, 1000, right);
     CK(cudaDeviceSynchronize());
     shmem_barrier_all();
+    CK(cudaDeviceSynchronize());  // never block in cudaMemcpy while a kernel waits on the proxy (docs/gpu.md)
     CK(cudaMemcpy(out.data(), d32, 12000, cudaMemcpyDeviceToHost));
     int wrong = 0;
     for (int i = 0; i < 3000; ++i) {
@@ -268,8 +270,10 @@ int main() {
   EXPECT(read_bad(bad) == 0, "contention: duplicate tickets");
   if (me == 0) {
     unsigned long long c = 0;
+    CK(cudaDeviceSynchronize());  // never block in cudaMemcpy while a kernel waits on the proxy (docs/gpu.md)
     CK(cudaMemcpy(&c, counter, 8, cudaMemcpyDeviceToHost));
     std::vector<unsigned long long> bm((total + 63) / 64);
+    CK(cudaDeviceSynchronize());  // never block in cudaMemcpy while a kernel waits on the proxy (docs/gpu.md)
     CK(cudaMemcpy(bm.data(), bitmap, bm.size() * 8, cudaMemcpyDeviceToHost));
     size_t set = 0;
     for (auto w : bm) set += __builtin_popcountll(w);
@@ -296,6 +300,7 @@ int main() {
     CK(cudaDeviceSynchronize());
     shmem_barrier_all();
     uint64_t h[2];
+    CK(cudaDeviceSynchronize());  // never block in cudaMemcpy while a kernel waits on the proxy (docs/gpu.md)
     CK(cudaMemcpy(h, so, 16, cudaMemcpyDeviceToHost));
     EXPECT(h[0] == 256 && h[1] == 9, "shmemx_signal_op: %llu, %llu", (unsigned long long)h[0], (unsigned long long)h[1]);
   }
@@ -331,6 +336,7 @@ int main() {
     shmem_putmem(dst, h.data(), 4096 * 8, right);
     shmem_uint64_p(dst + 4095, payload(seed ^ 0x55, me, 4095), right);
     shmem_barrier_all();
+    CK(cudaDeviceSynchronize());  // never block in cudaMemcpy while a kernel waits on the proxy (docs/gpu.md)
     CK(cudaMemcpy(back.data(), dst, 4096 * 8, cudaMemcpyDeviceToHost));
     int wrong = 0;
     for (size_t i = 0; i < back.size(); ++i) wrong += back[i] != payload(seed ^ 0x55, left, i);
@@ -364,12 +370,14 @@ int main() {
     shmem_ctx_int64_atomic_add(a, ccnt, 5, right);
     shmem_ctx_quiet(a);
     shmem_barrier_all();
+    CK(cudaDeviceSynchronize());  // never block in cudaMemcpy while a kernel waits on the proxy (docs/gpu.md)
     CK(cudaMemcpy(back.data(), dst, 8192 * 8, cudaMemcpyDeviceToHost));
     int wrong = 0;
     for (size_t i = 0; i < back.size(); ++i) wrong += back[i] != payload(seed ^ 0x77, left, i);
     EXPECT(wrong == 0, "context puts to the device heap: %d words wrong", wrong);
     uint64_t sv = 0;
     int64_t cv = 0;
+    CK(cudaDeviceSynchronize());  // never block in cudaMemcpy while a kernel waits on the proxy (docs/gpu.md)
     CK(cudaMemcpy(&sv, csig, 8, cudaMemcpyDeviceToHost));
     CK(cudaMemcpy(&cv, ccnt, 8, cudaMemcpyDeviceToHost));
     EXPECT(sv == 1 && cv == 5, "context signal %llu (want 1), atomic add %lld (want 5)", (unsigned long long)sv,
