@@ -14,7 +14,7 @@ done
 echo "== still running after ${secs}s: stacks"
 for p in $(pgrep -x "$(basename "$prog" | cut -c1-15)"); do
   echo "== pid $p"
-  timeout 40 cuda-gdb -batch -p "$p" -ex "info threads" -ex "thread apply all bt 14" 2>&1 | grep -v "^\[New Thread\|^warning" | head -150
+  timeout 40 cuda-gdb -batch -p "$p" -ex "bt 8" -ex "info cuda kernels" -ex "info threads" -ex "thread apply all bt 14" 2>&1 | grep -v "^\[New Thread\|^warning" | head -150
 done
 kill -9 "$job" 2>/dev/null
 pkill -9 -x "$(basename "$prog" | cut -c1-15)" 2>/dev/null
