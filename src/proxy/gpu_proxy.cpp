@@ -166,7 +166,10 @@ class GpuProxy {
     }
   }
   // Idle for a while: GPU threads that reserved slots they have not written for seconds point at
-  // a stuck producer; say so (the job may be hanging) with the counters.
+  // a stuck producer; say so (the job may be hanging) with the counters. A slot reserved but not
+  // yet written is normal for a moment, so only the same unwritten slot at two checks 5 s apart
+  // counts (once per slot).
+  uint64_t stall_tail = ~0ull, warned_tail = ~0ull;
   void report_stall() {
     const cu::Driver& d = *rt->gpu->drv;
     uint64_t head = 0;
@@ -174,12 +177,15 @@ class GpuProxy {
         d.cuStreamSynchronize(wstream) != CUDA_SUCCESS)
       return;
     const uint64_t tail = fifo->tail();
-    if (head > tail)
-      GSHMEM_WARN(Subsys::proxy,
-                  "proxy: GPU threads reserved FIFO slots up to %llu, but slot %llu has not been written for 5 s "
-                  "(tail %llu, completed %llu)",
-                  static_cast<unsigned long long>(head), static_cast<unsigned long long>(tail),
-                  static_cast<unsigned long long>(tail), static_cast<unsigned long long>(fifo->completed()));
+    const bool stuck = head > tail && tail == stall_tail && tail != warned_tail;
+    stall_tail = head > tail ? tail : ~0ull;
+    if (!stuck) return;
+    warned_tail = tail;
+    GSHMEM_WARN(Subsys::proxy,
+                "proxy: GPU threads reserved FIFO slots up to %llu, but slot %llu has not been written for 5 s "
+                "(tail %llu, completed %llu)",
+                static_cast<unsigned long long>(head), static_cast<unsigned long long>(tail),
+                static_cast<unsigned long long>(tail), static_cast<unsigned long long>(fifo->completed()));
   }
   // GPU threads poll completion in GPU memory: write it there after every batch (stream order
   // keeps the values increasing).

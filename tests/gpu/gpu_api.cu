@@ -307,8 +307,10 @@ int main() {
 
   // 8. message-passing litmus: 32 slots x 32768 rounds = 1M messages per PE pair
   progress("8. message-passing litmus: 32 slots x 32768 rounds = 1M mess");
-  const int slots = 32, iters = 32768;
-  uint32_t* ldata = static_cast<uint32_t*>(shmem_calloc(slots * 32, 4));
+  // Through the proxy every p is a trigger (over tcp, a request on a socket: ~5 us each), and the
+  // ordering comes from the FIFO, not from NVLink: 2048 rounds suffice there.
+  uint32_t* ldata = static_cast<uint32_t*>(shmem_calloc(32 * 32, 4));
+  const int slots = 32, iters = shmem_ptr(ldata, right) ? 32768 : 2048;
   uint64_t* lflags = static_cast<uint64_t*>(shmem_calloc(slots, 8));
   uint64_t* lacks = static_cast<uint64_t*>(shmem_calloc(slots, 8));
   shmem_barrier_all();
