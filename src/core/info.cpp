@@ -21,8 +21,9 @@ void print_build(FILE* out) {
   fprintf(out, "heap kinds:\n  host          yes (memfd shared memory)\n");
   fprintf(out, "  device        %s\n", GSHMEM_BUILD_CUDA ? "yes (cuMem VMM, POSIX fd handles; driver via dlopen)" : "no (built without CUDA)");
   fprintf(out, "transports:\n  p2p           yes (same-node shared memory%s)\n", GSHMEM_BUILD_CUDA ? ", NVLink/PCIe peer mappings" : "");
-  fprintf(out, "  tcp           yes (proxy thread per PE; CPU PEs across nodes, GSHMEM_FORCE_PROXY)\n");
-  fprintf(out, "  ib            no (not in this version)\n");
+  fprintf(out, "  tcp           yes (proxy thread per PE; PEs on other nodes, GSHMEM_FORCE_PROXY)\n");
+  fprintf(out, "  proxy (GPU)   %s\n", GSHMEM_BUILD_CUDA ? "yes (trigger FIFO from kernels; copy engine, tcp)" : "no (built without CUDA)");
+  fprintf(out, "  ib            connection set-up only (no data path in this version)\n");
   fprintf(out, "bootstraps:     uid (TCP unique id), pmix%s, mpi (when MPI is initialised), single\n",
           GSHMEM_BUILD_PMIX ? "" : " (not built)");
 }
