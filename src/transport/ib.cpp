@@ -40,6 +40,7 @@ Status load_verbs(Verbs* v, std::string* why) {
     return Status::not_available;
   }
   lib.sym("ibv_reg_dmabuf_mr", &v->reg_dmabuf_mr);  // optional (rdma-core >= 34): GPU memory via dma-buf
+  lib.sym("ibv_query_device", &v->query_device);
   v->query_port = query_port_compat;
   v->post_send = post_send_inline;
   v->poll_cq = poll_cq_inline;

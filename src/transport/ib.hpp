@@ -2,8 +2,8 @@
 // libibverbs.so.1 in production, a fake in the unit tests), HCA/port selection with a clean error
 // when there is no InfiniBand device, RC queue-pair state transitions, the per-peer connection
 // record exchanged through the bootstrap, and registration bookkeeping for the symmetric segments.
-// Data movement (RDMA write/read, 64-bit atomics) through the proxy is the next step; see
-// docs/transport.md for what has and has not run on InfiniBand hardware.
+// The data path (queue pairs, registration, RDMA write/read, atomics) is transport/ib_transport;
+// docs/transport.md says what has and has not run on InfiniBand hardware.
 #pragma once
 #include <cstddef>
 #include <cstdint>
@@ -37,6 +37,7 @@ struct Verbs {
   int (*destroy_qp)(ibv_qp* qp) = nullptr;
   int (*post_send)(ibv_qp* qp, ibv_send_wr* wr, ibv_send_wr** bad) = nullptr;
   int (*poll_cq)(ibv_cq* cq, int n, ibv_wc* wc) = nullptr;
+  int (*query_device)(ibv_context* ctx, ibv_device_attr* attr) = nullptr;  // optional: atomic capability
 };
 
 // dlopen("libibverbs.so.1"); not_available with the reason when it cannot be loaded.

@@ -13,22 +13,9 @@
 #include <vector>
 
 #include "bootstrap/bootstrap.hpp"
+#include "transport/transport.hpp"
 
 namespace gshmem::transport {
-
-// host segment (control block + host heap), globals, GPU segment (device control block + device heap)
-enum class Seg : uint8_t { host = 0, data = 1, device = 2 };
-enum class AmoOp : uint8_t { fetch, set, swap, cswap, add, band, bor, bxor };
-
-// How the transport touches this process's GPU memory (GPU PEs): the proxy thread stages the
-// bytes of a request through host buffers, and applies atomics with the GPU's own atomics.
-class LocalMemory {
- public:
-  virtual ~LocalMemory() = default;
-  virtual bool is_device(const void* p) const = 0;
-  virtual void copy(void* dst, const void* src, size_t n) = 0;  // either side may be GPU memory
-  virtual uint64_t amo(void* p, AmoOp op, size_t size, uint64_t a, uint64_t b) = 0;  // p: GPU memory
-};
 
 class Tcp {
  public:

@@ -1,0 +1,502 @@
+#include "transport/ib_transport.hpp"
+
+#if GSHMEM_HAVE_IBVERBS
+#include <cerrno>
+#include <cstdarg>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <random>
+
+#include "common/log.hpp"
+
+namespace gshmem::transport::ib {
+namespace {
+constexpr int kAccess = IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE | IBV_ACCESS_REMOTE_READ |
+                        IBV_ACCESS_REMOTE_ATOMIC;
+constexpr size_t kMaxMessage = size_t(1) << 30;  // per work request (the verbs limit is 2^31)
+constexpr int kSegs = 3;                         // Seg::host, data, device
+
+const char* seg_name(Seg s) { return s == Seg::host ? "host" : s == Seg::data ? "data" : "device"; }
+
+const char* wc_status(int s) {
+  switch (s) {
+    case IBV_WC_SUCCESS: return "success";
+    case IBV_WC_LOC_LEN_ERR: return "local length error";
+    case IBV_WC_LOC_QP_OP_ERR: return "local QP operation error";
+    case IBV_WC_LOC_PROT_ERR: return "local protection error";
+    case IBV_WC_WR_FLUSH_ERR: return "flushed after an earlier error";
+    case IBV_WC_REM_INV_REQ_ERR: return "remote invalid request";
+    case IBV_WC_REM_ACCESS_ERR: return "remote access error";
+    case IBV_WC_REM_OP_ERR: return "remote operation error";
+    case IBV_WC_RETRY_EXC_ERR: return "transport retry counter exceeded (peer gone?)";
+    case IBV_WC_RNR_RETRY_EXC_ERR: return "RNR retry counter exceeded";
+    default: return "error";
+  }
+}
+
+// What every PE publishes: whether its set-up worked, its segments, and one connection record
+// per PE (the queue pair it created for that PE).
+struct Head {
+  int32_t ok;
+  int32_t pad;
+  RemoteSeg segs[kSegs];
+};
+static_assert(sizeof(Head) == 8 + kSegs * sizeof(RemoteSeg), "Head is a wire format");
+
+std::string fmt(const char* f, ...) __attribute__((format(printf, 1, 2)));
+std::string fmt(const char* f, ...) {
+  char b[512];
+  va_list ap;
+  va_start(ap, f);
+  vsnprintf(b, sizeof b, f, ap);
+  va_end(ap);
+  return b;
+}
+}  // namespace
+
+Status Transport::fail(std::string msg) {
+  err_ = std::move(msg);
+  return Status::system_error;
+}
+
+Status Transport::create(const Verbs& v, boot::Bootstrap& boot, const std::vector<int>& peers,
+                         const std::vector<SegmentSpec>& segs, const Options& opt, std::unique_ptr<Transport>* out,
+                         std::string* why) {
+  std::unique_ptr<Transport> t(new Transport());
+  t->v_ = v;
+  t->me_ = boot.rank();
+  const int n = boot.size();
+  t->qps_.assign(static_cast<size_t>(n), nullptr);
+  t->inflight_.assign(static_cast<size_t>(n), 0);
+  std::vector<uint32_t> psn(static_cast<size_t>(n), 0);
+  const size_t rec_bytes = sizeof(Head) + static_cast<size_t>(n) * sizeof(QpInfo);
+  std::vector<char> all(rec_bytes * static_cast<size_t>(n), 0);
+  Head* head = reinterpret_cast<Head*>(all.data() + rec_bytes * static_cast<size_t>(t->me_));
+  QpInfo* mine = reinterpret_cast<QpInfo*>(head + 1);
+  std::string local_why;
+  // Local set-up (PEs without ib peers publish ok and nothing else).
+  auto setup = [&]() -> Status {
+    if (peers.empty()) return Status::ok;
+    Status st = open_device(v, opt.hca, &t->dev_, &local_why);
+    if (st != Status::ok) return st;
+    if (v.query_device) {
+      ibv_device_attr da{};
+      if (v.query_device(t->dev_.ctx, &da) == 0) {
+        t->nic_atomics_ = da.atomic_cap != IBV_ATOMIC_NONE;
+        t->global_atomics_ = da.atomic_cap == IBV_ATOMIC_GLOB;
+      }
+    }
+    if (!(t->pd_ = v.alloc_pd(t->dev_.ctx))) {
+      local_why = fmt("ibv_alloc_pd on %s failed: %s", t->dev_.name.c_str(), strerror(errno));
+      return Status::system_error;
+    }
+    const int cqe = static_cast<int>(kQueueDepth * peers.size());
+    if (!(t->cq_ = v.create_cq(t->dev_.ctx, cqe, nullptr, nullptr, 0))) {
+      local_why = fmt("ibv_create_cq(%d entries) on %s failed: %s", cqe, t->dev_.name.c_str(), strerror(errno));
+      return Status::system_error;
+    }
+    for (const SegmentSpec& s : segs) {
+      ibv_mr* mr = nullptr;
+      std::string how;
+      if (s.dmabuf_fd >= 0) {
+        if (v.reg_dmabuf_mr) {
+          mr = v.reg_dmabuf_mr(t->pd_, 0, s.len, reinterpret_cast<uint64_t>(s.base), s.dmabuf_fd, kAccess);
+          if (!mr) how = fmt("ibv_reg_dmabuf_mr: %s; ", strerror(errno));
+        } else {
+          how = "no ibv_reg_dmabuf_mr in this rdma-core; ";
+        }
+      }
+      if (!mr) mr = v.reg_mr(t->pd_, s.base, s.len, kAccess);  // GPU memory: needs a peer-memory module
+      if (!mr) {
+        local_why = fmt("cannot register the %s segment (%zu bytes at %p): %sibv_reg_mr: %s", seg_name(s.seg), s.len,
+                        s.base, how.c_str(), strerror(errno));
+        return Status::system_error;
+      }
+      if (!how.empty())
+        GSHMEM_INFO(Subsys::transport, "ib: %s segment registered with ibv_reg_mr (%s)", seg_name(s.seg), how.c_str());
+      t->mrs_.push_back(mr);
+      t->reg_.add_local(static_cast<int>(s.seg), s.base, s.len, mr->lkey, mr->rkey);
+      head->segs[static_cast<int>(s.seg)] = t->reg_.local_record(static_cast<int>(s.seg));
+    }
+    t->staging_ = static_cast<char*>(aligned_alloc(4096, kStagingBytes));
+    t->results_ = static_cast<uint64_t*>(aligned_alloc(4096, kResultSlots * sizeof(uint64_t)));
+    if (!t->staging_ || !t->results_) {
+      local_why = "out of host memory for the staging buffers";
+      return Status::out_of_memory;
+    }
+    if (!(t->staging_mr_ = v.reg_mr(t->pd_, t->staging_, kStagingBytes, kAccess)) ||
+        !(t->results_mr_ = v.reg_mr(t->pd_, t->results_, kResultSlots * sizeof(uint64_t), kAccess))) {
+      local_why = fmt("cannot register the staging buffers: ibv_reg_mr: %s", strerror(errno));
+      return Status::system_error;
+    }
+    std::mt19937 rng(std::random_device{}());
+    ibv_gid gid{};
+    if (t->dev_.roce && v.query_gid(t->dev_.ctx, t->dev_.port, opt.gid_index, &gid) != 0) {
+      local_why = fmt("ibv_query_gid(%s port %u index %d) failed", t->dev_.name.c_str(), t->dev_.port, opt.gid_index);
+      return Status::system_error;
+    }
+    for (int pe : peers) {
+      ibv_qp_init_attr ia{};
+      ia.send_cq = ia.recv_cq = t->cq_;
+      ia.qp_type = IBV_QPT_RC;
+      ia.cap.max_send_wr = kQueueDepth;
+      ia.cap.max_recv_wr = 1;
+      ia.cap.max_send_sge = ia.cap.max_recv_sge = 1;
+      ibv_qp* qp = v.create_qp(t->pd_, &ia);
+      if (!qp) {
+        local_why = fmt("ibv_create_qp for pe %d failed: %s", pe, strerror(errno));
+        return Status::system_error;
+      }
+      t->qps_[static_cast<size_t>(pe)] = qp;
+      if ((st = qp_to_init(v, qp, t->dev_.port)) != Status::ok) {
+        local_why = fmt("the queue pair for pe %d did not reach INIT", pe);
+        return st;
+      }
+      psn[static_cast<size_t>(pe)] = rng() & 0xffffff;
+      QpInfo& q = mine[pe];
+      q.version = kQpInfoVersion;
+      q.qpn = qp->qp_num;
+      q.psn = psn[static_cast<size_t>(pe)];
+      q.lid = t->dev_.port_attr.lid;
+      q.port = t->dev_.port;
+      q.mtu = static_cast<uint8_t>(t->dev_.port_attr.active_mtu);
+      q.roce = t->dev_.roce;
+      memcpy(q.gid, gid.raw, 16);
+    }
+    return Status::ok;
+  };
+  Status st = setup();
+  head->ok = st == Status::ok;
+  // Every PE publishes, so a PE whose set-up failed ends the others' waits too.
+  Status bs = boot.allgather(all.data(), rec_bytes);
+  if (bs != Status::ok) {
+    *why = "ib transport: bootstrap allgather failed";
+    return bs;
+  }
+  if (st != Status::ok) *why = "ib transport: " + local_why;
+  for (int pe = 0; pe < n && st == Status::ok; ++pe)
+    if (!reinterpret_cast<const Head*>(all.data() + rec_bytes * static_cast<size_t>(pe))->ok) {
+      *why = fmt("ib transport: pe %d could not set up its InfiniBand resources (its message says why)", pe);
+      st = Status::not_available;
+    }
+  // Connect: my queue pair for pe goes to pe's queue pair for me.
+  for (size_t k = 0; k < peers.size() && st == Status::ok; ++k) {
+    const int pe = peers[k];
+    const char* rec = all.data() + rec_bytes * static_cast<size_t>(pe);
+    const Head* h = reinterpret_cast<const Head*>(rec);
+    const QpInfo& theirs = reinterpret_cast<const QpInfo*>(h + 1)[t->me_];
+    ibv_qp* qp = t->qps_[static_cast<size_t>(pe)];
+    if ((st = qp_to_rtr(v, qp, theirs, t->dev_.port, opt.gid_index)) != Status::ok ||
+        (st = qp_to_rts(v, qp, psn[static_cast<size_t>(pe)])) != Status::ok) {
+      *why = fmt("ib transport: cannot connect to pe %d (queue pair %u)", pe, theirs.qpn);
+      break;
+    }
+    for (int s = 0; s < kSegs; ++s)
+      if (h->segs[s].len) t->reg_.set_remote(pe, s, h->segs[s]);
+  }
+  // Nobody sends before every queue pair is ready to receive; everybody learns of a failure. Every
+  // PE reaches this second allgather, also one whose set-up failed.
+  int32_t ok = st == Status::ok;
+  std::vector<int32_t> oks(static_cast<size_t>(n), 0);
+  oks[static_cast<size_t>(t->me_)] = ok;
+  if ((bs = boot.allgather(oks.data(), sizeof(int32_t))) != Status::ok) {
+    *why = "ib transport: bootstrap allgather failed";
+    return bs;
+  }
+  for (int pe = 0; pe < n && st == Status::ok; ++pe)
+    if (!oks[static_cast<size_t>(pe)]) {
+      *why = fmt("ib transport: pe %d could not connect its queue pairs (its message says why)", pe);
+      st = Status::not_available;
+    }
+  if (st != Status::ok) return st;
+  if (!peers.empty())
+    GSHMEM_INFO(Subsys::transport, "ib: %s port %u, %zu peers, atomics %s", t->dev_.name.c_str(), t->dev_.port,
+                peers.size(), t->global_atomics_ ? "global" : t->nic_atomics_ ? "HCA" : "none");
+  *out = std::move(t);
+  return Status::ok;
+}
+
+Transport::~Transport() {
+  if (inflight_total_) (void)quiet();
+  for (ibv_qp* qp : qps_)
+    if (qp) v_.destroy_qp(qp);
+  if (cq_) v_.destroy_cq(cq_);
+  for (ibv_mr* mr : mrs_) v_.dereg_mr(mr);
+  if (staging_mr_) v_.dereg_mr(staging_mr_);
+  if (results_mr_) v_.dereg_mr(results_mr_);
+  if (pd_) v_.dealloc_pd(pd_);
+  if (dev_.ctx) v_.close_device(dev_.ctx);
+  free(staging_);
+  free(results_);
+}
+
+Status Transport::remote(int pe, Seg seg, uint64_t off, size_t n, const char* what, uint64_t* raddr, uint32_t* rkey) {
+  if (pe < 0 || static_cast<size_t>(pe) >= qps_.size() || !qps_[static_cast<size_t>(pe)])
+    return fail(fmt("ib transport: %s to pe %d, which is not connected through ib", what, pe));
+  if (!reg_.remote(pe, static_cast<int>(seg), off, n, raddr, rkey))
+    return fail(fmt("ib transport: %s to pe %d: %s segment offset 0x%llx + %zu bytes is outside what pe %d registered",
+                    what, pe, seg_name(seg), static_cast<unsigned long long>(off), n, pe));
+  return Status::ok;
+}
+
+Status Transport::post(int pe, ibv_send_wr* wr, const char* what) {
+  while (inflight_[static_cast<size_t>(pe)] >= kQueueDepth) {
+    const Status st = poll_some();
+    if (st != Status::ok) return st;
+  }
+  wr->wr_id = static_cast<uint64_t>(pe);
+  wr->send_flags |= IBV_SEND_SIGNALED;
+  wr->next = nullptr;
+  ibv_send_wr* bad = nullptr;
+  const int r = v_.post_send(qps_[static_cast<size_t>(pe)], wr, &bad);
+  if (r) return fail(fmt("ib transport: posting %s to pe %d failed: %s", what, pe, strerror(r)));
+  ++inflight_[static_cast<size_t>(pe)];
+  ++inflight_total_;
+  return Status::ok;
+}
+
+Status Transport::poll_some() {
+  ibv_wc wc[16];
+  const int got = v_.poll_cq(cq_, 16, wc);
+  if (got < 0) return fail(fmt("ib transport: ibv_poll_cq failed (%d)", got));
+  for (int i = 0; i < got; ++i) {
+    const int pe = static_cast<int>(wc[i].wr_id);
+    if (pe >= 0 && static_cast<size_t>(pe) < inflight_.size() && inflight_[static_cast<size_t>(pe)]) {
+      --inflight_[static_cast<size_t>(pe)];
+      --inflight_total_;
+    }
+    if (wc[i].status != IBV_WC_SUCCESS)
+      return fail(fmt("ib transport: a work request to pe %d failed: %s (status %d, vendor error 0x%x)", pe,
+                      wc_status(wc[i].status), static_cast<int>(wc[i].status), wc[i].vendor_err));
+  }
+  return Status::ok;
+}
+
+Status Transport::drain(int pe) {
+  while (inflight_[static_cast<size_t>(pe)]) {
+    const Status st = poll_some();
+    if (st != Status::ok) return st;
+  }
+  return Status::ok;
+}
+
+Status Transport::quiet() {
+  while (inflight_total_) {
+    const Status st = poll_some();
+    if (st != Status::ok) return st;
+  }
+  for (const Delivery& d : deliveries_) {
+    if (mem_ && mem_->is_device(d.dst)) mem_->copy(d.dst, d.from, d.n);
+    else memcpy(d.dst, d.from, d.n);
+  }
+  for (const Fetched& f : fetched_) {
+    if (mem_ && mem_->is_device(f.old)) mem_->copy(f.old, &results_[f.slot], sizeof(uint64_t));
+    else *f.old = results_[f.slot];
+  }
+  deliveries_.clear();
+  fetched_.clear();
+  staged_ = 0;
+  next_slot_ = 1;
+  return Status::ok;
+}
+
+char* Transport::stage(size_t n, Status* st) {
+  *st = Status::ok;
+  if (staged_ + n > kStagingBytes) *st = quiet();  // frees every staged byte
+  if (*st != Status::ok) return nullptr;
+  char* p = staging_ + staged_;
+  staged_ = (staged_ + n + 63) & ~size_t(63);
+  return p;
+}
+
+uint32_t Transport::result_slot(Status* st) {
+  *st = Status::ok;
+  if (next_slot_ == kResultSlots) *st = quiet();
+  return *st == Status::ok ? next_slot_++ : 0;
+}
+
+Status Transport::put(int pe, Seg seg, uint64_t off, const void* src, size_t n) {
+  uint64_t raddr = 0;
+  uint32_t rkey = 0;
+  Status st = remote(pe, seg, off, n, "put", &raddr, &rkey);
+  if (st != Status::ok || n == 0) return st;
+  uint32_t lkey = 0;
+  const bool registered = reg_.lookup(src, n, &lkey);
+  const size_t piece = registered ? kMaxMessage : kStagingBytes / 2;
+  for (size_t done = 0; done < n && st == Status::ok; done += piece) {
+    const size_t k = n - done < piece ? n - done : piece;
+    const char* from = static_cast<const char*>(src) + done;
+    if (!registered) {
+      char* s = stage(k, &st);
+      if (st != Status::ok) return st;
+      if (mem_ && mem_->is_device(from)) mem_->copy(s, from, k);
+      else memcpy(s, from, k);
+      from = s;
+      lkey = staging_mr_->lkey;
+    }
+    ibv_sge sge{reinterpret_cast<uint64_t>(from), static_cast<uint32_t>(k), lkey};
+    ibv_send_wr wr{};
+    wr.opcode = IBV_WR_RDMA_WRITE;
+    wr.sg_list = &sge;
+    wr.num_sge = 1;
+    wr.wr.rdma.remote_addr = raddr + done;
+    wr.wr.rdma.rkey = rkey;
+    st = post(pe, &wr, "an RDMA write");
+  }
+  return st;
+}
+
+Status Transport::get(int pe, Seg seg, uint64_t off, void* dst, size_t n) {
+  uint64_t raddr = 0;
+  uint32_t rkey = 0;
+  Status st = remote(pe, seg, off, n, "get", &raddr, &rkey);
+  if (st != Status::ok || n == 0) return st;
+  uint32_t lkey = 0;
+  const bool registered = reg_.lookup(dst, n, &lkey);
+  const size_t piece = registered ? kMaxMessage : kStagingBytes / 2;
+  for (size_t done = 0; done < n && st == Status::ok; done += piece) {
+    const size_t k = n - done < piece ? n - done : piece;
+    char* to = static_cast<char*>(dst) + done;
+    if (!registered) {
+      char* s = stage(k, &st);
+      if (st != Status::ok) return st;
+      deliveries_.push_back({to, s, k});
+      to = s;
+      lkey = staging_mr_->lkey;
+    }
+    ibv_sge sge{reinterpret_cast<uint64_t>(to), static_cast<uint32_t>(k), lkey};
+    ibv_send_wr wr{};
+    wr.opcode = IBV_WR_RDMA_READ;
+    wr.sg_list = &sge;
+    wr.num_sge = 1;
+    wr.wr.rdma.remote_addr = raddr + done;
+    wr.wr.rdma.rkey = rkey;
+    st = post(pe, &wr, "an RDMA read");
+  }
+  return st;
+}
+
+Status Transport::signal(int pe, Seg seg, uint64_t off, uint64_t value, bool add) {
+  uint64_t raddr = 0;
+  uint32_t rkey = 0;
+  Status st = remote(pe, seg, off, 8, "signal", &raddr, &rkey);
+  if (st != Status::ok) return st;
+  if (raddr & 7) return fail(fmt("ib transport: signal to pe %d at offset 0x%llx is not 8-byte aligned", pe,
+                                 static_cast<unsigned long long>(off)));
+  if (add && !nic_atomics_) return amo(pe, seg, off, AmoOp::add, 8, value, 0, nullptr);
+  // The read completes after every earlier write on this queue pair is in the target's memory.
+  ibv_sge rs{reinterpret_cast<uint64_t>(&results_[0]), 8, results_mr_->lkey};
+  ibv_send_wr rd{};
+  rd.opcode = IBV_WR_RDMA_READ;
+  rd.sg_list = &rs;
+  rd.num_sge = 1;
+  rd.wr.rdma.remote_addr = raddr;
+  rd.wr.rdma.rkey = rkey;
+  if ((st = post(pe, &rd, "the read that orders a signal")) != Status::ok) return st;
+  ibv_send_wr wr{};
+  ibv_sge sge{};
+  wr.sg_list = &sge;
+  wr.num_sge = 1;
+  wr.send_flags = IBV_SEND_FENCE;  // wait for the read above
+  if (add) {
+    sge = {reinterpret_cast<uint64_t>(&results_[0]), 8, results_mr_->lkey};
+    wr.opcode = IBV_WR_ATOMIC_FETCH_AND_ADD;
+    wr.wr.atomic.remote_addr = raddr;
+    wr.wr.atomic.rkey = rkey;
+    wr.wr.atomic.compare_add = value;
+    return post(pe, &wr, "a signal (fetch-add)");
+  }
+  char* s = stage(8, &st);
+  if (st != Status::ok) return st;
+  memcpy(s, &value, 8);
+  sge = {reinterpret_cast<uint64_t>(s), 8, staging_mr_->lkey};
+  wr.opcode = IBV_WR_RDMA_WRITE;
+  wr.wr.rdma.remote_addr = raddr;
+  wr.wr.rdma.rkey = rkey;
+  return post(pe, &wr, "a signal (write)");
+}
+
+// One NIC atomic on the 8-byte word at raddr, waited for: fetch-add of x (cswap false) or
+// compare-swap (expected x, new y); *seen = the word before it.
+Status Transport::atomic_step(int pe, uint64_t raddr, uint32_t rkey, bool cswap, uint64_t x, uint64_t y,
+                              uint64_t* seen) {
+  Status st;
+  const uint32_t slot = result_slot(&st);
+  if (st != Status::ok) return st;
+  ibv_sge sge{reinterpret_cast<uint64_t>(&results_[slot]), 8, results_mr_->lkey};
+  ibv_send_wr wr{};
+  wr.opcode = cswap ? IBV_WR_ATOMIC_CMP_AND_SWP : IBV_WR_ATOMIC_FETCH_AND_ADD;
+  wr.sg_list = &sge;
+  wr.num_sge = 1;
+  wr.wr.atomic.remote_addr = raddr;
+  wr.wr.atomic.rkey = rkey;
+  wr.wr.atomic.compare_add = x;
+  wr.wr.atomic.swap = y;
+  if ((st = post(pe, &wr, cswap ? "a compare-swap" : "a fetch-add")) != Status::ok) return st;
+  if ((st = drain(pe)) != Status::ok) return st;
+  *seen = results_[slot];
+  return Status::ok;
+}
+
+// An operation the NIC does not have, as compare-swap steps on the aligned word around it
+// (shift: the operand's bit offset in that word).
+Status Transport::emulate(int pe, uint64_t word, uint32_t rkey, AmoOp op, size_t bytes, unsigned shift, uint64_t a,
+                          uint64_t b, uint64_t* old) {
+  const uint64_t width = bytes == 8 ? ~0ull : 0xffffffffull;
+  const uint64_t mask = width << shift;
+  uint64_t cur = 0;
+  Status st = atomic_step(pe, word, rkey, false, 0, 0, &cur);  // an atomic read
+  while (st == Status::ok) {
+    const uint64_t was = (cur & mask) >> shift;
+    const uint64_t now = amo_new_value(op, was, a & width, b & width) & width;
+    uint64_t seen = cur;
+    if (op != AmoOp::fetch && now != was)
+      st = atomic_step(pe, word, rkey, true, cur, (cur & ~mask) | (now << shift), &seen);
+    if (st != Status::ok) break;
+    if (seen == cur) {
+      if (old) {
+        if (mem_ && mem_->is_device(old)) mem_->copy(old, &was, sizeof was);
+        else *old = was;
+      }
+      return Status::ok;
+    }
+    cur = seen;  // another writer came first: again from its value
+  }
+  return st;
+}
+
+Status Transport::amo(int pe, Seg seg, uint64_t off, AmoOp op, size_t bytes, uint64_t a, uint64_t b, uint64_t* old) {
+  if (bytes != 4 && bytes != 8)
+    return fail(fmt("ib transport: atomic on pe %d: %zu-byte operand (4 or 8 bytes)", pe, bytes));
+  if (off % bytes)
+    return fail(fmt("ib transport: atomic on pe %d: offset 0x%llx is not %zu-byte aligned", pe,
+                    static_cast<unsigned long long>(off), bytes));
+  uint64_t raddr = 0;
+  uint32_t rkey = 0;
+  // a 4-byte operand is changed through the aligned 8-byte word around it, which must be inside too
+  Status st = remote(pe, seg, off & ~7ull, 8, "atomic", &raddr, &rkey);
+  if (st != Status::ok) return st;
+  raddr += off & 7;
+  if (!nic_atomics_)
+    return fail(fmt("ib transport: atomic on pe %d: %s reports no atomic operations", pe, dev_.name.c_str()));
+  const bool native = bytes == 8 && (op == AmoOp::add || op == AmoOp::fetch || op == AmoOp::cswap);
+  if (!native) return emulate(pe, raddr & ~7ull, rkey, op, bytes, static_cast<unsigned>((raddr & 7) * 8), a, b, old);
+  const uint32_t slot = old ? result_slot(&st) : 0;  // slot 0: scratch for an unused old value
+  if (st != Status::ok) return st;
+  ibv_sge sge{reinterpret_cast<uint64_t>(&results_[slot]), 8, results_mr_->lkey};
+  ibv_send_wr wr{};
+  wr.opcode = op == AmoOp::cswap ? IBV_WR_ATOMIC_CMP_AND_SWP : IBV_WR_ATOMIC_FETCH_AND_ADD;
+  wr.sg_list = &sge;
+  wr.num_sge = 1;
+  wr.wr.atomic.remote_addr = raddr;
+  wr.wr.atomic.rkey = rkey;
+  wr.wr.atomic.compare_add = op == AmoOp::fetch ? 0 : a;
+  wr.wr.atomic.swap = b;
+  if ((st = post(pe, &wr, "an atomic")) != Status::ok) return st;
+  if (old) fetched_.push_back({old, slot});
+  return Status::ok;
+}
+
+}  // namespace gshmem::transport::ib
+#endif

@@ -1,0 +1,120 @@
+// The ib data path: one reliable-connected queue pair per remote PE, every symmetric segment
+// registered once (GPU memory through dma-buf, falling back to plain registration, which works
+// with a peer-memory kernel module), RDMA write/read for put/get, 64-bit NIC atomics.
+//
+// Contract (what the proxy's engine relies on):
+// * put/get/amo/signal only post work requests; quiet() polls until everything posted has
+//   completed and only then delivers get data that went through the staging buffer and the old
+//   values of fetching atomics. A source that is not registered is staged at the call.
+// * A signal is performed after every earlier put to the same PE: it is posted behind an 8-byte
+//   RDMA read of the target (which completes only after the earlier writes on that queue pair have
+//   been placed in memory) with IBV_SEND_FENCE (which holds the signal until that read is done).
+// * Atomics: 8-byte fetch-add and compare-swap are the NIC's; every other operation, and every
+//   4-byte one (on the aligned 8-byte word around it), is a compare-swap loop that waits for each
+//   step. NIC atomics are atomic with other NIC atomics on the word; with the owner's own CPU or
+//   GPU atomics only where the HCA reports global atomicity (IBV_ATOMIC_GLOB; docs/transport.md).
+// * Errors (a bad range, a registration or a completion that failed) come back as a Status with
+//   error() naming the PE, the operation and the values; the caller ends the job.
+// Nothing here has run on InfiniBand hardware yet: the unit tests drive it through a fake NIC.
+#pragma once
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "bootstrap/bootstrap.hpp"
+#include "transport/ib.hpp"
+#include "transport/transport.hpp"
+
+#if GSHMEM_HAVE_IBVERBS
+namespace gshmem::transport::ib {
+
+struct SegmentSpec {
+  Seg seg;
+  void* base;
+  size_t len;
+  int dmabuf_fd = -1;  // GPU memory: a dma-buf of exactly [base, base + len), offset 0
+};
+
+struct Options {
+  std::string hca;    // "" (first active port), "mlx5_0" or "mlx5_0:2"
+  int gid_index = 0;  // RoCE: the source GID's index
+};
+
+class Transport {
+ public:
+  static constexpr uint32_t kQueueDepth = 128;     // work requests in flight per queue pair
+  static constexpr size_t kStagingBytes = 1 << 20;  // registered staging for unregistered buffers
+  static constexpr uint32_t kResultSlots = 1024;   // fetched atomic values awaiting quiet
+
+  // Collective over boot: every PE calls it (also one with no peers). peers: the PEs this PE
+  // reaches through ib; segs: what this PE registers (peers address it by Seg and offset).
+  static Status create(const Verbs& v, boot::Bootstrap& boot, const std::vector<int>& peers,
+                       const std::vector<SegmentSpec>& segs, const Options& opt, std::unique_ptr<Transport>* out,
+                       std::string* why);
+  ~Transport();
+  Transport(const Transport&) = delete;
+  Transport& operator=(const Transport&) = delete;
+
+  // GPU PEs: staging copies to or from GPU memory that is not registered go through mem.
+  void set_local_memory(LocalMemory* mem) { mem_ = mem; }
+
+  Status put(int pe, Seg seg, uint64_t off, const void* src, size_t n);
+  Status get(int pe, Seg seg, uint64_t off, void* dst, size_t n);
+  Status signal(int pe, Seg seg, uint64_t off, uint64_t value, bool add);
+  // bytes 4 or 8; *old (if old) receives the previous value at quiet (at return for emulated ops).
+  Status amo(int pe, Seg seg, uint64_t off, AmoOp op, size_t bytes, uint64_t a, uint64_t b, uint64_t* old);
+  Status quiet();
+  const std::string& error() const { return err_; }
+  const std::string& device_name() const { return dev_.name; }
+  bool global_atomics() const { return global_atomics_; }
+
+ private:
+  Transport() = default;
+  struct Delivery {
+    void* dst;
+    const void* from;
+    size_t n;
+  };
+  struct Fetched {
+    uint64_t* old;
+    uint32_t slot;
+  };
+  Status fail(std::string msg);
+  Status remote(int pe, Seg seg, uint64_t off, size_t n, const char* what, uint64_t* raddr, uint32_t* rkey);
+  Status post(int pe, ibv_send_wr* wr, const char* what);
+  Status poll_some();
+  Status drain(int pe);
+  char* stage(size_t n, Status* st);  // staging bytes (quiet first when full)
+  uint32_t result_slot(Status* st);
+  Status atomic_step(int pe, uint64_t raddr, uint32_t rkey, bool cswap, uint64_t x, uint64_t y, uint64_t* seen);
+  Status emulate(int pe, uint64_t raddr, uint32_t rkey, AmoOp op, size_t bytes, unsigned shift, uint64_t a,
+                 uint64_t b, uint64_t* old);
+
+  Verbs v_;
+  Device dev_;
+  ibv_pd* pd_ = nullptr;
+  ibv_cq* cq_ = nullptr;
+  std::vector<ibv_qp*> qps_;         // [pe], null: not an ib peer
+  std::vector<uint32_t> inflight_;   // [pe]
+  uint64_t inflight_total_ = 0;
+  std::vector<ibv_mr*> mrs_;         // segments, staging, results
+  Registry reg_;
+  char* staging_ = nullptr;
+  ibv_mr* staging_mr_ = nullptr;
+  size_t staged_ = 0;
+  uint64_t* results_ = nullptr;      // [kResultSlots]; slot 0 is scratch for non-fetching atomics
+  ibv_mr* results_mr_ = nullptr;
+  uint32_t next_slot_ = 1;
+  std::vector<Delivery> deliveries_;
+  std::vector<Fetched> fetched_;
+  LocalMemory* mem_ = nullptr;
+  bool nic_atomics_ = true;      // ibv_device_attr::atomic_cap != IBV_ATOMIC_NONE
+  bool global_atomics_ = false;  // IBV_ATOMIC_GLOB: atomic with the owner's own atomics too
+  int me_ = 0;
+  std::string err_;
+};
+
+}  // namespace gshmem::transport::ib
+#endif

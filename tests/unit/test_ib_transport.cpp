@@ -1,0 +1,580 @@
+// The ib data path without an HCA: a fake NIC behind the verbs table performs RDMA writes, reads
+// and atomics between "PEs" that are threads of this process (each with its own queue pairs and
+// registrations, wired up through the real TCP bootstrap). Work requests are carried out only
+// when the initiator polls its completion queue, so data a test sees before quiet() would be a
+// transport bug. Checked: put/get (registered and staged buffers, GPU-segment registration through
+// dma-buf and its fallback), the read + fence that orders a signal after its data, every atomic
+// at 4 and 8 bytes (NIC and compare-swap emulated), contention from several PEs, bounds and
+// completion errors that name the PE, and set-up failures that end every PE's wait.
+#include <gtest/gtest.h>
+
+#if GSHMEM_HAVE_IBVERBS
+#include <algorithm>
+#include <atomic>
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+#include <deque>
+#include <functional>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <random>
+#include <thread>
+
+#include "bootstrap/tcp.hpp"
+#include "transport/ib_transport.hpp"
+
+using namespace gshmem;
+using namespace gshmem::transport;
+using namespace gshmem::transport::ib;
+
+namespace {
+
+struct FakeNic {
+  std::mutex mu;
+  struct Mr {
+    ibv_mr mr{};
+    uintptr_t base = 0;
+    size_t len = 0;
+    int access = 0;
+  };
+  struct Qp {
+    ibv_qp qp{};
+    uint32_t dest = 0;
+    ibv_qp_state state = IBV_QPS_RESET;
+    struct Wr {
+      ibv_send_wr wr;
+      ibv_sge sge;
+    };
+    std::deque<Wr> pending;
+  };
+  struct Cq {
+    ibv_cq cq{};
+    std::deque<ibv_wc> done;
+  };
+  struct Logged {
+    uint32_t qpn;
+    int opcode;
+    unsigned flags;
+  };
+  std::vector<std::unique_ptr<Mr>> mrs;
+  std::vector<std::unique_ptr<Qp>> qps;
+  std::vector<std::unique_ptr<Cq>> cqs;
+  std::vector<Logged> log;
+  uint32_t next_key = 1, next_qpn = 100;
+  int ndev = 1;
+  bool dmabuf_works = true;
+  int dmabuf_calls = 0, reg_mr_calls = 0;
+  uintptr_t refuse_reg_base = 0;  // reg_mr fails for this address
+  int fail_opcode = -1;           // the next work request with this opcode completes in error
+  ibv_atomic_cap atomic_cap = IBV_ATOMIC_HCA;
+
+  Mr* find_key(uint32_t key) {
+    for (auto& m : mrs)
+      if (m->mr.lkey == key) return m.get();
+    return nullptr;
+  }
+  Qp* find_qp(ibv_qp* q) {
+    for (auto& p : qps)
+      if (&p->qp == q) return p.get();
+    return nullptr;
+  }
+  Qp* find_qpn(uint32_t n) {
+    for (auto& p : qps)
+      if (p->qp.qp_num == n) return p.get();
+    return nullptr;
+  }
+  static bool covers(const Mr* m, uint64_t addr, size_t len) {
+    return m && addr >= m->base && addr - m->base <= m->len && len <= m->len - (addr - m->base);
+  }
+  // Performs one work request; returns the completion status.
+  ibv_wc_status execute(Qp& q, const Qp::Wr& w) {
+    log.push_back({q.qp.qp_num, w.wr.opcode, w.wr.send_flags});
+    if (q.state != IBV_QPS_RTS) return IBV_WC_WR_FLUSH_ERR;
+    if (w.wr.opcode == fail_opcode) {
+      fail_opcode = -1;
+      return IBV_WC_REM_ACCESS_ERR;
+    }
+    Mr* local = find_key(w.sge.lkey);
+    if (!covers(local, w.sge.addr, w.sge.length)) return IBV_WC_LOC_PROT_ERR;
+    char* l = reinterpret_cast<char*>(w.sge.addr);
+    const bool atomic = w.wr.opcode == IBV_WR_ATOMIC_FETCH_AND_ADD || w.wr.opcode == IBV_WR_ATOMIC_CMP_AND_SWP;
+    const uint64_t raddr = atomic ? w.wr.wr.atomic.remote_addr : w.wr.wr.rdma.remote_addr;
+    const uint32_t rkey = atomic ? w.wr.wr.atomic.rkey : w.wr.wr.rdma.rkey;
+    Mr* remote = find_key(rkey);
+    const size_t len = atomic ? 8 : w.sge.length;
+    if (!find_qpn(q.dest) || !covers(remote, raddr, len)) return IBV_WC_REM_ACCESS_ERR;
+    char* r = reinterpret_cast<char*>(raddr);
+    switch (w.wr.opcode) {
+      case IBV_WR_RDMA_WRITE:
+        if (!(remote->access & IBV_ACCESS_REMOTE_WRITE)) return IBV_WC_REM_ACCESS_ERR;
+        memcpy(r, l, len);
+        return IBV_WC_SUCCESS;
+      case IBV_WR_RDMA_READ:
+        if (!(remote->access & IBV_ACCESS_REMOTE_READ)) return IBV_WC_REM_ACCESS_ERR;
+        memcpy(l, r, len);
+        return IBV_WC_SUCCESS;
+      default: {
+        if (!(remote->access & IBV_ACCESS_REMOTE_ATOMIC) || (raddr & 7) || w.sge.length != 8)
+          return IBV_WC_REM_INV_REQ_ERR;
+        auto* word = reinterpret_cast<uint64_t*>(r);
+        uint64_t old;
+        if (w.wr.opcode == IBV_WR_ATOMIC_FETCH_AND_ADD) {
+          old = __atomic_fetch_add(word, w.wr.wr.atomic.compare_add, __ATOMIC_SEQ_CST);
+        } else {
+          old = w.wr.wr.atomic.compare_add;
+          __atomic_compare_exchange_n(word, &old, w.wr.wr.atomic.swap, false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);
+        }
+        memcpy(l, &old, 8);
+        return IBV_WC_SUCCESS;
+      }
+    }
+  }
+};
+FakeNic* g_nic = nullptr;
+
+ibv_device* kDev = reinterpret_cast<ibv_device*>(0x1000);
+
+Verbs fake_verbs() {
+  Verbs v;
+  v.get_device_list = [](int* n) -> ibv_device** {
+    *n = g_nic->ndev;
+    auto** l = new ibv_device*[2];
+    l[0] = g_nic->ndev ? kDev : nullptr;
+    l[1] = nullptr;
+    return l;
+  };
+  v.free_device_list = [](ibv_device** l) { delete[] l; };
+  v.get_device_name = [](ibv_device*) { return "fake_ib0"; };
+  v.open_device = [](ibv_device* d) { return reinterpret_cast<ibv_context*>(d); };
+  v.close_device = [](ibv_context*) { return 0; };
+  v.query_port = [](ibv_context*, uint8_t port, ibv_port_attr* a) {
+    memset(a, 0, sizeof *a);
+    if (port != 1) return EINVAL;
+    a->state = IBV_PORT_ACTIVE;
+    a->lid = 7;
+    a->active_mtu = IBV_MTU_4096;
+    a->link_layer = IBV_LINK_LAYER_INFINIBAND;
+    return 0;
+  };
+  v.query_gid = [](ibv_context*, uint8_t, int, ibv_gid* g) {
+    memset(g, 0, sizeof *g);
+    return 0;
+  };
+  v.query_device = [](ibv_context*, ibv_device_attr* a) {
+    memset(a, 0, sizeof *a);
+    a->atomic_cap = g_nic->atomic_cap;
+    return 0;
+  };
+  v.alloc_pd = [](ibv_context*) { return new ibv_pd{}; };
+  v.dealloc_pd = [](ibv_pd* p) {
+    delete p;
+    return 0;
+  };
+  v.reg_mr = [](ibv_pd*, void* addr, size_t len, int access) -> ibv_mr* {
+    std::lock_guard<std::mutex> lk(g_nic->mu);
+    ++g_nic->reg_mr_calls;
+    if (reinterpret_cast<uintptr_t>(addr) == g_nic->refuse_reg_base) {
+      errno = EFAULT;
+      return nullptr;
+    }
+    auto m = std::make_unique<FakeNic::Mr>();
+    m->base = reinterpret_cast<uintptr_t>(addr);
+    m->len = len;
+    m->access = access;
+    m->mr.addr = addr;
+    m->mr.length = len;
+    m->mr.lkey = m->mr.rkey = g_nic->next_key++;
+    g_nic->mrs.push_back(std::move(m));
+    return &g_nic->mrs.back()->mr;
+  };
+  v.reg_dmabuf_mr = [](ibv_pd*, uint64_t offset, size_t len, uint64_t iova, int fd, int access) -> ibv_mr* {
+    std::lock_guard<std::mutex> lk(g_nic->mu);
+    ++g_nic->dmabuf_calls;
+    if (!g_nic->dmabuf_works || fd < 0 || offset != 0) {
+      errno = EOPNOTSUPP;
+      return nullptr;
+    }
+    auto m = std::make_unique<FakeNic::Mr>();
+    m->base = iova;
+    m->len = len;
+    m->access = access;
+    m->mr.lkey = m->mr.rkey = g_nic->next_key++;
+    g_nic->mrs.push_back(std::move(m));
+    return &g_nic->mrs.back()->mr;
+  };
+  v.dereg_mr = [](ibv_mr*) { return 0; };
+  v.create_cq = [](ibv_context*, int, void*, ibv_comp_channel*, int) -> ibv_cq* {
+    std::lock_guard<std::mutex> lk(g_nic->mu);
+    g_nic->cqs.push_back(std::make_unique<FakeNic::Cq>());
+    return &g_nic->cqs.back()->cq;
+  };
+  v.destroy_cq = [](ibv_cq*) { return 0; };
+  v.create_qp = [](ibv_pd*, ibv_qp_init_attr* ia) -> ibv_qp* {
+    std::lock_guard<std::mutex> lk(g_nic->mu);
+    auto q = std::make_unique<FakeNic::Qp>();
+    q->qp.qp_num = g_nic->next_qpn++;
+    q->qp.send_cq = ia->send_cq;
+    g_nic->qps.push_back(std::move(q));
+    return &g_nic->qps.back()->qp;
+  };
+  v.modify_qp = [](ibv_qp* qp, ibv_qp_attr* a, int mask) {
+    std::lock_guard<std::mutex> lk(g_nic->mu);
+    FakeNic::Qp* q = g_nic->find_qp(qp);
+    if (mask & IBV_QP_DEST_QPN) q->dest = a->dest_qp_num;
+    q->state = a->qp_state;
+    return 0;
+  };
+  v.destroy_qp = [](ibv_qp*) { return 0; };
+  v.post_send = [](ibv_qp* qp, ibv_send_wr* wr, ibv_send_wr** bad) {
+    std::lock_guard<std::mutex> lk(g_nic->mu);
+    FakeNic::Qp* q = g_nic->find_qp(qp);
+    if (q->state != IBV_QPS_RTS || wr->num_sge != 1) {
+      *bad = wr;
+      return EINVAL;
+    }
+    q->pending.push_back({*wr, *wr->sg_list});
+    return 0;
+  };
+  v.poll_cq = [](ibv_cq* cq, int n, ibv_wc* wc) {
+    std::lock_guard<std::mutex> lk(g_nic->mu);
+    FakeNic::Cq* c = nullptr;
+    for (auto& x : g_nic->cqs)
+      if (&x->cq == cq) c = x.get();
+    for (auto& q : g_nic->qps) {  // the work is done when its initiator polls
+      if (q->qp.send_cq != cq) continue;
+      while (!q->pending.empty()) {
+        const FakeNic::Qp::Wr w = q->pending.front();
+        q->pending.pop_front();
+        ibv_wc e{};
+        e.wr_id = w.wr.wr_id;
+        e.status = g_nic->execute(*q, w);
+        if (e.status != IBV_WC_SUCCESS && e.status != IBV_WC_WR_FLUSH_ERR) q->state = IBV_QPS_ERR;
+        if (w.wr.send_flags & IBV_SEND_SIGNALED || e.status != IBV_WC_SUCCESS) c->done.push_back(e);
+      }
+    }
+    int k = 0;
+    for (; k < n && !c->done.empty(); ++k) {
+      wc[k] = c->done.front();
+      c->done.pop_front();
+    }
+    return k;
+  };
+  return v;
+}
+
+uint8_t pay(uint64_t seed, int pe, size_t i) {
+  uint64_t x = seed ^ (static_cast<uint64_t>(pe) << 40) ^ (i * 0x9E3779B97F4A7C15ull);
+  x ^= x >> 31;
+  x *= 0xbf58476d1ce4e5b9ull;
+  return static_cast<uint8_t>(x >> 29);
+}
+
+// One PE's memory: host, data and device segments (the "device" one registered through dma-buf).
+struct Mem {
+  size_t host_len = 1 << 20, data_len = 4096, dev_len = 256 << 10;
+  char* host = static_cast<char*>(aligned_alloc(4096, 1 << 20));
+  char* data = static_cast<char*>(aligned_alloc(4096, 4096));
+  char* dev = static_cast<char*>(aligned_alloc(4096, 256 << 10));
+  ~Mem() {
+    free(host);
+    free(data);
+    free(dev);
+  }
+  std::vector<SegmentSpec> specs(int rank) const {
+    return {{Seg::host, host, host_len, -1}, {Seg::data, data, data_len, -1}, {Seg::device, dev, dev_len, 1000 + rank}};
+  }
+};
+
+// Runs body(rank, bootstrap) on n threads, each a PE with its own bootstrap.
+void run_pes(int n, const std::function<void(int, boot::Bootstrap&)>& body) {
+  using namespace gshmem::boot;
+  UniqueId id;
+  int lfd = -1;
+  ASSERT_EQ(uid_create_listener(true, "", &id, &lfd), Status::ok);
+  std::vector<std::thread> th;
+  for (int rank = 0; rank < n; ++rank)
+    th.emplace_back([&, rank] {
+      TcpOptions o;
+      o.timeout_s = 30;
+      o.listen_fd = rank == 0 ? lfd : -1;
+      std::unique_ptr<Bootstrap> b;
+      ASSERT_EQ(tcp_create(id, rank, n, o, &b), Status::ok);
+      body(rank, *b);
+      b->finalize();
+    });
+  for (auto& t : th) t.join();
+}
+
+std::vector<int> others(int me, int n) {
+  std::vector<int> v;
+  for (int p = 0; p < n; ++p)
+    if (p != me) v.push_back(p);
+  return v;
+}
+
+struct NicScope {
+  FakeNic nic;
+  NicScope() { g_nic = &nic; }
+  ~NicScope() { g_nic = nullptr; }
+};
+}  // namespace
+
+TEST(IbTransport, PutGetSignalAndAtomicsThroughAFakeNic) {
+  NicScope scope;
+  const int n = 3;
+  const uint64_t seed = std::random_device{}();
+  std::vector<std::unique_ptr<Mem>> mem;
+  for (int i = 0; i < n; ++i) mem.push_back(std::make_unique<Mem>());
+  std::vector<std::unique_ptr<Transport>> tr(n);
+  run_pes(n, [&](int me, boot::Bootstrap& b) {
+    Mem& m = *mem[me];
+    for (size_t i = 0; i < m.host_len; ++i) m.host[i] = static_cast<char>(pay(seed, me, i));
+    for (size_t i = 0; i < m.dev_len; ++i) m.dev[i] = static_cast<char>(pay(seed ^ 1, me, i));
+    memset(m.data, 0, m.data_len);
+    // the ranges this PE's left neighbour will write (nobody else touches them)
+    memset(m.host + (128 << 10), 0xA5, 64 << 10);
+    memset(m.host + (256 << 10), 0xA5, 512);
+    memset(m.dev, 0xA5, 5000);
+    std::string why;
+    ASSERT_EQ(Transport::create(fake_verbs(), b, others(me, n), m.specs(me), Options{}, &tr[me], &why), Status::ok)
+        << why;
+    Transport& t = *tr[me];
+    const int right = (me + 1) % n, left = (me + n - 1) % n;
+    Mem& rm = *mem[right];
+    ASSERT_EQ(b.barrier(), Status::ok);
+
+    // puts: registered source, a staged (unregistered) one, GPU segment to GPU segment
+    std::vector<char> loose(300);
+    for (size_t i = 0; i < loose.size(); ++i) loose[i] = static_cast<char>(pay(seed ^ 2, me, i));
+    ASSERT_EQ(t.put(right, Seg::host, 128 << 10, m.host, 64 << 10), Status::ok) << t.error();
+    ASSERT_EQ(t.put(right, Seg::host, 256 << 10, loose.data(), loose.size()), Status::ok) << t.error();
+    std::fill(loose.begin(), loose.end(), 0);  // staged at the call: the source is free already
+    ASSERT_EQ(t.put(right, Seg::device, 0, m.dev + 8192, 5000), Status::ok) << t.error();
+    EXPECT_EQ(static_cast<unsigned char>(rm.host[128 << 10]), 0xA5u) << "data arrived before the NIC ran";
+    ASSERT_EQ(t.quiet(), Status::ok) << t.error();
+    size_t bad = 0;
+    for (size_t i = 0; i < (64u << 10); ++i) bad += rm.host[(128 << 10) + i] != static_cast<char>(pay(seed, me, i));
+    for (size_t i = 0; i < 300; ++i) bad += rm.host[(256 << 10) + i] != static_cast<char>(pay(seed ^ 2, me, i));
+    for (size_t i = 0; i < 5000; ++i) bad += rm.dev[i] != static_cast<char>(pay(seed ^ 1, me, 8192 + i));
+    EXPECT_EQ(bad, 0u);
+
+    // put + signal SET + signal ADD: the signals wait behind an ordering read
+    ASSERT_EQ(t.put(right, Seg::data, 64, m.host, 1024), Status::ok);
+    ASSERT_EQ(t.signal(right, Seg::data, 8 * me, 42 + me, false), Status::ok) << t.error();
+    ASSERT_EQ(t.signal(right, Seg::data, 2048 + 8 * me, 5, true), Status::ok) << t.error();
+    ASSERT_EQ(t.quiet(), Status::ok) << t.error();
+    EXPECT_EQ(reinterpret_cast<uint64_t*>(rm.data)[me], 42u + me);
+    EXPECT_EQ(memcmp(rm.data + 64, m.host, 1024), 0);
+
+    // gets from left: into a registered range and into loose memory, complete only at quiet
+    std::vector<char> got(4000, 0x5A);
+    ASSERT_EQ(t.get(left, Seg::host, 1000, got.data(), got.size()), Status::ok) << t.error();
+    ASSERT_EQ(t.get(left, Seg::device, 100000, m.host + (512 << 10), 2000), Status::ok) << t.error();
+    EXPECT_EQ(got[0], 0x5A) << "get data delivered before quiet";
+    ASSERT_EQ(t.quiet(), Status::ok) << t.error();
+    bad = 0;
+    for (size_t i = 0; i < got.size(); ++i) bad += got[i] != static_cast<char>(pay(seed, left, 1000 + i));
+    for (size_t i = 0; i < 2000; ++i)
+      bad += m.host[(512 << 10) + i] != static_cast<char>(pay(seed ^ 1, left, 100000 + i));
+    EXPECT_EQ(bad, 0u);
+    ASSERT_EQ(b.barrier(), Status::ok);
+    EXPECT_EQ(reinterpret_cast<uint64_t*>(m.data)[left], 42u + left);
+    EXPECT_EQ(reinterpret_cast<uint64_t*>(m.data + 2048)[left], 5u);
+    ASSERT_EQ(b.barrier(), Status::ok);
+  });
+  // The order on the wire: each signal is a fenced request right behind an RDMA read.
+  int signals = 0;
+  const auto& log = scope.nic.log;
+  for (size_t i = 1; i < log.size(); ++i)
+    if (log[i].flags & IBV_SEND_FENCE) {
+      ++signals;
+      EXPECT_EQ(log[i - 1].opcode, IBV_WR_RDMA_READ);
+      EXPECT_EQ(log[i - 1].qpn, log[i].qpn);
+      EXPECT_TRUE(log[i].opcode == IBV_WR_RDMA_WRITE || log[i].opcode == IBV_WR_ATOMIC_FETCH_AND_ADD);
+    }
+  EXPECT_EQ(signals, 2 * n);
+  EXPECT_EQ(scope.nic.dmabuf_calls, n);  // the device segment went through dma-buf
+
+  // Every atomic from PE 0 on PE 1's data segment, 8 and 4 bytes, both halves of a word.
+  Transport& t0 = *tr[0];
+  char* d1 = mem[1]->data;
+  memset(d1 + 512, 0, 64);
+  uint64_t old = 0;
+  auto do_amo = [&](uint64_t off, AmoOp op, size_t bytes, uint64_t a, uint64_t b2) {
+    old = 0xdeadbeefull;
+    EXPECT_EQ(t0.amo(1, Seg::data, off, op, bytes, a, b2, &old), Status::ok) << t0.error();
+    EXPECT_EQ(t0.quiet(), Status::ok) << t0.error();
+    return old;
+  };
+  auto w64 = [&](size_t off) { return *reinterpret_cast<uint64_t*>(d1 + off); };
+  auto w32 = [&](size_t off) { return *reinterpret_cast<uint32_t*>(d1 + off); };
+  EXPECT_EQ(do_amo(512, AmoOp::set, 8, ~0ull, 0), 0u);
+  EXPECT_EQ(w64(512), ~0ull);  // all ones stored, not mistaken for anything
+  EXPECT_EQ(do_amo(512, AmoOp::add, 8, 2, 0), ~0ull);
+  EXPECT_EQ(w64(512), 1u);
+  EXPECT_EQ(do_amo(512, AmoOp::cswap, 8, 1, 77), 1u);
+  EXPECT_EQ(do_amo(512, AmoOp::cswap, 8, 1, 99), 77u);  // fails: returns the old value, no change
+  EXPECT_EQ(w64(512), 77u);
+  EXPECT_EQ(do_amo(512, AmoOp::swap, 8, 1ull << 40, 0), 77u);
+  EXPECT_EQ(do_amo(512, AmoOp::band, 8, (1ull << 40) | 6, 0), 1ull << 40);
+  EXPECT_EQ(do_amo(512, AmoOp::bor, 8, 3, 0), 1ull << 40);
+  EXPECT_EQ(do_amo(512, AmoOp::bxor, 8, 1, 0), (1ull << 40) | 3);
+  EXPECT_EQ(do_amo(512, AmoOp::fetch, 8, 0, 0), (1ull << 40) | 2);
+  // 4-byte operations on the two halves of the word at 520: the other half never changes
+  *reinterpret_cast<uint64_t*>(d1 + 520) = 0x1111111122222222ull;
+  EXPECT_EQ(do_amo(520, AmoOp::add, 4, 0xF0000000u, 0), 0x22222222u);
+  EXPECT_EQ(w32(520), 0x12222222u);  // wrapped at 32 bits
+  EXPECT_EQ(w32(524), 0x11111111u);
+  EXPECT_EQ(do_amo(524, AmoOp::cswap, 4, 0x11111111u, 0xFFFFFFFFu), 0x11111111u);
+  EXPECT_EQ(w32(524), 0xFFFFFFFFu);
+  EXPECT_EQ(w32(520), 0x12222222u);
+  EXPECT_EQ(do_amo(524, AmoOp::add, 4, 1, 0), 0xFFFFFFFFu);
+  EXPECT_EQ(w32(524), 0u);           // no carry out of the upper half
+  EXPECT_EQ(w32(520), 0x12222222u);  // nor into the lower one
+  EXPECT_EQ(do_amo(520, AmoOp::bxor, 4, 0xFFFFFFFFu, 0), 0x12222222u);
+  EXPECT_EQ(do_amo(520, AmoOp::fetch, 4, 0, 0), 0xEDDDDDDDu);
+  EXPECT_EQ(do_amo(524, AmoOp::swap, 4, 7, 0), 0u);
+  EXPECT_EQ(w64(520), (7ull << 32) | 0xEDDDDDDDu);
+  // a non-fetching atomic needs no result slot
+  EXPECT_EQ(t0.amo(1, Seg::data, 512, AmoOp::add, 8, 1, 0, nullptr), Status::ok);
+  EXPECT_EQ(t0.quiet(), Status::ok);
+  EXPECT_EQ(w64(512), (1ull << 40) | 3);
+  for (auto& t : tr) t.reset();
+}
+
+TEST(IbTransport, ContendedAtomicsFromSeveralPes) {
+  NicScope scope;
+  const int n = 4, rounds = 150;
+  std::vector<std::unique_ptr<Mem>> mem;
+  for (int i = 0; i < n; ++i) mem.push_back(std::make_unique<Mem>());
+  memset(mem[0]->data, 0, 64);
+  // PEs 1..3 take tickets from PE 0: an 8-byte NIC fetch-add and two 4-byte (emulated) fetch-adds
+  // on the two halves of one word; every ticket must be handed out exactly once.
+  std::vector<std::vector<uint64_t>> tickets(n);
+  run_pes(n, [&](int me, boot::Bootstrap& b) {
+    std::unique_ptr<Transport> t;
+    std::string why;
+    ASSERT_EQ(Transport::create(fake_verbs(), b, others(me, n), mem[me]->specs(me), Options{}, &t, &why), Status::ok)
+        << why;
+    ASSERT_EQ(b.barrier(), Status::ok);
+    if (me != 0) {
+      std::vector<uint64_t> a(rounds), lo(rounds), hi(rounds);
+      for (int r = 0; r < rounds; ++r) {
+        ASSERT_EQ(t->amo(0, Seg::data, 0, AmoOp::add, 8, 1, 0, &a[r]), Status::ok) << t->error();
+        ASSERT_EQ(t->amo(0, Seg::data, 8, AmoOp::add, 4, 1, 0, &lo[r]), Status::ok) << t->error();
+        ASSERT_EQ(t->amo(0, Seg::data, 12, AmoOp::add, 4, 1, 0, &hi[r]), Status::ok) << t->error();
+      }
+      ASSERT_EQ(t->quiet(), Status::ok) << t->error();
+      for (int r = 0; r < rounds; ++r) {
+        tickets[me].push_back(a[r]);
+        tickets[me].push_back((1ull << 32) | lo[r]);
+        tickets[me].push_back((2ull << 32) | hi[r]);
+      }
+    }
+    ASSERT_EQ(b.barrier(), Status::ok);
+  });
+  std::vector<uint64_t> all;
+  for (auto& v : tickets) all.insert(all.end(), v.begin(), v.end());
+  std::sort(all.begin(), all.end());
+  const uint64_t per = static_cast<uint64_t>(rounds) * (n - 1);
+  ASSERT_EQ(all.size(), 3 * per);
+  for (uint64_t k = 0; k < 3; ++k)
+    for (uint64_t i = 0; i < per; ++i) ASSERT_EQ(all[k * per + i], (k << 32) | i) << "kind " << k;
+  EXPECT_EQ(*reinterpret_cast<uint64_t*>(mem[0]->data), per);
+  EXPECT_EQ(*reinterpret_cast<uint32_t*>(mem[0]->data + 8), per);
+  EXPECT_EQ(*reinterpret_cast<uint32_t*>(mem[0]->data + 12), per);
+}
+
+TEST(IbTransport, BadRangesAndFailedCompletionsNameThePe) {
+  NicScope scope;
+  const int n = 2;
+  std::vector<std::unique_ptr<Mem>> mem;
+  for (int i = 0; i < n; ++i) mem.push_back(std::make_unique<Mem>());
+  run_pes(n, [&](int me, boot::Bootstrap& b) {
+    std::unique_ptr<Transport> t;
+    std::string why;
+    ASSERT_EQ(Transport::create(fake_verbs(), b, others(me, n), mem[me]->specs(me), Options{}, &t, &why), Status::ok)
+        << why;
+    ASSERT_EQ(b.barrier(), Status::ok);
+    if (me == 0) {
+      EXPECT_NE(t->put(1, Seg::data, 4000, mem[0]->host, 200), Status::ok);
+      EXPECT_NE(t->error().find("pe 1"), std::string::npos) << t->error();
+      EXPECT_NE(t->error().find("outside"), std::string::npos) << t->error();
+      EXPECT_NE(t->amo(1, Seg::data, 6, AmoOp::add, 8, 1, 0, nullptr), Status::ok);
+      EXPECT_NE(t->error().find("not 8-byte aligned"), std::string::npos) << t->error();
+      EXPECT_NE(t->put(0, Seg::data, 0, mem[0]->host, 8), Status::ok);  // itself: not an ib peer
+      {
+        std::lock_guard<std::mutex> lk(g_nic->mu);
+        g_nic->fail_opcode = IBV_WR_RDMA_WRITE;
+      }
+      EXPECT_EQ(t->put(1, Seg::host, 0, mem[0]->host, 64), Status::ok);  // posted fine, fails remotely
+      EXPECT_NE(t->quiet(), Status::ok);
+      EXPECT_NE(t->error().find("pe 1"), std::string::npos) << t->error();
+      EXPECT_NE(t->error().find("remote access error"), std::string::npos) << t->error();
+    }
+    ASSERT_EQ(b.barrier(), Status::ok);
+  });
+}
+
+TEST(IbTransport, GpuSegmentFallsBackToPlainRegistration) {
+  NicScope scope;
+  scope.nic.dmabuf_works = false;  // e.g. a kernel or driver without dma-buf export
+  const int n = 2;
+  std::vector<std::unique_ptr<Mem>> mem;
+  for (int i = 0; i < n; ++i) mem.push_back(std::make_unique<Mem>());
+  run_pes(n, [&](int me, boot::Bootstrap& b) {
+    std::unique_ptr<Transport> t;
+    std::string why;
+    ASSERT_EQ(Transport::create(fake_verbs(), b, others(me, n), mem[me]->specs(me), Options{}, &t, &why), Status::ok)
+        << why;
+    memset(mem[me]->dev, me + 1, 64);
+    ASSERT_EQ(b.barrier(), Status::ok);
+    if (me == 0) {
+      ASSERT_EQ(t->get(1, Seg::device, 0, mem[0]->host, 64), Status::ok) << t->error();
+      ASSERT_EQ(t->quiet(), Status::ok) << t->error();
+      EXPECT_EQ(mem[0]->host[63], 2);
+    }
+    ASSERT_EQ(b.barrier(), Status::ok);
+  });
+  EXPECT_EQ(scope.nic.dmabuf_calls, n);
+  EXPECT_EQ(scope.nic.reg_mr_calls, n * 5);  // host, data, device (fallback), staging, results
+}
+
+TEST(IbTransport, AFailedSetUpEndsEveryPesWait) {
+  NicScope scope;
+  scope.nic.dmabuf_works = false;
+  const int n = 3;
+  std::vector<std::unique_ptr<Mem>> mem;
+  for (int i = 0; i < n; ++i) mem.push_back(std::make_unique<Mem>());
+  scope.nic.refuse_reg_base = reinterpret_cast<uintptr_t>(mem[2]->dev);  // PE 2 cannot register its GPU segment
+  std::vector<std::string> whys(n);
+  run_pes(n, [&](int me, boot::Bootstrap& b) {
+    std::unique_ptr<Transport> t;
+    EXPECT_NE(Transport::create(fake_verbs(), b, others(me, n), mem[me]->specs(me), Options{}, &t, &whys[me]),
+              Status::ok);
+  });
+  EXPECT_NE(whys[2].find("cannot register the device segment"), std::string::npos) << whys[2];
+  EXPECT_NE(whys[2].find("ibv_reg_dmabuf_mr"), std::string::npos) << whys[2];
+  EXPECT_NE(whys[0].find("pe 2 could not set up"), std::string::npos) << whys[0];
+  EXPECT_NE(whys[1].find("pe 2 could not set up"), std::string::npos) << whys[1];
+}
+
+TEST(IbTransport, NoDeviceIsAClearErrorOnEveryPe) {
+  NicScope scope;
+  scope.nic.ndev = 0;
+  const int n = 2;
+  std::vector<std::unique_ptr<Mem>> mem;
+  for (int i = 0; i < n; ++i) mem.push_back(std::make_unique<Mem>());
+  std::vector<std::string> whys(n);
+  run_pes(n, [&](int me, boot::Bootstrap& b) {
+    std::unique_ptr<Transport> t;
+    EXPECT_EQ(Transport::create(fake_verbs(), b, others(me, n), mem[me]->specs(me), Options{}, &t, &whys[me]),
+              Status::not_available);
+  });
+  for (const std::string& w : whys) EXPECT_NE(w.find("no InfiniBand device"), std::string::npos) << w;
+}
+#else
+TEST(IbTransport, BuiltWithoutRdmaCoreHeaders) { GTEST_SKIP() << "libibverbs-dev not installed at build time"; }
+#endif
