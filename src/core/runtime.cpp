@@ -123,9 +123,9 @@ void runtime_init(const char* call, int requested_thread, int* provided, const b
   if (kind == "device" && !use_device)
     init_failed(call, "GSHMEM_HEAP_KIND=device but this PE has no usable CUDA GPU", Status::not_available);
   const std::string& engine = cfg->GSHMEM_PROXY_ENGINE;
-  if (engine != "auto" && engine != "tcp") {
+  if (engine != "auto" && engine != "tcp" && engine != "ib") {
     char what[200];
-    snprintf(what, sizeof what, "GSHMEM_PROXY_ENGINE=%s: expected auto or tcp", engine.c_str());
+    snprintf(what, sizeof what, "GSHMEM_PROXY_ENGINE=%s: expected auto, tcp or ib", engine.c_str());
     init_failed(call, what, Status::invalid_argument);
   }
   // The PEs this PE maps directly. CPU PEs forced through the proxy map nobody else; GPU PEs keep
@@ -153,15 +153,43 @@ void runtime_init(const char* call, int requested_thread, int* provided, const b
     any_via = any_via || via[static_cast<size_t>(pe)];
     if (!is_mapped || (via[static_cast<size_t>(pe)] && engine == "tcp")) remote.push_back(pe);
   }
-  // Every PE takes part in the transport set-up (it is collective), even one with nothing remote.
-  bool any_remote = !remote.empty();
+  // The GPU proxy's engine per PE: the copy engine for mapped peers, InfiniBand for the others
+  // (auto: if every PE can set it up, else tcp), or what GSHMEM_PROXY_ENGINE forces.
+  std::vector<proxy::Route> routes(static_cast<size_t>(rt->npes), proxy::Route::none);
+  std::vector<int> ib_peers;
+  for (int pe = 0; pe < rt->npes; ++pe) {
+    if (!via[static_cast<size_t>(pe)]) continue;
+    const bool is_mapped = std::find(mapped.begin(), mapped.end(), pe) != mapped.end();
+    proxy::Route& r = routes[static_cast<size_t>(pe)];
+    r = engine == "tcp" ? proxy::Route::tcp : engine == "ib" || !is_mapped ? proxy::Route::ib : proxy::Route::copy_engine;
+    if (r == proxy::Route::ib) ib_peers.push_back(pe);
+  }
+  // Every PE takes part in the transport set-ups (they are collective), even one with nothing
+  // remote: bit 0, this PE has tcp peers; bit 1, it wants InfiniBand peers.
+  bool any_remote = !remote.empty(), any_ib = !ib_peers.empty();
   {
     std::vector<int32_t> flags(static_cast<size_t>(rt->npes), 0);
-    flags[static_cast<size_t>(rt->my_pe)] = any_remote;
+    flags[static_cast<size_t>(rt->my_pe)] = (any_remote ? 1 : 0) | (any_ib ? 2 : 0);
     st = rt->boot->allgather(flags.data(), sizeof(int32_t));
     if (st != Status::ok) init_failed(call, "bootstrap allgather failed", st);
-    any_remote = false;
-    for (int32_t f : flags) any_remote = any_remote || f;
+    any_remote = any_ib = false;
+    for (int32_t f : flags) {
+      any_remote = any_remote || (f & 1);
+      any_ib = any_ib || (f & 2);
+    }
+  }
+  if (any_ib) {
+    std::string why;
+    st = proxy::ib_start(*rt, ib_peers, &why);
+    if (st != Status::ok && engine == "ib") {
+      const std::string what = "GSHMEM_PROXY_ENGINE=ib: " + why;
+      init_failed(call, what.c_str(), st);
+    }
+    if (st != Status::ok) {
+      GSHMEM_INFO(Subsys::init, "%s; the proxy uses the tcp transport for PEs on other nodes", why.c_str());
+      for (proxy::Route& r : routes)
+        if (r == proxy::Route::ib) r = proxy::Route::tcp;  // unmapped PEs: already tcp peers
+    }
   }
   if (any_remote) {
     std::vector<char*> bases{reinterpret_cast<char*>(rt->heap.control(rt->my_pe)),
@@ -181,7 +209,7 @@ void runtime_init(const char* call, int requested_thread, int* provided, const b
     GSHMEM_INFO(Subsys::init, "%zu PEs reached through the tcp transport", remote.size());
   }
   if (any_via) {
-    st = proxy::gpu_proxy_start(*rt, via, engine == "tcp", &rt->gproxy);
+    st = proxy::gpu_proxy_start(*rt, routes, &rt->gproxy);
     if (st != Status::ok) init_failed(call, "cannot start the GPU proxy (pinned FIFO, proxy thread)", st);
     GSHMEM_INFO(Subsys::init, "device operations to %s other PEs go through the proxy", force ? "all" : "off-node");
   }
@@ -210,6 +238,9 @@ void runtime_finalize() {
   g_rt->boot->barrier();
   proxy::gpu_proxy_stop(g_rt->gproxy);
   g_rt->gproxy = nullptr;
+#if GSHMEM_HAVE_IBVERBS
+  g_rt->ib.reset();  // after the proxy (its engine) and before the heap it registered
+#endif
   if (g_rt->tcp) g_rt->tcp->shutdown();
   g_rt_state.store(static_cast<int>(RtState::finalized));
 #if GSHMEM_HAVE_CUDA

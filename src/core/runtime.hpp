@@ -10,6 +10,7 @@
 #include "core/gpu.hpp"
 #include "heap/heap.hpp"
 #include "team/team.hpp"
+#include "transport/ib_transport.hpp"
 #include "transport/tcp.hpp"
 #include "topo/topo.hpp"
 
@@ -28,6 +29,9 @@ struct Runtime {
   int thread_level = 0;
   team::Teams teams;
   std::unique_ptr<transport::Tcp> tcp;  // PEs this PE cannot map (other nodes, or GSHMEM_FORCE_PROXY)
+#if GSHMEM_HAVE_IBVERBS
+  std::unique_ptr<transport::ib::Transport> ib;  // the GPU proxy's InfiniBand peers
+#endif
   uint8_t job_secret[16] = {};
 #if GSHMEM_HAVE_CUDA
   std::unique_ptr<GpuContext> gpu;  // set on GPU PEs (device heap kind)

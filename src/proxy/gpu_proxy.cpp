@@ -16,6 +16,7 @@
 #include "common/log.hpp"
 #include "proxy/ce_engine.hpp"
 #include "proxy/executor.hpp"
+#include "proxy/ib_engine.hpp"
 #include "proxy/tcp_engine.hpp"
 
 namespace gshmem::proxy {
@@ -27,10 +28,11 @@ void check(CUresult r, const char* what) {
   if (r != CUDA_SUCCESS) api_error(kCall, "%s failed: %s", what, cu::error_string(r));
 }
 
-// Routes each target PE to its engine (the copy engine or the tcp transport) and flushes both.
+// Routes each target PE to its engine (copy engine, tcp or ib) and flushes them all.
 class RouteEngine final : public Engine {
  public:
-  RouteEngine(Engine* ce, Engine* tcp, std::vector<uint8_t> use_ce) : ce_(ce), tcp_(tcp), use_ce_(std::move(use_ce)) {}
+  RouteEngine(Engine* ce, Engine* tcp, Engine* ib, std::vector<Route> routes)
+      : ce_(ce), tcp_(tcp), ib_(ib), routes_(std::move(routes)) {}
   void put(uint32_t pe, uint32_t seg, uint64_t off, uint64_t src, uint64_t n) override { at(pe).put(pe, seg, off, src, n); }
   void put_inline(uint32_t pe, uint32_t seg, uint64_t off, const void* d, uint64_t n) override {
     at(pe).put_inline(pe, seg, off, d, n);
@@ -44,28 +46,34 @@ class RouteEngine final : public Engine {
     at(pe).amo(pe, seg, off, op, bytes, a, b, old);
   }
   void flush() override {
+    flush_sync();
     if (ce_) ce_->flush();
-    if (tcp_) tcp_->flush();
   }
-  // With the copy engine, completion is asynchronous: the tcp part is flushed (synchronously)
-  // before the copy engine's completion mark, so the mark covers both.
+  // With the copy engine, completion is asynchronous: the synchronous engines are flushed before
+  // the copy engine's completion mark, so the mark covers them too.
   bool deferred() const override { return ce_ != nullptr; }
   void complete_at(uint64_t upto) override {
-    if (tcp_) tcp_->flush();
+    flush_sync();
     ce_->complete_at(upto);
   }
   uint64_t completed_upto() override { return ce_->completed_upto(); }
 
  private:
+  void flush_sync() {
+    if (tcp_) tcp_->flush();
+    if (ib_) ib_->flush();
+  }
   Engine& at(uint32_t pe) {
-    if (pe >= use_ce_.size()) api_error(kCall, "trigger for pe %u: there are %zu PEs", pe, use_ce_.size());
-    Engine* e = use_ce_[pe] ? ce_ : tcp_;
+    if (pe >= routes_.size()) api_error(kCall, "trigger for pe %u: there are %zu PEs", pe, routes_.size());
+    const Route r = routes_[pe];
+    Engine* e = r == Route::copy_engine ? ce_ : r == Route::tcp ? tcp_ : r == Route::ib ? ib_ : nullptr;
     if (!e) api_error(kCall, "trigger for pe %u, which this PE reaches without the proxy", pe);
     return *e;
   }
   Engine* ce_;
   Engine* tcp_;
-  std::vector<uint8_t> use_ce_;
+  Engine* ib_;
+  std::vector<Route> routes_;
 };
 
 // The tcp transport's access to this PE's GPU memory.
@@ -101,6 +109,7 @@ class GpuProxy {
   std::unique_ptr<Fifo> fifo;
   std::unique_ptr<CeEngine> ce;
   std::unique_ptr<TcpEngine> tcp;
+  std::unique_ptr<Engine> ib;
   std::unique_ptr<RouteEngine> route;
   std::unique_ptr<Executor> exec;
   CUstream qstream = nullptr;
@@ -198,7 +207,7 @@ class GpuProxy {
   static constexpr uint64_t kBatch = 1024;  // slots per flush while producers keep pushing
 };
 
-Status gpu_proxy_start(Runtime& rt, const std::vector<uint8_t>& via, bool tcp_engine, GpuProxy** out) {
+Status gpu_proxy_start(Runtime& rt, const std::vector<Route>& routes, GpuProxy** out) {
   GpuContext& g = *rt.gpu;
   const cu::Driver& d = *g.drv;
   gpu_make_current(g);
@@ -219,6 +228,8 @@ Status gpu_proxy_start(Runtime& rt, const std::vector<uint8_t>& via, bool tcp_en
   GSHMEM_CU(d, cuMemAlloc, &p->dev_words, sizeof(gshmem_proxy_dev_words));
   GSHMEM_CU(d, cuMemAlloc, &p->results, cap * sizeof(gshmem_proxy_result));
   GSHMEM_CU(d, cuMemAlloc, &p->peers, static_cast<size_t>(rt.npes));
+  std::vector<uint8_t> via(routes.size(), 0);  // device code: 1 = push a trigger for this PE
+  for (size_t pe = 0; pe < routes.size(); ++pe) via[pe] = routes[pe] != Route::none;
   GSHMEM_CU(d, cuStreamCreate, &p->qstream, CU_STREAM_NON_BLOCKING);
   GSHMEM_CU(d, cuStreamCreate, &p->wstream, CU_STREAM_NON_BLOCKING);
   GSHMEM_CU(d, cuMemsetD8Async, p->dev_words, 0, sizeof(gshmem_proxy_dev_words), p->qstream);
@@ -230,28 +241,34 @@ Status gpu_proxy_start(Runtime& rt, const std::vector<uint8_t>& via, bool tcp_en
   auto* completed = new (&p->host->completed) std::atomic<uint64_t>(0);
   p->fifo = std::make_unique<Fifo>(log2, p->slots, tail, completed);
 
-  std::vector<uint8_t> use_ce(via.size(), 0);
-  bool any_ce = false, any_tcp = false;
-  for (size_t pe = 0; pe < via.size(); ++pe) {
-    if (!via[pe]) continue;
-    use_ce[pe] = !tcp_engine && rt.heap.device_segment(static_cast<int>(pe)) != 0;
-    any_ce = any_ce || use_ce[pe];
-    any_tcp = any_tcp || !use_ce[pe];
+  bool any_ce = false, any_tcp = false, any_ib = false;
+  for (Route r : routes) {
+    any_ce = any_ce || r == Route::copy_engine;
+    any_tcp = any_tcp || r == Route::tcp;
+    any_ib = any_ib || r == Route::ib;
   }
-  if (any_tcp && !rt.tcp) {
-    GSHMEM_WARN(Subsys::proxy, "proxy: PEs need the tcp transport, which did not start");
+#if GSHMEM_HAVE_IBVERBS
+  const bool ib_up = rt.ib != nullptr;
+#else
+  const bool ib_up = false;
+#endif
+  if ((any_tcp && !rt.tcp) || (any_ib && !ib_up)) {
+    GSHMEM_WARN(Subsys::proxy, "proxy: PEs need the %s transport, which did not start", any_ib && !ib_up ? "ib" : "tcp");
     return Status::internal_error;
   }
   api::dev_amo_preload("shmem_init (GPU proxy)", g, reinterpret_cast<void*>(p->results));
   if (any_ce) p->ce = std::make_unique<CeEngine>(rt, p->dev_words + offsetof(gshmem_proxy_dev_words, completed));
   if (any_tcp) p->tcp = std::make_unique<TcpEngine>(*rt.tcp);
-  p->route = std::make_unique<RouteEngine>(p->ce.get(), p->tcp.get(), use_ce);
+#if GSHMEM_HAVE_IBVERBS
+  if (any_ib) p->ib = std::make_unique<IbEngine>(*rt.ib, [](const char* msg) { api_error(kCall, "%s", msg); });
+#endif
+  p->route = std::make_unique<RouteEngine>(p->ce.get(), p->tcp.get(), p->ib.get(), routes);
   p->exec = std::make_unique<Executor>(*p->fifo, *p->route);
   GpuProxy* raw = p.get();
   p->thread = std::thread([raw] { raw->run(); });
   p->watchdog = std::thread([raw] { raw->watch(); });
-  GSHMEM_INFO(Subsys::proxy, "GPU proxy: %zu-slot FIFO, engines:%s%s", cap, any_ce ? " copy-engine" : "",
-              any_tcp ? " tcp" : "");
+  GSHMEM_INFO(Subsys::proxy, "GPU proxy: %zu-slot FIFO, engines:%s%s%s", cap, any_ce ? " copy-engine" : "",
+              any_tcp ? " tcp" : "", any_ib ? " ib" : "");
   *out = p.release();
   return Status::ok;
 }
@@ -289,6 +306,7 @@ void gpu_proxy_stop(GpuProxy* p) {
   p->route.reset();
   p->ce.reset();
   p->tcp.reset();
+  p->ib.reset();
   d.cuStreamDestroy(p->qstream);
   d.cuStreamDestroy(p->wstream);
   d.cuMemFree(p->dev_words);
@@ -299,10 +317,28 @@ void gpu_proxy_stop(GpuProxy* p) {
   delete p;
 }
 
+transport::LocalMemory* gpu_local_memory(Runtime& rt) {
+  static GpuMemory* mem = nullptr;  // lives as long as the transports (the process)
+  if (!mem && rt.gpu) mem = new GpuMemory(*rt.gpu);
+  return mem;
+}
+
+int gpu_dmabuf_fd(Runtime& rt, uint64_t base, size_t len) {
+  if (!rt.gpu) return -1;
+  gpu_make_current(*rt.gpu);
+  int fd = -1;
+  const CUresult r = rt.gpu->drv->cuMemGetHandleForAddressRange(&fd, static_cast<CUdeviceptr>(base), len,
+                                                                 CU_MEM_RANGE_HANDLE_TYPE_DMA_BUF_FD, 0);
+  if (r != CUDA_SUCCESS) {
+    GSHMEM_INFO(Subsys::proxy, "no dma-buf for the device segment (%s); the ib transport registers it directly",
+                cu::error_string(r));
+    return -1;
+  }
+  return fd;
+}
+
 void gpu_attach_tcp(Runtime& rt) {
-  static GpuMemory* mem = nullptr;  // lives as long as the transport (the process)
-  if (!mem) mem = new GpuMemory(*rt.gpu);
-  rt.tcp->set_local_memory(mem);
+  rt.tcp->set_local_memory(gpu_local_memory(rt));
   // owner-side atomics arrive while this PE's kernels run: load the atomic kernels now
   api::dev_amo_preload("shmem_init (tcp transport)", *rt.gpu,
                        reinterpret_cast<void*>(rt.heap.device_segment(rt.my_pe) + GSHMEM_DEV_CTRL_SCRATCH));
@@ -314,7 +350,9 @@ void gpu_attach_tcp(Runtime& rt) {
 #else
 namespace gshmem::proxy {
 class GpuProxy {};
-Status gpu_proxy_start(Runtime&, const std::vector<uint8_t>&, bool, GpuProxy**) { return Status::not_available; }
+Status gpu_proxy_start(Runtime&, const std::vector<Route>&, GpuProxy**) { return Status::not_available; }
+transport::LocalMemory* gpu_local_memory(Runtime&) { return nullptr; }
+int gpu_dmabuf_fd(Runtime&, uint64_t, size_t) { return -1; }
 void gpu_proxy_fill(const GpuProxy&, gshmem_device_state*) {}
 void gpu_proxy_quiet(GpuProxy&) {}
 void gpu_proxy_stop(GpuProxy*) {}

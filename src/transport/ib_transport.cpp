@@ -78,6 +78,10 @@ Status Transport::create(const Verbs& v, boot::Bootstrap& boot, const std::vecto
   // Local set-up (PEs without ib peers publish ok and nothing else).
   auto setup = [&]() -> Status {
     if (peers.empty()) return Status::ok;
+    if (!opt.verbs_error.empty() || !v.get_device_list) {
+      local_why = opt.verbs_error.empty() ? "no verbs table" : opt.verbs_error;
+      return Status::not_available;
+    }
     Status st = open_device(v, opt.hca, &t->dev_, &local_why);
     if (st != Status::ok) return st;
     if (v.query_device) {

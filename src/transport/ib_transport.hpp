@@ -38,8 +38,9 @@ struct SegmentSpec {
 };
 
 struct Options {
-  std::string hca;    // "" (first active port), "mlx5_0" or "mlx5_0:2"
-  int gid_index = 0;  // RoCE: the source GID's index
+  std::string hca;          // "" (first active port), "mlx5_0" or "mlx5_0:2"
+  int gid_index = 0;        // RoCE: the source GID's index
+  std::string verbs_error;  // why the verbs table could not be loaded (this PE then fails, collectively)
 };
 
 class Transport {
