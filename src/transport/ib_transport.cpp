@@ -320,65 +320,70 @@ uint32_t Transport::result_slot(Status* st) {
   return *st == Status::ok ? next_slot_++ : 0;
 }
 
-Status Transport::put(int pe, Seg seg, uint64_t off, const void* src, size_t n) {
+// One RDMA write or read of n bytes between local (lkey) and raddr (rkey).
+Status Transport::post_rdma(int pe, bool write, const void* local, size_t n, uint32_t lkey, uint64_t raddr,
+                            uint32_t rkey, unsigned flags, const char* what) {
+  ibv_sge sge{reinterpret_cast<uint64_t>(local), static_cast<uint32_t>(n), lkey};
+  ibv_send_wr wr{};
+  wr.opcode = write ? IBV_WR_RDMA_WRITE : IBV_WR_RDMA_READ;
+  wr.send_flags = flags;
+  wr.sg_list = &sge;
+  wr.num_sge = 1;
+  wr.wr.rdma.remote_addr = raddr;
+  wr.wr.rdma.rkey = rkey;
+  return post(pe, &wr, what);
+}
+
+// One NIC atomic on the 8-byte word at raddr: fetch-add of x, or compare-swap (expected x, new
+// y); the old value lands in results_[slot].
+Status Transport::post_atomic(int pe, bool cswap, uint64_t raddr, uint32_t rkey, uint32_t slot, uint64_t x, uint64_t y,
+                              unsigned flags, const char* what) {
+  ibv_sge sge{reinterpret_cast<uint64_t>(&results_[slot]), 8, results_mr_->lkey};
+  ibv_send_wr wr{};
+  wr.opcode = cswap ? IBV_WR_ATOMIC_CMP_AND_SWP : IBV_WR_ATOMIC_FETCH_AND_ADD;
+  wr.send_flags = flags;
+  wr.sg_list = &sge;
+  wr.num_sge = 1;
+  wr.wr.atomic.remote_addr = raddr;
+  wr.wr.atomic.rkey = rkey;
+  wr.wr.atomic.compare_add = x;
+  wr.wr.atomic.swap = y;
+  return post(pe, &wr, what);
+}
+
+// put (write) or get of n bytes between local and (pe, seg, off), in pieces; a local buffer that
+// is not registered goes through the staging area (copied in now for a put, out at quiet for a get).
+Status Transport::transfer(bool write, int pe, Seg seg, uint64_t off, char* local, size_t n) {
   uint64_t raddr = 0;
   uint32_t rkey = 0;
-  Status st = remote(pe, seg, off, n, "put", &raddr, &rkey);
+  Status st = remote(pe, seg, off, n, write ? "put" : "get", &raddr, &rkey);
   if (st != Status::ok || n == 0) return st;
   uint32_t lkey = 0;
-  const bool registered = reg_.lookup(src, n, &lkey);
+  const bool registered = reg_.lookup(local, n, &lkey);
   const size_t piece = registered ? kMaxMessage : kStagingBytes / 2;
   for (size_t done = 0; done < n && st == Status::ok; done += piece) {
     const size_t k = n - done < piece ? n - done : piece;
-    const char* from = static_cast<const char*>(src) + done;
+    char* at = local + done;
     if (!registered) {
       char* s = stage(k, &st);
       if (st != Status::ok) return st;
-      if (mem_ && mem_->is_device(from)) mem_->copy(s, from, k);
-      else memcpy(s, from, k);
-      from = s;
+      if (!write) deliveries_.push_back({at, s, k});
+      else if (mem_ && mem_->is_device(at)) mem_->copy(s, at, k);
+      else memcpy(s, at, k);
+      at = s;
       lkey = staging_mr_->lkey;
     }
-    ibv_sge sge{reinterpret_cast<uint64_t>(from), static_cast<uint32_t>(k), lkey};
-    ibv_send_wr wr{};
-    wr.opcode = IBV_WR_RDMA_WRITE;
-    wr.sg_list = &sge;
-    wr.num_sge = 1;
-    wr.wr.rdma.remote_addr = raddr + done;
-    wr.wr.rdma.rkey = rkey;
-    st = post(pe, &wr, "an RDMA write");
+    st = post_rdma(pe, write, at, k, lkey, raddr + done, rkey, 0, write ? "an RDMA write" : "an RDMA read");
   }
   return st;
 }
 
+Status Transport::put(int pe, Seg seg, uint64_t off, const void* src, size_t n) {
+  return transfer(true, pe, seg, off, const_cast<char*>(static_cast<const char*>(src)), n);  // only read
+}
+
 Status Transport::get(int pe, Seg seg, uint64_t off, void* dst, size_t n) {
-  uint64_t raddr = 0;
-  uint32_t rkey = 0;
-  Status st = remote(pe, seg, off, n, "get", &raddr, &rkey);
-  if (st != Status::ok || n == 0) return st;
-  uint32_t lkey = 0;
-  const bool registered = reg_.lookup(dst, n, &lkey);
-  const size_t piece = registered ? kMaxMessage : kStagingBytes / 2;
-  for (size_t done = 0; done < n && st == Status::ok; done += piece) {
-    const size_t k = n - done < piece ? n - done : piece;
-    char* to = static_cast<char*>(dst) + done;
-    if (!registered) {
-      char* s = stage(k, &st);
-      if (st != Status::ok) return st;
-      deliveries_.push_back({to, s, k});
-      to = s;
-      lkey = staging_mr_->lkey;
-    }
-    ibv_sge sge{reinterpret_cast<uint64_t>(to), static_cast<uint32_t>(k), lkey};
-    ibv_send_wr wr{};
-    wr.opcode = IBV_WR_RDMA_READ;
-    wr.sg_list = &sge;
-    wr.num_sge = 1;
-    wr.wr.rdma.remote_addr = raddr + done;
-    wr.wr.rdma.rkey = rkey;
-    st = post(pe, &wr, "an RDMA read");
-  }
-  return st;
+  return transfer(false, pe, seg, off, static_cast<char*>(dst), n);
 }
 
 Status Transport::signal(int pe, Seg seg, uint64_t off, uint64_t value, bool add) {
@@ -389,36 +394,16 @@ Status Transport::signal(int pe, Seg seg, uint64_t off, uint64_t value, bool add
   if (raddr & 7) return fail(fmt("ib transport: signal to pe %d at offset 0x%llx is not 8-byte aligned", pe,
                                  static_cast<unsigned long long>(off)));
   if (add && !nic_atomics_) return amo(pe, seg, off, AmoOp::add, 8, value, 0, nullptr);
-  // The read completes after every earlier write on this queue pair is in the target's memory.
-  ibv_sge rs{reinterpret_cast<uint64_t>(&results_[0]), 8, results_mr_->lkey};
-  ibv_send_wr rd{};
-  rd.opcode = IBV_WR_RDMA_READ;
-  rd.sg_list = &rs;
-  rd.num_sge = 1;
-  rd.wr.rdma.remote_addr = raddr;
-  rd.wr.rdma.rkey = rkey;
-  if ((st = post(pe, &rd, "the read that orders a signal")) != Status::ok) return st;
-  ibv_send_wr wr{};
-  ibv_sge sge{};
-  wr.sg_list = &sge;
-  wr.num_sge = 1;
-  wr.send_flags = IBV_SEND_FENCE;  // wait for the read above
-  if (add) {
-    sge = {reinterpret_cast<uint64_t>(&results_[0]), 8, results_mr_->lkey};
-    wr.opcode = IBV_WR_ATOMIC_FETCH_AND_ADD;
-    wr.wr.atomic.remote_addr = raddr;
-    wr.wr.atomic.rkey = rkey;
-    wr.wr.atomic.compare_add = value;
-    return post(pe, &wr, "a signal (fetch-add)");
-  }
+  // The read completes after every earlier write on this queue pair is in the target's memory;
+  // IBV_SEND_FENCE holds the signal until that read is done.
+  if ((st = post_rdma(pe, false, &results_[0], 8, results_mr_->lkey, raddr, rkey, 0,
+                      "the read that orders a signal")) != Status::ok)
+    return st;
+  if (add) return post_atomic(pe, false, raddr, rkey, 0, value, 0, IBV_SEND_FENCE, "a signal (fetch-add)");
   char* s = stage(8, &st);
   if (st != Status::ok) return st;
   memcpy(s, &value, 8);
-  sge = {reinterpret_cast<uint64_t>(s), 8, staging_mr_->lkey};
-  wr.opcode = IBV_WR_RDMA_WRITE;
-  wr.wr.rdma.remote_addr = raddr;
-  wr.wr.rdma.rkey = rkey;
-  return post(pe, &wr, "a signal (write)");
+  return post_rdma(pe, true, s, 8, staging_mr_->lkey, raddr, rkey, IBV_SEND_FENCE, "a signal (write)");
 }
 
 // One NIC atomic on the 8-byte word at raddr, waited for: fetch-add of x (cswap false) or
@@ -428,16 +413,8 @@ Status Transport::atomic_step(int pe, uint64_t raddr, uint32_t rkey, bool cswap,
   Status st;
   const uint32_t slot = result_slot(&st);
   if (st != Status::ok) return st;
-  ibv_sge sge{reinterpret_cast<uint64_t>(&results_[slot]), 8, results_mr_->lkey};
-  ibv_send_wr wr{};
-  wr.opcode = cswap ? IBV_WR_ATOMIC_CMP_AND_SWP : IBV_WR_ATOMIC_FETCH_AND_ADD;
-  wr.sg_list = &sge;
-  wr.num_sge = 1;
-  wr.wr.atomic.remote_addr = raddr;
-  wr.wr.atomic.rkey = rkey;
-  wr.wr.atomic.compare_add = x;
-  wr.wr.atomic.swap = y;
-  if ((st = post(pe, &wr, cswap ? "a compare-swap" : "a fetch-add")) != Status::ok) return st;
+  if ((st = post_atomic(pe, cswap, raddr, rkey, slot, x, y, 0, cswap ? "a compare-swap" : "a fetch-add")) != Status::ok)
+    return st;
   if ((st = drain(pe)) != Status::ok) return st;
   *seen = results_[slot];
   return Status::ok;
@@ -488,16 +465,9 @@ Status Transport::amo(int pe, Seg seg, uint64_t off, AmoOp op, size_t bytes, uin
   if (!native) return emulate(pe, raddr & ~7ull, rkey, op, bytes, static_cast<unsigned>((raddr & 7) * 8), a, b, old);
   const uint32_t slot = old ? result_slot(&st) : 0;  // slot 0: scratch for an unused old value
   if (st != Status::ok) return st;
-  ibv_sge sge{reinterpret_cast<uint64_t>(&results_[slot]), 8, results_mr_->lkey};
-  ibv_send_wr wr{};
-  wr.opcode = op == AmoOp::cswap ? IBV_WR_ATOMIC_CMP_AND_SWP : IBV_WR_ATOMIC_FETCH_AND_ADD;
-  wr.sg_list = &sge;
-  wr.num_sge = 1;
-  wr.wr.atomic.remote_addr = raddr;
-  wr.wr.atomic.rkey = rkey;
-  wr.wr.atomic.compare_add = op == AmoOp::fetch ? 0 : a;
-  wr.wr.atomic.swap = b;
-  if ((st = post(pe, &wr, "an atomic")) != Status::ok) return st;
+  const bool cs = op == AmoOp::cswap;
+  if ((st = post_atomic(pe, cs, raddr, rkey, slot, op == AmoOp::fetch ? 0 : a, b, 0, "an atomic")) != Status::ok)
+    return st;
   if (old) fetched_.push_back({old, slot});
   return Status::ok;
 }

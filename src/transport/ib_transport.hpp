@@ -85,6 +85,11 @@ class Transport {
   Status fail(std::string msg);
   Status remote(int pe, Seg seg, uint64_t off, size_t n, const char* what, uint64_t* raddr, uint32_t* rkey);
   Status post(int pe, ibv_send_wr* wr, const char* what);
+  Status post_rdma(int pe, bool write, const void* local, size_t n, uint32_t lkey, uint64_t raddr, uint32_t rkey,
+                   unsigned flags, const char* what);
+  Status post_atomic(int pe, bool cswap, uint64_t raddr, uint32_t rkey, uint32_t slot, uint64_t x, uint64_t y,
+                     unsigned flags, const char* what);
+  Status transfer(bool write, int pe, Seg seg, uint64_t off, char* local, size_t n);
   Status poll_some();
   Status drain(int pe);
   char* stage(size_t n, Status* st);  // staging bytes (quiet first when full)

@@ -314,6 +314,33 @@ std::vector<int> others(int me, int n) {
   return v;
 }
 
+std::vector<std::unique_ptr<Mem>> mems(int n) {
+  std::vector<std::unique_ptr<Mem>> v;
+  for (int i = 0; i < n; ++i) v.push_back(std::make_unique<Mem>());
+  return v;
+}
+
+// A connected transport for PE me (null, with a failure recorded, if create fails).
+std::unique_ptr<Transport> connect(int me, int n, boot::Bootstrap& b, const Mem& m) {
+  std::unique_ptr<Transport> t;
+  std::string why;
+  EXPECT_EQ(Transport::create(fake_verbs(), b, others(me, n), m.specs(me), Options{}, &t, &why), Status::ok) << why;
+  return t;
+}
+
+// Every PE's create fails; whys[pe] collects the reasons.
+void expect_failed_setup(int n, const std::vector<std::unique_ptr<Mem>>& mem, std::vector<std::string>* whys,
+                         Status want) {
+  whys->assign(static_cast<size_t>(n), "");
+  run_pes(n, [&](int me, boot::Bootstrap& b) {
+    std::unique_ptr<Transport> t;
+    const Status st = Transport::create(fake_verbs(), b, others(me, n), mem[me]->specs(me), Options{}, &t, &(*whys)[me]);
+    EXPECT_NE(st, Status::ok);
+    if (want != Status::ok) EXPECT_EQ(st, want);
+  });
+}
+
+
 struct NicScope {
   FakeNic nic;
   NicScope() { g_nic = &nic; }
@@ -325,8 +352,7 @@ TEST(IbTransport, PutGetSignalAndAtomicsThroughAFakeNic) {
   NicScope scope;
   const int n = 3;
   const uint64_t seed = std::random_device{}();
-  std::vector<std::unique_ptr<Mem>> mem;
-  for (int i = 0; i < n; ++i) mem.push_back(std::make_unique<Mem>());
+  std::vector<std::unique_ptr<Mem>> mem = mems(n);
   std::vector<std::unique_ptr<Transport>> tr(n);
   run_pes(n, [&](int me, boot::Bootstrap& b) {
     Mem& m = *mem[me];
@@ -337,9 +363,8 @@ TEST(IbTransport, PutGetSignalAndAtomicsThroughAFakeNic) {
     memset(m.host + (128 << 10), 0xA5, 64 << 10);
     memset(m.host + (256 << 10), 0xA5, 512);
     memset(m.dev, 0xA5, 5000);
-    std::string why;
-    ASSERT_EQ(Transport::create(fake_verbs(), b, others(me, n), m.specs(me), Options{}, &tr[me], &why), Status::ok)
-        << why;
+    tr[me] = connect(me, n, b, m);
+    ASSERT_TRUE(tr[me]);
     Transport& t = *tr[me];
     const int right = (me + 1) % n, left = (me + n - 1) % n;
     Mem& rm = *mem[right];
@@ -447,17 +472,14 @@ TEST(IbTransport, PutGetSignalAndAtomicsThroughAFakeNic) {
 TEST(IbTransport, ContendedAtomicsFromSeveralPes) {
   NicScope scope;
   const int n = 4, rounds = 150;
-  std::vector<std::unique_ptr<Mem>> mem;
-  for (int i = 0; i < n; ++i) mem.push_back(std::make_unique<Mem>());
+  std::vector<std::unique_ptr<Mem>> mem = mems(n);
   memset(mem[0]->data, 0, 64);
   // PEs 1..3 take tickets from PE 0: an 8-byte NIC fetch-add and two 4-byte (emulated) fetch-adds
   // on the two halves of one word; every ticket must be handed out exactly once.
   std::vector<std::vector<uint64_t>> tickets(n);
   run_pes(n, [&](int me, boot::Bootstrap& b) {
-    std::unique_ptr<Transport> t;
-    std::string why;
-    ASSERT_EQ(Transport::create(fake_verbs(), b, others(me, n), mem[me]->specs(me), Options{}, &t, &why), Status::ok)
-        << why;
+    std::unique_ptr<Transport> t = connect(me, n, b, *mem[me]);
+    ASSERT_TRUE(t);
     ASSERT_EQ(b.barrier(), Status::ok);
     if (me != 0) {
       std::vector<uint64_t> a(rounds), lo(rounds), hi(rounds);
@@ -490,13 +512,10 @@ TEST(IbTransport, ContendedAtomicsFromSeveralPes) {
 TEST(IbTransport, BadRangesAndFailedCompletionsNameThePe) {
   NicScope scope;
   const int n = 2;
-  std::vector<std::unique_ptr<Mem>> mem;
-  for (int i = 0; i < n; ++i) mem.push_back(std::make_unique<Mem>());
+  std::vector<std::unique_ptr<Mem>> mem = mems(n);
   run_pes(n, [&](int me, boot::Bootstrap& b) {
-    std::unique_ptr<Transport> t;
-    std::string why;
-    ASSERT_EQ(Transport::create(fake_verbs(), b, others(me, n), mem[me]->specs(me), Options{}, &t, &why), Status::ok)
-        << why;
+    std::unique_ptr<Transport> t = connect(me, n, b, *mem[me]);
+    ASSERT_TRUE(t);
     ASSERT_EQ(b.barrier(), Status::ok);
     if (me == 0) {
       EXPECT_NE(t->put(1, Seg::data, 4000, mem[0]->host, 200), Status::ok);
@@ -522,13 +541,10 @@ TEST(IbTransport, GpuSegmentFallsBackToPlainRegistration) {
   NicScope scope;
   scope.nic.dmabuf_works = false;  // e.g. a kernel or driver without dma-buf export
   const int n = 2;
-  std::vector<std::unique_ptr<Mem>> mem;
-  for (int i = 0; i < n; ++i) mem.push_back(std::make_unique<Mem>());
+  std::vector<std::unique_ptr<Mem>> mem = mems(n);
   run_pes(n, [&](int me, boot::Bootstrap& b) {
-    std::unique_ptr<Transport> t;
-    std::string why;
-    ASSERT_EQ(Transport::create(fake_verbs(), b, others(me, n), mem[me]->specs(me), Options{}, &t, &why), Status::ok)
-        << why;
+    std::unique_ptr<Transport> t = connect(me, n, b, *mem[me]);
+    ASSERT_TRUE(t);
     memset(mem[me]->dev, me + 1, 64);
     ASSERT_EQ(b.barrier(), Status::ok);
     if (me == 0) {
@@ -546,15 +562,10 @@ TEST(IbTransport, AFailedSetUpEndsEveryPesWait) {
   NicScope scope;
   scope.nic.dmabuf_works = false;
   const int n = 3;
-  std::vector<std::unique_ptr<Mem>> mem;
-  for (int i = 0; i < n; ++i) mem.push_back(std::make_unique<Mem>());
+  std::vector<std::unique_ptr<Mem>> mem = mems(n);
   scope.nic.refuse_reg_base = reinterpret_cast<uintptr_t>(mem[2]->dev);  // PE 2 cannot register its GPU segment
-  std::vector<std::string> whys(n);
-  run_pes(n, [&](int me, boot::Bootstrap& b) {
-    std::unique_ptr<Transport> t;
-    EXPECT_NE(Transport::create(fake_verbs(), b, others(me, n), mem[me]->specs(me), Options{}, &t, &whys[me]),
-              Status::ok);
-  });
+  std::vector<std::string> whys;
+  expect_failed_setup(n, mem, &whys, Status::ok);
   EXPECT_NE(whys[2].find("cannot register the device segment"), std::string::npos) << whys[2];
   EXPECT_NE(whys[2].find("ibv_reg_dmabuf_mr"), std::string::npos) << whys[2];
   EXPECT_NE(whys[0].find("pe 2 could not set up"), std::string::npos) << whys[0];
@@ -565,14 +576,9 @@ TEST(IbTransport, NoDeviceIsAClearErrorOnEveryPe) {
   NicScope scope;
   scope.nic.ndev = 0;
   const int n = 2;
-  std::vector<std::unique_ptr<Mem>> mem;
-  for (int i = 0; i < n; ++i) mem.push_back(std::make_unique<Mem>());
-  std::vector<std::string> whys(n);
-  run_pes(n, [&](int me, boot::Bootstrap& b) {
-    std::unique_ptr<Transport> t;
-    EXPECT_EQ(Transport::create(fake_verbs(), b, others(me, n), mem[me]->specs(me), Options{}, &t, &whys[me]),
-              Status::not_available);
-  });
+  std::vector<std::unique_ptr<Mem>> mem = mems(n);
+  std::vector<std::string> whys;
+  expect_failed_setup(n, mem, &whys, Status::not_available);
   for (const std::string& w : whys) EXPECT_NE(w.find("no InfiniBand device"), std::string::npos) << w;
 }
 #else
