@@ -141,25 +141,20 @@ void runtime_init(const char* call, int requested_thread, int* provided, const b
   if (st != Status::ok)
     init_failed(call, "cannot set up the symmetric heap (SHMEM_SYMMETRIC_SIZE, GPU memory)", st);
   rt->teams.init(&rt->heap, rt->topo, mapped);
-  // via[pe]: device code reaches pe through the proxy. remote: PEs the tcp transport connects to
-  // (not mapped, or proxied by a GPU PE whose proxy uses tcp for everything).
-  std::vector<uint8_t> via(static_cast<size_t>(rt->npes), 0);
-  std::vector<int> remote;
+  // routes[pe]: how device code reaches pe: directly (none), or through the proxy with the copy
+  // engine (mapped peers), InfiniBand (the others; auto falls back to tcp below when any PE cannot
+  // set it up) or what GSHMEM_PROXY_ENGINE forces. remote: PEs the tcp transport connects to (not
+  // mapped, or proxied by a GPU PE whose proxy uses tcp for everything).
+  std::vector<proxy::Route> routes(static_cast<size_t>(rt->npes), proxy::Route::none);
+  std::vector<int> remote, ib_peers;
   bool any_via = false;
   for (int pe = 0; pe < rt->npes; ++pe) {
     if (pe == rt->my_pe) continue;
     const bool is_mapped = std::find(mapped.begin(), mapped.end(), pe) != mapped.end();
-    via[static_cast<size_t>(pe)] = use_device && (force || !is_mapped);
-    any_via = any_via || via[static_cast<size_t>(pe)];
-    if (!is_mapped || (via[static_cast<size_t>(pe)] && engine == "tcp")) remote.push_back(pe);
-  }
-  // The GPU proxy's engine per PE: the copy engine for mapped peers, InfiniBand for the others
-  // (auto: if every PE can set it up, else tcp), or what GSHMEM_PROXY_ENGINE forces.
-  std::vector<proxy::Route> routes(static_cast<size_t>(rt->npes), proxy::Route::none);
-  std::vector<int> ib_peers;
-  for (int pe = 0; pe < rt->npes; ++pe) {
-    if (!via[static_cast<size_t>(pe)]) continue;
-    const bool is_mapped = std::find(mapped.begin(), mapped.end(), pe) != mapped.end();
+    const bool via = use_device && (force || !is_mapped);
+    any_via = any_via || via;
+    if (!is_mapped || (via && engine == "tcp")) remote.push_back(pe);
+    if (!via) continue;
     proxy::Route& r = routes[static_cast<size_t>(pe)];
     r = engine == "tcp" ? proxy::Route::tcp : engine == "ib" || !is_mapped ? proxy::Route::ib : proxy::Route::copy_engine;
     if (r == proxy::Route::ib) ib_peers.push_back(pe);

@@ -45,12 +45,10 @@ class RouteEngine final : public Engine {
            uint64_t* old) override {
     at(pe).amo(pe, seg, off, op, bytes, a, b, old);
   }
-  void flush() override {
-    flush_sync();
-    if (ce_) ce_->flush();
-  }
-  // With the copy engine, completion is asynchronous: the synchronous engines are flushed before
+  // Without the copy engine every engine is synchronous. With it, completion is asynchronous
+  // (the executor calls complete_at instead of flush): the synchronous engines are flushed before
   // the copy engine's completion mark, so the mark covers them too.
+  void flush() override { flush_sync(); }
   bool deferred() const override { return ce_ != nullptr; }
   void complete_at(uint64_t upto) override {
     flush_sync();
@@ -151,7 +149,7 @@ class GpuProxy {
     uint32_t idle = 0;
     auto last = std::chrono::steady_clock::now();
     while (!stop.load(std::memory_order_relaxed)) {
-      turns.fetch_add(1, std::memory_order_relaxed);
+      turns.store(turns.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);  // one writer: no locked add
       const uint64_t n = exec->poll(kBatch);
       if (n && !route->deferred()) mirror_completed();  // a deferred engine writes the mirror itself
       if (n || exec->outstanding()) {
