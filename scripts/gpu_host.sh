@@ -35,5 +35,9 @@ OSH=$B/runtime/oshrun
     echo "== $mode p_ping_pong"; timeout 90 env "${env[@]}" "$OSH" -np 2 "$P/shmem_p_ping_pong_latency" 2>&1
     echo "== $mode g_latency"; timeout 90 env "${env[@]}" "$OSH" -np 2 "$P/shmem_g_latency" 2>&1
   done
+  for lanes in 1 2 8; do  # the copy-engine proxy with other stream counts per PE (default 4: "ce" above)
+    echo "== ce lanes=$lanes put_bw"
+    timeout 90 env GSHMEM_FORCE_PROXY=1 GSHMEM_PROXY_CE_STREAMS=$lanes "$OSH" -np 2 "$P/shmem_put_bw" -b 16M -e 256M -f 4 -n 10 2>&1
+  done
 } > "$LOG/proxy-perf.log" 2>&1
 grep -v "^#" "$LOG/proxy-perf.log" | head -150

@@ -16,12 +16,25 @@ constexpr size_t kMaxMemops = 255;       // cuStreamBatchMemOp takes fewer than 
 void check(CUresult r, const char* what) {
   if (r != CUDA_SUCCESS) api_error(kCall, "%s failed: %s", what, cu::error_string(r));
 }
+
+constexpr uint64_t kSpreadMin = 64 * 1024;  // PUTs this large go to the lanes in turn
+
+unsigned lanes_from_config(const Runtime& rt) {
+  const int64_t n = rt.cfg->GSHMEM_PROXY_CE_STREAMS;
+  if (n < 1 || n > static_cast<int64_t>(LanePlan::kMaxLanes))
+    api_error("shmem_init", "GSHMEM_PROXY_CE_STREAMS=%lld on pe %d: expected 1 to %u", static_cast<long long>(n),
+              rt.my_pe, LanePlan::kMaxLanes);
+  return static_cast<unsigned>(n);
+}
 }  // namespace
 
 CeEngine::CeEngine(Runtime& rt, CUdeviceptr mirror)
-    : rt_(rt), g_(*rt.gpu), mirror_(mirror), streams_(static_cast<size_t>(rt.npes), nullptr),
-      used_(static_cast<size_t>(rt.npes), 0), memops_(static_cast<size_t>(rt.npes)),
-      join_(static_cast<size_t>(rt.npes), nullptr) {
+    : rt_(rt), g_(*rt.gpu), mirror_(mirror), targets_(static_cast<size_t>(rt.npes)),
+      plan_(static_cast<uint32_t>(rt.npes), lanes_from_config(rt)) {
+  for (Target& t : targets_) {
+    t.lane.assign(plan_.lanes(), nullptr);
+    t.mark.assign(plan_.lanes(), nullptr);
+  }
   check(g_.drv->cuMemHostAlloc(reinterpret_cast<void**>(&arena_), kArena, CU_MEMHOSTALLOC_PORTABLE),
         "cuMemHostAlloc(proxy staging ring)");
   check(g_.drv->cuStreamCreate(&cstream_, CU_STREAM_NON_BLOCKING), "cuStreamCreate(proxy completion)");
@@ -29,15 +42,18 @@ CeEngine::CeEngine(Runtime& rt, CUdeviceptr mirror)
 
 CeEngine::~CeEngine() {
   const cu::Driver& d = *g_.drv;
-  for (CUstream s : streams_)
-    if (s) d.cuStreamSynchronize(s);
+  for (Target& t : targets_)
+    for (CUstream s : t.lane)
+      if (s) d.cuStreamSynchronize(s);
   if (cstream_) d.cuStreamSynchronize(cstream_);
   for (const Batch& b : batches_) d.cuEventDestroy(b.done);
   for (CUevent e : free_events_) d.cuEventDestroy(e);
-  for (CUevent e : join_)
-    if (e) d.cuEventDestroy(e);
-  for (CUstream s : streams_)
-    if (s) d.cuStreamDestroy(s);
+  for (Target& t : targets_) {
+    for (CUevent e : t.mark)
+      if (e) d.cuEventDestroy(e);
+    for (CUstream s : t.lane)
+      if (s) d.cuStreamDestroy(s);
+  }
   if (cstream_) d.cuStreamDestroy(cstream_);
   if (arena_) d.cuMemFreeHost(arena_);
 }
@@ -52,18 +68,31 @@ CUdeviceptr CeEngine::addr(uint32_t pe, uint32_t seg, uint64_t off, uint64_t n, 
   return static_cast<CUdeviceptr>(base + off);
 }
 
-CUstream CeEngine::stream(uint32_t pe) {
-  CUstream& s = streams_[pe];
-  if (!s) {
-    check(g_.drv->cuStreamCreate(&s, CU_STREAM_NON_BLOCKING), "cuStreamCreate(proxy)");
-    check(g_.drv->cuEventCreate(&join_[pe], CU_EVENT_DISABLE_TIMING), "cuEventCreate(proxy)");
+CUstream CeEngine::lane(uint32_t pe, unsigned i) {
+  Target& t = targets_[pe];
+  if (!t.lane[i]) {
+    check(g_.drv->cuStreamCreate(&t.lane[i], CU_STREAM_NON_BLOCKING), "cuStreamCreate(proxy)");
+    check(g_.drv->cuEventCreate(&t.mark[i], CU_EVENT_DISABLE_TIMING), "cuEventCreate(proxy)");
   }
-  used_[pe] = 1;
+  return t.lane[i];
+}
+
+void CeEngine::wait(uint32_t pe, unsigned waiter, unsigned on) {
+  const cu::Driver& d = *g_.drv;
+  if (waiter == 0 || on == 0) submit(pe);  // lane 0's earlier write-values go before its wait or mark
+  Target& t = targets_[pe];
+  check(d.cuEventRecord(t.mark[on], lane(pe, on)), "cuEventRecord(proxy lane)");
+  check(d.cuStreamWaitEvent(lane(pe, waiter), t.mark[on], 0), "cuStreamWaitEvent(proxy lane)");
+}
+
+CUstream CeEngine::place(uint32_t pe, LanePlan::Kind k, bool memop) {
+  const unsigned i = plan_.place(pe, k, *this);
+  CUstream s = lane(pe, i);
+  if (i == 0 && !memop) submit(pe);
   return s;
 }
 
 void CeEngine::write_value(uint32_t pe, CUdeviceptr dst, uint64_t v, unsigned bytes) {
-  (void)stream(pe);
   CUstreamBatchMemOpParams p;
   memset(&p, 0, sizeof p);
   p.writeValue.operation = bytes == 8 ? CU_STREAM_MEM_OP_WRITE_VALUE_64 : CU_STREAM_MEM_OP_WRITE_VALUE_32;
@@ -71,26 +100,26 @@ void CeEngine::write_value(uint32_t pe, CUdeviceptr dst, uint64_t v, unsigned by
   if (bytes == 8) p.writeValue.value64 = v;
   else p.writeValue.value = static_cast<cuuint32_t>(v);
   p.writeValue.flags = 0;  // default: the write is ordered after every earlier write on the stream
-  memops_[pe].push_back(p);
-  if (memops_[pe].size() == kMaxMemops) submit(pe);
+  std::vector<CUstreamBatchMemOpParams>& ops = targets_[pe].memops;
+  ops.push_back(p);
+  if (ops.size() == kMaxMemops) submit(pe);
 }
 
 void CeEngine::submit(uint32_t pe) {
-  std::vector<CUstreamBatchMemOpParams>& ops = memops_[pe];
+  std::vector<CUstreamBatchMemOpParams>& ops = targets_[pe].memops;
   if (ops.empty()) return;
-  check(g_.drv->cuStreamBatchMemOp(streams_[pe], static_cast<unsigned>(ops.size()), ops.data(), 0),
+  check(g_.drv->cuStreamBatchMemOp(lane(pe, 0), static_cast<unsigned>(ops.size()), ops.data(), 0),
         "cuStreamBatchMemOp(proxy)");
   ops.clear();
 }
 
 void CeEngine::submit_all() {
-  for (uint32_t pe = 0; pe < memops_.size(); ++pe) submit(pe);
+  for (uint32_t pe = 0; pe < targets_.size(); ++pe) submit(pe);
 }
 
 void CeEngine::put(uint32_t pe, uint32_t seg, uint64_t off, uint64_t src, uint64_t n) {
   const CUdeviceptr dst = addr(pe, seg, off, n, "put");
-  CUstream s = stream(pe);
-  submit(pe);
+  CUstream s = place(pe, n >= kSpreadMin ? LanePlan::Kind::put_large : LanePlan::Kind::put_small);
   check(g_.drv->cuMemcpyAsync(dst, static_cast<CUdeviceptr>(src), n, s), "cuMemcpyAsync(proxy put)");
 }
 
@@ -98,6 +127,7 @@ void CeEngine::put_inline(uint32_t pe, uint32_t seg, uint64_t off, const void* d
   const CUdeviceptr dst = addr(pe, seg, off, n, "put");
   const char* b = static_cast<const char*>(data);
   if (n && n % 4 == 0 && dst % 4 == 0) {  // whole words: write-value operations, no copy
+    (void)place(pe, LanePlan::Kind::put_small, true);
     for (uint64_t i = 0; i < n;) {
       if ((dst + i) % 8 == 0 && n - i >= 8) {
         uint64_t v;
@@ -113,32 +143,28 @@ void CeEngine::put_inline(uint32_t pe, uint32_t seg, uint64_t off, const void* d
     }
     return;
   }
-  CUstream s = stream(pe);
-  submit(pe);
+  CUstream s = place(pe, LanePlan::Kind::put_small);
   const char* a = stage(data, n);
   check(g_.drv->cuMemcpyAsync(dst, reinterpret_cast<CUdeviceptr>(a), n, s), "cuMemcpyAsync(proxy inline put)");
 }
 
 void CeEngine::get(uint32_t pe, uint32_t seg, uint64_t off, uint64_t dst, uint64_t n) {
   const CUdeviceptr src = addr(pe, seg, off, n, "get");
-  CUstream s = stream(pe);
-  submit(pe);
+  CUstream s = place(pe, LanePlan::Kind::ordered);
   check(g_.drv->cuMemcpyAsync(static_cast<CUdeviceptr>(dst), src, n, s), "cuMemcpyAsync(proxy get)");
 }
 
 void CeEngine::signal(uint32_t pe, uint32_t seg, uint64_t off, uint64_t v, uint32_t op) {
   const CUdeviceptr d = addr(pe, seg, off, 8, "signal");
+  CUstream s = place(pe, LanePlan::Kind::ordered, op == 0);
   if (op == 0) return write_value(pe, d, v, 8);  // SET
-  CUstream s = stream(pe);
-  submit(pe);
   api::dev_amo_async(kCall, reinterpret_cast<void*>(d), 8, api::AmoOp::add, v, 0, nullptr, s);
 }
 
 void CeEngine::amo(uint32_t pe, uint32_t seg, uint64_t off, uint32_t op, uint32_t bytes, uint64_t operand,
                    uint64_t compare, uint64_t* old) {
   const CUdeviceptr d = addr(pe, seg, off, bytes, "atomic");
-  CUstream s = stream(pe);
-  submit(pe);
+  CUstream s = place(pe, LanePlan::Kind::ordered);
   // the kernel's cswap takes (expected, new value); a trigger carries (new value, expected)
   const bool cs = op == GSHMEM_TRIG_AMO_CSWAP;
   api::dev_amo_async(kCall, reinterpret_cast<void*>(d), bytes, static_cast<api::AmoOp>(op), cs ? compare : operand,
@@ -172,19 +198,22 @@ CUevent CeEngine::event() {
 
 void CeEngine::flush() {
   submit_all();
-  for (CUstream s : streams_)
-    if (s) check(g_.drv->cuStreamSynchronize(s), "cuStreamSynchronize(proxy)");
+  for (Target& t : targets_)
+    for (CUstream s : t.lane)
+      if (s) check(g_.drv->cuStreamSynchronize(s), "cuStreamSynchronize(proxy)");
   check(g_.drv->cuStreamSynchronize(cstream_), "cuStreamSynchronize(proxy completion)");
 }
 
 void CeEngine::complete_at(uint64_t upto) {
   const cu::Driver& d = *g_.drv;
   submit_all();
-  for (uint32_t pe = 0; pe < used_.size(); ++pe) {
-    if (!used_[pe]) continue;
-    used_[pe] = 0;
-    check(d.cuEventRecord(join_[pe], streams_[pe]), "cuEventRecord(proxy)");
-    check(d.cuStreamWaitEvent(cstream_, join_[pe], 0), "cuStreamWaitEvent(proxy)");
+  for (uint32_t pe = 0; pe < targets_.size(); ++pe) {
+    Target& t = targets_[pe];
+    for (uint32_t used = plan_.take_used(pe), i = 0; used >> i; ++i) {
+      if (!(used & (1u << i))) continue;
+      check(d.cuEventRecord(t.mark[i], t.lane[i]), "cuEventRecord(proxy)");
+      check(d.cuStreamWaitEvent(cstream_, t.mark[i], 0), "cuStreamWaitEvent(proxy)");
+    }
   }
   if (mirror_) check(d.cuStreamWriteValue64(cstream_, mirror_, upto, 0), "cuStreamWriteValue64(proxy completion)");
   CUevent e = event();

@@ -1,14 +1,17 @@
 // The GPU proxy's engine for peers whose heap is mapped in this process (same node, proxy forced):
 // the copy engine and the GPU's stream front end do the work, the proxy thread only enqueues.
 //
-// * One stream per target PE keeps the operations to one PE in FIFO order (a SIGNAL after the
-//   PUTs before it) and lets transfers to different PEs overlap.
+// * Each target PE has a few streams (lanes, GSHMEM_PROXY_CE_STREAMS). PUTs of 64 KiB and more go
+//   to them in turn so that copies to one PE overlap; everything else goes to lane 0. Cross-lane
+//   event waits (planned by LanePlan, lanes.hpp) put a GET, SIGNAL or atomic after every earlier
+//   operation to its PE and make a FENCE order everything before it to a PE before everything
+//   after. Operations to different PEs never wait for each other.
 // * PUT/GET: cuMemcpyAsync. Small inline PUTs whose destination and size are 4-byte multiples and
-//   SIGNAL SET are stream write-value operations, gathered per stream and submitted with one
+//   SIGNAL SET are stream write-value operations, gathered per PE and submitted on lane 0 with one
 //   cuStreamBatchMemOp (each write is ordered after everything before it on the stream). Other
 //   inline PUTs are staged in a pinned ring and copied. SIGNAL ADD and atomics: one-thread kernels.
 // * Completion is asynchronous (Engine::deferred): after a batch, complete_at(upto) makes a
-//   completion stream wait for every stream used, then write upto into the GPU-memory word GPU
+//   completion stream wait for every lane used, then write upto into the GPU-memory word GPU
 //   threads poll (so a GPU waiter never needs the host), and records an event the host side polls
 //   for the host's completion count. The proxy thread never blocks on a stream while triggers
 //   keep arriving.
@@ -18,6 +21,7 @@
 #include <vector>
 
 #include "proxy/executor.hpp"
+#include "proxy/lanes.hpp"
 
 #if GSHMEM_HAVE_CUDA
 #include <cuda.h>
@@ -29,7 +33,7 @@ struct GpuContext;
 
 namespace gshmem::proxy {
 
-class CeEngine final : public Engine {
+class CeEngine final : public Engine, private LanePlan::Waits {
  public:
   // mirror: the GPU-memory word that receives the completion count (0: none, host waits only).
   CeEngine(Runtime& rt, CUdeviceptr mirror);
@@ -44,6 +48,7 @@ class CeEngine final : public Engine {
   void amo(uint32_t pe, uint32_t seg, uint64_t off, uint32_t op, uint32_t bytes, uint64_t operand, uint64_t compare,
            uint64_t* old) override;
   void flush() override;
+  void fence() override { plan_.fence(); }
   bool deferred() const override { return true; }
   void complete_at(uint64_t upto) override;
   uint64_t completed_upto() override;
@@ -54,10 +59,19 @@ class CeEngine final : public Engine {
     uint64_t upto;
     uint64_t arena_end;
   };
+  struct Target {
+    std::vector<CUstream> lane;                       // created on first use
+    std::vector<CUevent> mark;                        // per lane: recorded for a wait on it
+    std::vector<CUstreamBatchMemOpParams> memops;     // for lane 0, not yet submitted
+  };
   CUdeviceptr addr(uint32_t pe, uint32_t seg, uint64_t off, uint64_t n, const char* what) const;
-  CUstream stream(uint32_t pe);  // marks pe's stream used since the last complete_at
+  // The stream for the next operation of kind k to pe (lane 0's write-values are submitted first
+  // unless memop: the operation itself is one).
+  CUstream place(uint32_t pe, LanePlan::Kind k, bool memop = false);
+  CUstream lane(uint32_t pe, unsigned i);
+  void wait(uint32_t pe, unsigned waiter, unsigned on) override;
   void write_value(uint32_t pe, CUdeviceptr dst, uint64_t v, unsigned bytes);
-  void submit(uint32_t pe);  // enqueues pe's gathered write-value operations
+  void submit(uint32_t pe);  // enqueues pe's gathered write-value operations on lane 0
   void submit_all();
   char* stage(const void* data, uint64_t n);  // 16 bytes of the pinned ring
   CUevent event();
@@ -65,10 +79,8 @@ class CeEngine final : public Engine {
   Runtime& rt_;
   GpuContext& g_;
   CUdeviceptr mirror_;
-  std::vector<CUstream> streams_;
-  std::vector<uint8_t> used_;                                   // since the last complete_at
-  std::vector<std::vector<CUstreamBatchMemOpParams>> memops_;   // per PE, not yet submitted
-  std::vector<CUevent> join_;                                   // per PE: completion waits on it
+  std::vector<Target> targets_;
+  LanePlan plan_;
   CUstream cstream_ = nullptr;                                  // completion stream
   std::deque<Batch> batches_;
   std::vector<CUevent> free_events_;

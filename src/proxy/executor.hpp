@@ -3,8 +3,9 @@
 // across nodes; a host-memory engine in the unit tests). Engines may complete asynchronously:
 // after a batch the executor calls flush() and only then publishes the completion count, so a
 // producer's quiet (which waits for that count) never returns before its operations are done.
-// Operations are started in FIFO order, and an engine must perform a SIGNAL to a PE after every
-// earlier operation to that PE (put-with-signal is PUT then SIGNAL).
+// Operations are started in FIFO order. An engine must perform a GET, SIGNAL or AMO to a PE after
+// every earlier operation to that PE (put-with-signal is PUT then SIGNAL), and every operation
+// after a FENCE after every operation before it to the same PE; PUTs between fences may overlap.
 #pragma once
 #include <cstdint>
 #include <cstdio>
@@ -26,6 +27,9 @@ class Engine {
                    uint64_t compare, uint64_t* old) = 0;
   // Everything started so far has completed.
   virtual void flush() = 0;
+  // shmem_fence: operations started after this call to a PE are performed after those started
+  // before it to that PE. Engines that perform each PE's operations in order need nothing.
+  virtual void fence() {}
 
   // Engines that complete asynchronously (a copy engine: the proxy thread must not block on a
   // stream while triggers keep arriving) return true from deferred(); the executor then calls
@@ -73,7 +77,10 @@ class Executor {
   void run(const gshmem_trigger& t, const gshmem_trigger* ext, uint64_t n_ext) {
     const gshmem_trigger_fields f = gshmem_trigger_decode(t);
     if (f.version != GSHMEM_TRIGGER_VERSION) return reject("version", f);
-    if (f.op == GSHMEM_TRIG_FLUSH) return;
+    if (f.op == GSHMEM_TRIG_FLUSH || f.op == GSHMEM_TRIG_FENCE) {
+      if (n_ext) return reject("extension slots", f);
+      return f.op == GSHMEM_TRIG_FENCE ? engine_.fence() : void();
+    }
     if (n_ext != (f.op == GSHMEM_TRIG_AMO ? 2u : 1u)) return reject("extension slots", f);
     switch (f.op) {
       case GSHMEM_TRIG_PUT:

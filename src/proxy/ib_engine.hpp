@@ -33,6 +33,9 @@ class IbEngine : public Engine {
                  cs ? compare : operand, cs ? operand : compare, old));
   }
   void flush() override { check(t_.quiet()); }
+  // RDMA writes on one queue pair may be placed out of order, so a fence waits for everything
+  // started (a signal, by contrast, orders itself behind a read).
+  void fence() override { check(t_.quiet()); }
 
  private:
   void check(Status st) {

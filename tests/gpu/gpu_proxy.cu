@@ -5,7 +5,7 @@
 // exact counter, distinct fetch-add results; gets of every size into global and local memory,
 // g, iput from shared memory, iget; every atomic at 4 and 8 bytes; put_signal with its data
 // checked at the waiter; nbi puts left in flight when a kernel ends, completed by the host's
-// barrier. Run: oshrun -np N gpu_proxy [expect-proxy]
+// barrier; large puts (concurrent copy streams) ordered by fence and put_signal. Run: oshrun -np N gpu_proxy [expect-proxy]
 #include "gpu_util.cuh"
 
 #include <algorithm>
@@ -154,6 +154,42 @@ __global__ void step(int k, int* x, char* buf, const char* src, int right, unsig
 __global__ void leave_in_flight(char* dst, const char* src, size_t n, int right) {
   shmemx_putmem_nbi_block(dst + blockIdx.x * n, src + blockIdx.x * n, n, right);
 }
+
+// Large puts, which the copy-engine proxy runs concurrently on several streams per PE: each round
+// puts a stale 1 MiB and then, after a fence, the fresh 1 MiB over it, four more 256 KiB pieces
+// and a 256 KiB put_signal; the left PE's data is checked here at the signal (the fresh payload
+// everywhere: the fence kept the stale copy from landing last, the signal came after every
+// piece), poisoned, and acked so that the next round may overwrite it.
+constexpr size_t kBig = 1 << 20, kPiece = 256 << 10, kBigTotal = kBig + 5 * kPiece;
+__global__ void big_rounds(char* dst, const char* stale, const char* fresh, uint64_t* sig, uint64_t* ack,
+                           uint64_t seed, int right, int left, int rounds, unsigned long long* bad) {
+  for (int r = 1; r <= rounds; ++r) {
+    if (threadIdx.x == 0) {
+      shmem_putmem_nbi(dst, stale, kBig, right);
+      shmem_fence();
+      shmem_putmem_nbi(dst, fresh, kBig, right);
+      for (size_t k = 0; k < 4; ++k) shmem_putmem_nbi(dst + kBig + k * kPiece, fresh + kBig + k * kPiece, kPiece, right);
+      shmem_putmem_signal_nbi(dst + kBig + 4 * kPiece, fresh + kBig + 4 * kPiece, kPiece, sig, r, SHMEM_SIGNAL_SET,
+                              right);
+      shmem_signal_wait_until(sig, SHMEM_CMP_GE, r);
+    }
+    __syncthreads();
+    for (size_t i = threadIdx.x; i < kBigTotal; i += blockDim.x) {
+      if (static_cast<unsigned char>(reinterpret_cast<volatile char*>(dst)[i]) !=
+          static_cast<unsigned char>(payload(seed, left, i)))
+        atomicAdd(bad, 1ull);
+      dst[i] = 0x5a;
+    }
+    __threadfence_system();
+    __syncthreads();
+    if (threadIdx.x == 0) {
+      shmem_uint64_p(ack, r, left);
+      shmem_uint64_wait_until(ack, SHMEM_CMP_GE, r);
+    }
+    __syncthreads();
+  }
+  if (threadIdx.x == 0) shmem_quiet();
+}
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -277,6 +313,27 @@ int main(int argc, char** argv) {
   size_t diff = 0;
   for (size_t i = 0; i < h.size(); ++i) diff += h[i] != static_cast<unsigned char>(payload(seed, left, i));
   EXPECT(diff == 0, "nbi puts left in flight by a kernel: %zu bytes differ after shmem_barrier_all", diff);
+
+  // 6. large puts over several copy streams: fence and put_signal order them
+  {
+    char* bdst = static_cast<char*>(shmem_malloc(kBigTotal));
+    char* fresh = static_cast<char*>(shmem_malloc(kBigTotal));
+    char* stale = static_cast<char*>(shmem_malloc(kBig));
+    uint64_t* bsig = static_cast<uint64_t*>(shmem_calloc(2, 8));
+    fill_bytes<<<128, 256>>>(fresh, kBigTotal, seed, me);
+    fill_bytes<<<128, 256>>>(stale, kBig, seed ^ 99, me);
+    CK(cudaMemset(bdst, 0x5a, kBigTotal));
+    CK(cudaDeviceSynchronize());
+    *bad = 0;
+    shmem_barrier_all();
+    big_rounds<<<1, 256>>>(bdst, stale, fresh, bsig, bsig + 1, seed, right, left, 30, bad);
+    CK(cudaDeviceSynchronize());
+    shmem_barrier_all();
+    EXPECT(*bad == 0, "large puts: %llu bytes from pe %d are not the fresh payload at its signal (fence or "
+           "put_signal did not order the copies)", *bad, left);
+    *bad = 0;
+    if (me == 0) printf("gpu_proxy: large puts with fence and put_signal done\n"), fflush(stdout);
+  }
 
   shmem_barrier_all();
   if (me == 0) printf("gpu_proxy: %d PEs, proxy %s: %s\n", npes, expect_proxy ? "forced" : "off", g_failures ? "FAILED" : "ok");

@@ -26,11 +26,14 @@ __device__ __forceinline__ unsigned long long now_ns() {
   return t;
 }
 
-// One thread per PE; returns ns for iters timed rounds after warmup rounds in *out.
+// One thread per PE (put/get latency: one thread, one warp or one block, -s; the whole group
+// calls the scoped put/get, then one thread quiets, as NVSHMEM's perftest); returns ns for iters
+// timed rounds after warmup rounds in *out.
 // Every iteration touches a different address (stride apart within region), so reads cannot be
 // served by a cache: a g or get is a real remote access, as a latency has to be.
-__global__ void latency(int kind, int amo, char* data_base, const char* src_base, size_t bytes, size_t region,
-                        size_t stride, uint64_t* sig, int warmup, int iters, unsigned long long* out) {
+enum Scope { thread_scope, warp_scope, block_scope };
+__global__ void latency(int kind, int amo, int scope, char* data_base, const char* src_base, size_t bytes,
+                        size_t region, size_t stride, uint64_t* sig, int warmup, int iters, unsigned long long* out) {
   const int me = P_my_pe(), peer = 1 - me;
   unsigned long long t0 = 0;
   uint64_t sink = 0;
@@ -44,12 +47,21 @@ __global__ void latency(int kind, int amo, char* data_base, const char* src_base
     switch (kind) {
       case put_lat:
         if (me == 0) {
-          P_putmem(data, src, bytes, peer);
-          P_quiet();
+          if (scope == block_scope) P_putmem_block(data, src, bytes, peer);
+          else if (scope == warp_scope) P_putmem_warp(data, src, bytes, peer);
+          else P_putmem(data, src, bytes, peer);
+          __syncthreads();
+          if (threadIdx.x == 0) P_quiet();
+          __syncthreads();
         }
         break;
       case get_lat:
-        if (me == 0) P_getmem(data, src, bytes, peer);
+        if (me == 0) {
+          if (scope == block_scope) P_getmem_block(data, src, bytes, peer);
+          else if (scope == warp_scope) P_getmem_warp(data, src, bytes, peer);
+          else P_getmem(data, src, bytes, peer);
+          __syncthreads();
+        }
         break;
       case p_lat:
         if (me == 0) {
@@ -107,7 +119,7 @@ __global__ void latency(int kind, int amo, char* data_base, const char* src_base
         P_dev_barrier_all();
     }
   }
-  *out = now_ns() - t0 + (sink == 42 ? 1 : 0);
+  if (threadIdx.x == 0) *out = now_ns() - t0 + (sink == 42 ? 1 : 0);
 }
 
 // Repetition r uses the r-th bytes-sized slice of region (wrapping), so repeated transfers of a
@@ -182,12 +194,26 @@ int main(int argc, char** argv) {
   cudaDeviceSynchronize();
   P_barrier_all();
 
+  // -s warp / block: put_latency and get_latency only (one warp of 32 / one block of -t threads)
+  const int scope = o.scope == "block" ? block_scope : o.scope == "warp" ? warp_scope : thread_scope;
+  const bool scoped = kSuite == "put_latency" || kSuite == "get_latency";
+  if (!bw && !host_side && scope != thread_scope && !scoped) {
+    if (me == 0) fprintf(stderr, "%s: -s %s applies to put_latency and get_latency only\n", kSuite.c_str(), o.scope.c_str());
+    P_finalize();
+    return 2;
+  }
+  if (scoped && scope == block_scope && (o.threads < 32 || o.threads > 1024)) {
+    if (me == 0) fprintf(stderr, "%s: -s block needs -t 32..1024 (got %d)\n", kSuite.c_str(), o.threads);
+    P_finalize();
+    return 2;
+  }
+  const int lat_threads = scope == block_scope ? o.threads : scope == warp_scope ? 32 : 1;
   auto run_latency = [&](int kind, int amo, size_t bytes) {
     cudaMemset(sig, 0, 64);
     cudaDeviceSynchronize();
     P_barrier_all();
     const size_t stride = std::max<size_t>(size_t(64) << 10, (bytes + 65535) / 65536 * 65536);
-    latency<<<1, 1>>>(kind, amo, data, src, bytes, region, stride, sig, o.warmup, o.iters, d_ns);
+    latency<<<1, lat_threads>>>(kind, amo, scope, data, src, bytes, region, stride, sig, o.warmup, o.iters, d_ns);
     cudaDeviceSynchronize();
     unsigned long long ns = 0;
     cudaMemcpy(&ns, d_ns, sizeof ns, cudaMemcpyDeviceToHost);

@@ -71,6 +71,10 @@ inline void perf_nvshmem_init() {
 #define P_add nvshmem_uint64_atomic_add
 #define P_dev_barrier_all nvshmem_barrier_all
 #define P_putmem_nbi_block nvshmemx_putmem_nbi_block
+#define P_putmem_block nvshmemx_putmem_block
+#define P_putmem_warp nvshmemx_putmem_warp
+#define P_getmem_block nvshmemx_getmem_block
+#define P_getmem_warp nvshmemx_getmem_warp
 #define P_getmem_nbi_block nvshmemx_getmem_nbi_block
 #define P_putmem_on_stream nvshmemx_putmem_on_stream
 #define P_putmem_signal_on_stream nvshmemx_putmem_signal_on_stream
@@ -120,6 +124,10 @@ inline void perf_nvshmem_init() {
 #define P_add shmem_uint64_atomic_add
 #define P_dev_barrier_all shmem_barrier_all
 #define P_putmem_nbi_block shmemx_putmem_nbi_block
+#define P_putmem_block shmemx_putmem_block
+#define P_putmem_warp shmemx_putmem_warp
+#define P_getmem_block shmemx_getmem_block
+#define P_getmem_warp shmemx_getmem_warp
 #define P_getmem_nbi_block shmemx_getmem_nbi_block
 #define P_putmem_on_stream shmemx_putmem_on_stream
 #define P_putmem_signal_on_stream shmemx_putmem_signal_on_stream

@@ -15,37 +15,47 @@ import subprocess
 import sys
 import tempfile
 
-CPU_SUITES = {
-    "put_latency": ["-b", "8", "-e", "1M"],
-    "get_latency": ["-b", "8", "-e", "1M"],
-    "put_bw": ["-b", "4K", "-e", "16M", "-n", "20"],
-    "get_bw": ["-b", "4K", "-e", "16M", "-n", "20"],
-    "atomic_latency": [],
-    "barrier_latency": [],
-}
+# (suite, arguments); a suite may appear more than once with different arguments (scopes).
+CPU_SUITES = [
+    ("put_latency", ["-b", "8", "-e", "1M"]),
+    ("get_latency", ["-b", "8", "-e", "1M"]),
+    ("put_bw", ["-b", "4K", "-e", "16M", "-n", "20"]),
+    ("get_bw", ["-b", "4K", "-e", "16M", "-n", "20"]),
+    ("atomic_latency", []),
+    ("barrier_latency", []),
+]
 
 
-GPU_SUITES = {
-    "put_latency": ["-b", "8", "-e", "64K", "-n", "2000"],
-    "get_latency": ["-b", "8", "-e", "64K", "-n", "2000"],
-    "p_latency": [], "g_latency": [], "p_ping_pong_latency": [], "signal_ping_pong_latency": [],
-    "put_signal_ping_pong_latency": ["-b", "8", "-e", "8"],
-    "atomic_latency": [], "barrier_latency": [],
-    "put_bw": ["-b", "64K", "-e", "256M", "-f", "4", "-n", "10"],
-    "get_bw": ["-b", "64K", "-e", "256M", "-f", "4", "-n", "10"],
-    "host_put_latency": ["-b", "8", "-e", "64K", "-f", "8", "-n", "200", "-w", "20"],
-    "host_get_latency": ["-b", "8", "-e", "64K", "-f", "8", "-n", "200", "-w", "20"],
-    "stream_latency": ["-b", "8", "-e", "8", "-n", "500"],
-    "stream_put_bw": ["-b", "64K", "-e", "256M", "-f", "4", "-n", "10"],
-    "p_bw": ["-b", "64K", "-e", "64M", "-f", "4", "-n", "10"],
-    "st_bw": ["-b", "64K", "-e", "64M", "-f", "4", "-n", "10"],
-    "init_latency": [],
-    "coll_barrier_latency": ["-b", "4", "-e", "4"],
-    "coll_broadcast_latency": ["-b", "4", "-e", "1M", "-f", "4"],
-    "coll_fcollect_latency": ["-b", "4", "-e", "1M", "-f", "4"],
-    "coll_alltoall_latency": ["-b", "4", "-e", "1M", "-f", "4"],
-    "coll_reduction_latency": ["-b", "4", "-e", "64M", "-f", "4"],
-}
+GPU_SUITES = [
+    ("put_latency", ["-b", "8", "-e", "64K", "-n", "2000"]),
+    ("put_latency", ["-b", "8", "-e", "64K", "-f", "8", "-n", "2000", "-s", "block", "-t", "1024"]),
+    ("get_latency", ["-b", "8", "-e", "64K", "-n", "2000"]),
+    ("p_latency", []), ("g_latency", []), ("p_ping_pong_latency", []), ("signal_ping_pong_latency", []),
+    ("put_signal_ping_pong_latency", ["-b", "8", "-e", "8"]),
+    ("atomic_latency", []), ("barrier_latency", []),
+    ("put_bw", ["-b", "64K", "-e", "256M", "-f", "4", "-n", "10"]),
+    ("get_bw", ["-b", "64K", "-e", "256M", "-f", "4", "-n", "10"]),
+    ("host_put_latency", ["-b", "8", "-e", "64K", "-f", "8", "-n", "200", "-w", "20"]),
+    ("host_get_latency", ["-b", "8", "-e", "64K", "-f", "8", "-n", "200", "-w", "20"]),
+    ("stream_latency", ["-b", "8", "-e", "8", "-n", "500"]),
+    ("stream_put_bw", ["-b", "64K", "-e", "256M", "-f", "4", "-n", "10"]),
+    ("p_bw", ["-b", "64K", "-e", "64M", "-f", "4", "-n", "10"]),
+    ("st_bw", ["-b", "64K", "-e", "64M", "-f", "4", "-n", "10"]),
+    ("init_latency", []),
+    ("coll_barrier_latency", ["-b", "4", "-e", "4"]),
+    ("coll_broadcast_latency", ["-b", "4", "-e", "1M", "-f", "4"]),
+    ("coll_fcollect_latency", ["-b", "4", "-e", "1M", "-f", "4"]),
+    ("coll_alltoall_latency", ["-b", "4", "-e", "1M", "-f", "4"]),
+    ("coll_reduction_latency", ["-b", "4", "-e", "64M", "-f", "4"]),
+]
+
+
+def label(r):
+    """A row's series name: the suite, plus the scope for a latency suite run at warp or block scope."""
+    scope = r.get("scope") or "thread"
+    return r["suite"] + ("_" + scope if "latency" in r["suite"] and scope != "thread" else "")
+
+
 NO_MULTICAST = {"NCCL_NVLS_ENABLE": "0", "NVSHMEM_DISABLE_NVLS": "1", "TORCH_SYMM_MEM_DISABLE_MULTICAST": "1"}
 
 
@@ -67,7 +77,7 @@ def build_peer(src_dir, suites, peer):
     if peer == "oshmem":
         cxx = "/usr/bin/oshc++" if os.path.exists("/usr/bin/oshc++") else cxx
     exes = {}
-    for s in suites:
+    for s in sorted({name for name, _ in suites}):
         exe = os.path.join(tmp, "peer_" + s)
         r = subprocess.run([cxx, "-O2", "-std=c++17", "-DGSHMEM_PERF_SUITE=" + s, "-DGSHMEM_PERF_IMPL=" + peer,
                             os.path.join(src_dir, "cpu_perf.cpp"), "-o", exe], capture_output=True, text=True)
@@ -100,7 +110,7 @@ def main():
     if a.peer == "oshmem":
         peer_exes = build_peer(src_dir, suites, a.peer)
     elif a.peer == "nvshmem":
-        peer_exes = {s: os.path.join(a.peer_dir, "nvshmem_" + s) for s in suites
+        peer_exes = {s: os.path.join(a.peer_dir, "nvshmem_" + s) for s, _ in suites
                      if os.path.exists(os.path.join(a.peer_dir or "", "nvshmem_" + s))}
     else:
         peer_exes = {}
@@ -110,7 +120,7 @@ def main():
         rows += r
         if note:
             notes.append("floors: " + note)
-    for s, args in suites.items():
+    for s, args in suites:
         extra = ["-n", "5", "-w", "1", "-e", "64K"] if a.quick else []
         name = ("shmem_" if gpu else "shmem_cpu_") + s
         exe = os.path.join(a.build, "tests", "perf", name)
@@ -145,7 +155,7 @@ def main():
     # ratio table gshmem / peer for every (suite, size, metric) both measured
     by = {}
     for r in rows:
-        by.setdefault((r["suite"], int(r["size"]), r["metric"]), {})[r["impl"]] = (float(r["value"]), r["unit"])
+        by.setdefault((label(r), int(r["size"]), r["metric"]), {})[r["impl"]] = (float(r["value"]), r["unit"])
     if a.peer != "none":
         print("| suite | size | metric | gshmem | %s | ratio |" % a.peer)
         print("|---|---|---|---|---|---|")
@@ -173,7 +183,7 @@ def plot(rows, out):
         series = {}
         for r in rows:
             if r["metric"] == metric:
-                series.setdefault((r["suite"], r["impl"]), []).append((int(r["size"]), float(r["value"])))
+                series.setdefault((label(r), r["impl"]), []).append((int(r["size"]), float(r["value"])))
         series = {k: sorted(v) for k, v in series.items() if len(v) > 1}
         if not series:
             continue

@@ -11,6 +11,7 @@
 #include <cstring>
 #include <functional>
 #include <random>
+#include <string>
 #include <thread>
 #include <vector>
 
@@ -215,4 +216,37 @@ TEST(ProxyExecutor, DeferredCompletionPutsSignalsGetsAtomics) {
   for (size_t i = 0; i < all.size(); ++i) ASSERT_EQ(all[i], i) << "fetch-add results are not 0..N-1";
   EXPECT_EQ(*reinterpret_cast<uint64_t*>(seg[0].data() + kCounterOff), all.size());
   EXPECT_GT(engine.flushes, 0u);
+}
+
+// FENCE reaches the engine between the operations it separates; a FENCE carrying extension slots
+// is rejected; FIFO-ordered engines need not implement fence().
+TEST(ProxyExecutor, FenceReachesTheEngineInOrder) {
+  struct Recorder : Engine {
+    std::string log;
+    void put(uint32_t pe, uint32_t, uint64_t, uint64_t, uint64_t) override { log += "P" + std::to_string(pe); }
+    void put_inline(uint32_t, uint32_t, uint64_t, const void*, uint64_t) override { log += "I"; }
+    void get(uint32_t, uint32_t, uint64_t, uint64_t, uint64_t) override { log += "G"; }
+    void signal(uint32_t, uint32_t, uint64_t, uint64_t, uint32_t) override { log += "S"; }
+    void amo(uint32_t, uint32_t, uint64_t, uint32_t, uint32_t, uint64_t, uint64_t, uint64_t*) override { log += "A"; }
+    void flush() override {}
+    void fence() override { log += "F"; }
+  } engine;
+  Fifo fifo(6);
+  Executor exec(fifo, engine);
+  char buf[64] = {};
+  push_put(fifo, 1, 0, buf, 64);
+  fifo.push(gshmem_trigger_fence());
+  push_put(fifo, 2, 0, buf, 64);
+  push_signal(fifo, 2, 8, 1, 0);
+  const gshmem_trigger bad_fence = gshmem_trigger_encode(GSHMEM_TRIG_FENCE, GSHMEM_TRIG_FLAG_EXT, 0, 0, 0, 0);
+  const gshmem_trigger ext{1, 2};
+  fifo.push(bad_fence, &ext);
+  fifo.push(gshmem_trigger_fence());
+  push_get(fifo, 1, 0, buf, 8);
+  while (exec.poll()) {
+  }
+  EXPECT_EQ(engine.log, "P1FP2SFG");
+  EXPECT_EQ(exec.rejected(), 1u);
+  EXPECT_EQ(gshmem_trigger_decode(gshmem_trigger_fence()).op, static_cast<uint32_t>(GSHMEM_TRIG_FENCE));
+  EXPECT_EQ(GSHMEM_TRIG_EXT_SLOTS(gshmem_trigger_decode(gshmem_trigger_fence()).flags), 0u);
 }

@@ -158,6 +158,12 @@ __device__ __forceinline__ void proxy_get_bytes(char *dst, uint64_t off, size_t 
   }
 }
 
+// Orders this PE's proxied operations before the push against those after it, per target PE.
+__device__ __forceinline__ void proxy_fence() {
+  const gshmem_trigger t = gshmem_trigger_fence();
+  proxy_push(&t, 1);
+}
+
 __device__ __forceinline__ void proxy_signal(uint64_t off, uint64_t v, int op, int pe) {
   gshmem_trigger s[2];
   gshmem_trigger_signal(pe, GSHMEM_TRIG_SEG_DEVICE, off, v, static_cast<uint32_t>(op), &s[0], &s[1]);

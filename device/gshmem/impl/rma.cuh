@@ -142,9 +142,13 @@ __device__ __forceinline__ void iget(const char *call, void *dest, const void *s
 
 // fence and quiet: stores to other GPUs are ordered (fence) and performed at system scope (quiet)
 // by fence.sc.sys, which waits for the issuing thread's prior memory operations. Proxied
-// operations are already ordered per target PE (FIFO order, one engine queue per PE); quiet also
-// waits until the proxy has completed everything pushed before it.
-__device__ __forceinline__ void fence() { __threadfence_system(); }
+// operations: a fence pushes a FENCE trigger (the proxy may run the puts to one PE between fences
+// concurrently, on several copy streams); quiet waits until the proxy has completed everything
+// pushed before it.
+__device__ __forceinline__ void fence() {
+  __threadfence_system();
+  if (proxy_on()) proxy_fence();
+}
 __device__ __forceinline__ void quiet() {
   __threadfence_system();
   proxy_quiet();

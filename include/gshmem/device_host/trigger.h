@@ -21,7 +21,7 @@
 #define GSHMEM_TRIG_HD
 #endif
 
-#define GSHMEM_TRIGGER_VERSION 1u
+#define GSHMEM_TRIGGER_VERSION 2u /* 2: FENCE */
 
 typedef struct gshmem_trigger {
   uint64_t w0;
@@ -35,7 +35,8 @@ enum gshmem_trigger_op {
   GSHMEM_TRIG_PUT_SIGNAL = 3,
   GSHMEM_TRIG_SIGNAL = 4,
   GSHMEM_TRIG_AMO = 5,
-  GSHMEM_TRIG_FLUSH = 6
+  GSHMEM_TRIG_FLUSH = 6,
+  GSHMEM_TRIG_FENCE = 7
 };
 #define GSHMEM_TRIG_FLAG_EXT 1u  /* one extension slot follows */
 #define GSHMEM_TRIG_FLAG_EXT2 2u /* two extension slots follow */
@@ -74,7 +75,7 @@ static inline GSHMEM_TRIG_HD gshmem_trigger_fields gshmem_trigger_decode(gshmem_
   return f;
 }
 
-/* What each operation carries (all but FLUSH take one extension slot):
+/* What each operation carries (all but FLUSH and FENCE take one extension slot):
  *   PUT     size = bytes; dst_off/segment = destination on pe; e0 = source address (this process);
  *           with GSHMEM_TRIG_FLAG_INLINE the extension's 16 bytes are the data (size <= 16)
  *   GET     size = bytes; dst_off/segment = source on pe;      e0 = destination address
@@ -83,7 +84,10 @@ static inline GSHMEM_TRIG_HD gshmem_trigger_fields gshmem_trigger_decode(gshmem_
  *   AMO     two extension slots (flags = GSHMEM_TRIG_FLAG_EXT2): size = (amo op << 4) | operand
  *           bytes (4 or 8); dst_off = target on pe; first e0 = operand, e1 = compare value (cswap);
  *           second e0 = address that receives the old value (0: none), e1 = 0.
- *   FLUSH   nothing to do; a producer's quiet waits for the completion count past it. */
+ *   FLUSH   nothing to do; a producer's quiet waits for the completion count past it.
+ *   FENCE   no fields: every operation after it to a PE is performed after every operation before it
+ *           to that PE (shmem_fence). Between fences an engine may perform the PUTs to one PE in any
+ *           order and concurrently; GET, SIGNAL and AMO come after every earlier operation to their PE. */
 enum gshmem_trigger_amo_op {
   GSHMEM_TRIG_AMO_FETCH = 0,
   GSHMEM_TRIG_AMO_SET = 1,
@@ -125,6 +129,9 @@ static inline GSHMEM_TRIG_HD void gshmem_trigger_signal(uint32_t pe, uint32_t se
   *t = gshmem_trigger_encode(GSHMEM_TRIG_SIGNAL, GSHMEM_TRIG_FLAG_EXT, pe, sig_op, off, seg);
   ext->w0 = 0;
   ext->w1 = value;
+}
+static inline GSHMEM_TRIG_HD gshmem_trigger gshmem_trigger_fence(void) {
+  return gshmem_trigger_encode(GSHMEM_TRIG_FENCE, 0, 0, 0, 0, 0);
 }
 /* ext: two slots */
 static inline GSHMEM_TRIG_HD void gshmem_trigger_amo(uint32_t pe, uint32_t seg, uint64_t off, uint32_t amo_op,
