@@ -18,6 +18,7 @@ void check(CUresult r, const char* what) {
 }
 
 constexpr uint64_t kSpreadMin = 64 * 1024;  // PUTs this large go to the lanes in turn
+constexpr size_t kMaxWaitingPuts = 4096;     // per PE, before they are issued anyway
 
 unsigned lanes_from_config(const Runtime& rt) {
   const int64_t n = rt.cfg->GSHMEM_PROXY_CE_STREAMS;
@@ -119,14 +120,38 @@ void CeEngine::submit_all() {
 
 void CeEngine::put(uint32_t pe, uint32_t seg, uint64_t off, uint64_t src, uint64_t n) {
   const CUdeviceptr dst = addr(pe, seg, off, n, "put");
-  CUstream s = place(pe, n >= kSpreadMin ? LanePlan::Kind::put_large : LanePlan::Kind::put_small);
-  check(g_.drv->cuMemcpyAsync(dst, static_cast<CUdeviceptr>(src), n, s), "cuMemcpyAsync(proxy put)");
+  if (!n) return;
+  std::vector<Copy>& q = targets_[pe].puts;
+  q.push_back(Copy{dst, src, n});
+  if (q.size() >= kMaxWaitingPuts) issue_puts(pe);
+}
+
+void CeEngine::issue_puts(uint32_t pe) {
+  std::vector<Copy>& q = targets_[pe].puts;
+  if (q.empty()) return;
+  merge_copies(q);
+  for (const Copy& c : q) {
+    CUstream s = place(pe, c.n >= kSpreadMin ? LanePlan::Kind::put_large : LanePlan::Kind::put_small);
+    check(g_.drv->cuMemcpyAsync(static_cast<CUdeviceptr>(c.dst), static_cast<CUdeviceptr>(c.src), c.n, s),
+          "cuMemcpyAsync(proxy put)");
+  }
+  q.clear();
+}
+
+void CeEngine::issue_all_puts() {
+  for (uint32_t pe = 0; pe < targets_.size(); ++pe) issue_puts(pe);
+}
+
+void CeEngine::fence() {
+  issue_all_puts();
+  plan_.fence();
 }
 
 void CeEngine::put_inline(uint32_t pe, uint32_t seg, uint64_t off, const void* data, uint64_t n) {
   const CUdeviceptr dst = addr(pe, seg, off, n, "put");
   const char* b = static_cast<const char*>(data);
   if (n && n % 4 == 0 && dst % 4 == 0) {  // whole words: write-value operations, no copy
+    issue_puts(pe);
     (void)place(pe, LanePlan::Kind::put_small, true);
     for (uint64_t i = 0; i < n;) {
       if ((dst + i) % 8 == 0 && n - i >= 8) {
@@ -143,6 +168,7 @@ void CeEngine::put_inline(uint32_t pe, uint32_t seg, uint64_t off, const void* d
     }
     return;
   }
+  issue_puts(pe);
   CUstream s = place(pe, LanePlan::Kind::put_small);
   const char* a = stage(data, n);
   check(g_.drv->cuMemcpyAsync(dst, reinterpret_cast<CUdeviceptr>(a), n, s), "cuMemcpyAsync(proxy inline put)");
@@ -150,12 +176,14 @@ void CeEngine::put_inline(uint32_t pe, uint32_t seg, uint64_t off, const void* d
 
 void CeEngine::get(uint32_t pe, uint32_t seg, uint64_t off, uint64_t dst, uint64_t n) {
   const CUdeviceptr src = addr(pe, seg, off, n, "get");
+  issue_puts(pe);
   CUstream s = place(pe, LanePlan::Kind::ordered);
   check(g_.drv->cuMemcpyAsync(static_cast<CUdeviceptr>(dst), src, n, s), "cuMemcpyAsync(proxy get)");
 }
 
 void CeEngine::signal(uint32_t pe, uint32_t seg, uint64_t off, uint64_t v, uint32_t op) {
   const CUdeviceptr d = addr(pe, seg, off, 8, "signal");
+  issue_puts(pe);
   CUstream s = place(pe, LanePlan::Kind::ordered, op == 0);
   if (op == 0) return write_value(pe, d, v, 8);  // SET
   api::dev_amo_async(kCall, reinterpret_cast<void*>(d), 8, api::AmoOp::add, v, 0, nullptr, s);
@@ -164,6 +192,7 @@ void CeEngine::signal(uint32_t pe, uint32_t seg, uint64_t off, uint64_t v, uint3
 void CeEngine::amo(uint32_t pe, uint32_t seg, uint64_t off, uint32_t op, uint32_t bytes, uint64_t operand,
                    uint64_t compare, uint64_t* old) {
   const CUdeviceptr d = addr(pe, seg, off, bytes, "atomic");
+  issue_puts(pe);
   CUstream s = place(pe, LanePlan::Kind::ordered);
   // the kernel's cswap takes (expected, new value); a trigger carries (new value, expected)
   const bool cs = op == GSHMEM_TRIG_AMO_CSWAP;
@@ -197,6 +226,7 @@ CUevent CeEngine::event() {
 }
 
 void CeEngine::flush() {
+  issue_all_puts();
   submit_all();
   for (Target& t : targets_)
     for (CUstream s : t.lane)
@@ -206,6 +236,7 @@ void CeEngine::flush() {
 
 void CeEngine::complete_at(uint64_t upto) {
   const cu::Driver& d = *g_.drv;
+  issue_all_puts();
   submit_all();
   for (uint32_t pe = 0; pe < targets_.size(); ++pe) {
     Target& t = targets_[pe];

@@ -1,6 +1,11 @@
 // The GPU proxy's engine for peers whose heap is mapped in this process (same node, proxy forced):
 // the copy engine and the GPU's stream front end do the work, the proxy thread only enqueues.
 //
+// * PUTs (copies) wait in a per-PE list until another operation to that PE, a FENCE or the end of
+//   the batch; then adjacent ones (source and destination both contiguous) become one copy
+//   (merge.hpp): the blocks of a block-scoped transfer push one PUT each, and one large copy runs
+//   at the copy engine's full rate where a hundred small ones pay its start-up and the host's
+//   call each.
 // * Each target PE has a few streams (lanes, GSHMEM_PROXY_CE_STREAMS). PUTs of 64 KiB and more go
 //   to them in turn so that copies to one PE overlap; everything else goes to lane 0. Cross-lane
 //   event waits (planned by LanePlan, lanes.hpp) put a GET, SIGNAL or atomic after every earlier
@@ -22,6 +27,7 @@
 
 #include "proxy/executor.hpp"
 #include "proxy/lanes.hpp"
+#include "proxy/merge.hpp"
 
 #if GSHMEM_HAVE_CUDA
 #include <cuda.h>
@@ -48,7 +54,7 @@ class CeEngine final : public Engine, private LanePlan::Waits {
   void amo(uint32_t pe, uint32_t seg, uint64_t off, uint32_t op, uint32_t bytes, uint64_t operand, uint64_t compare,
            uint64_t* old) override;
   void flush() override;
-  void fence() override { plan_.fence(); }
+  void fence() override;
   bool deferred() const override { return true; }
   void complete_at(uint64_t upto) override;
   uint64_t completed_upto() override;
@@ -63,8 +69,11 @@ class CeEngine final : public Engine, private LanePlan::Waits {
     std::vector<CUstream> lane;                       // created on first use
     std::vector<CUevent> mark;                        // per lane: recorded for a wait on it
     std::vector<CUstreamBatchMemOpParams> memops;     // for lane 0, not yet submitted
+    std::vector<Copy> puts;                           // not yet issued (merged when issued)
   };
   CUdeviceptr addr(uint32_t pe, uint32_t seg, uint64_t off, uint64_t n, const char* what) const;
+  void issue_puts(uint32_t pe);  // merges and enqueues pe's waiting PUTs
+  void issue_all_puts();
   // The stream for the next operation of kind k to pe (lane 0's write-values are submitted first
   // unless memop: the operation itself is one).
   CUstream place(uint32_t pe, LanePlan::Kind k, bool memop = false);

@@ -127,6 +127,9 @@ __global__ void barrier_loop(long* counters, int iters, unsigned long long* bad)
 // Message passing litmus: blocks [0,B) produce to the right, [B,2B) consume from the left.
 // Producer: data (one 32-word slot, weak stores), fence, then flag=it (p); waits for ack=it.
 // Consumer: wait flag>=it, read all 32 words (must all be it), ack=it to the left.
+// Device code's view: is pe reached by loads and stores (shmem_ptr not NULL) or through the proxy?
+// (The host's shmem_ptr answers for the host, which maps every heap of the node.)
+__global__ void device_ptr_null(const void* p, int pe, int* out) { *out = shmem_ptr(p, pe) == nullptr; }
 __global__ void litmus(uint32_t* data, uint64_t* flags, uint64_t* acks, int iters, unsigned long long* stale) {
   const int me = shmem_my_pe(), n = shmem_n_pes(), right = (me + 1) % n, left = (me + n - 1) % n;
   const int B = gridDim.x / 2;
@@ -310,7 +313,11 @@ int main() {
   // Through the proxy every p is a trigger (over tcp, a request on a socket: ~5 us each), and the
   // ordering comes from the FIFO, not from NVLink: 2048 rounds suffice there.
   uint32_t* ldata = static_cast<uint32_t*>(shmem_calloc(32 * 32, 4));
-  const int slots = 32, iters = shmem_ptr(ldata, right) ? 32768 : 2048;
+  int* proxied_right;
+  CK(cudaMallocManaged(&proxied_right, sizeof *proxied_right));
+  device_ptr_null<<<1, 1>>>(ldata, right, proxied_right);
+  CK(cudaDeviceSynchronize());
+  const int slots = 32, iters = *proxied_right ? 2048 : 32768;
   uint64_t* lflags = static_cast<uint64_t*>(shmem_calloc(slots, 8));
   uint64_t* lacks = static_cast<uint64_t*>(shmem_calloc(slots, 8));
   shmem_barrier_all();
@@ -324,7 +331,8 @@ int main() {
     CK(cudaDeviceSynchronize());
     unsigned long long s = read_bad(bad);
     EXPECT(s == 0, "litmus: %llu stale reads in %d messages", s, slots * iters);
-    if (me == 0) printf("litmus: %d messages per PE, %llu stale reads\n", slots * iters, s);
+    if (me == 0) printf("litmus: %d messages per PE%s, %llu stale reads\n", slots * iters,
+                        *proxied_right ? " (through the proxy)" : "", s);
   }
 
   // 9. host-side operations on the device heap

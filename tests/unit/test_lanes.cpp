@@ -8,10 +8,12 @@
 // ordered operation separates them.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <random>
 #include <vector>
 
 #include "proxy/lanes.hpp"
+#include "proxy/merge.hpp"
 
 namespace {
 using gshmem::proxy::LanePlan;
@@ -152,4 +154,45 @@ TEST(LanePlan, RoundRobinAndClamp) {
   EXPECT_EQ(w.n, 3) << "an ordered op joins lanes 1..3 into lane 0";
   EXPECT_EQ(LanePlan(1, 0).lanes(), 1u);
   EXPECT_EQ(LanePlan(1, 99).lanes(), LanePlan::kMaxLanes);
+}
+
+// merge_copies (src/proxy/merge.hpp): every byte of every input copy is copied exactly once by
+// the output (as a multiset of (destination, source) byte pairs), outputs are whole ranges, and a
+// shuffled block-scoped transfer (adjacent chunks) becomes one copy per repetition.
+TEST(MergeCopies, KeepsEveryByteOnceAndJoinsAdjacentChunks) {
+  using gshmem::proxy::Copy;
+  using gshmem::proxy::merge_copies;
+  auto pairs = [](const std::vector<Copy>& v) {
+    std::vector<std::pair<uint64_t, uint64_t>> p;
+    for (const Copy& c : v)
+      for (uint64_t i = 0; i < c.n; ++i) p.emplace_back(c.dst + i, c.src + i);
+    std::sort(p.begin(), p.end());
+    return p;
+  };
+  std::mt19937 rng(7);
+  for (int trial = 0; trial < 300; ++trial) {
+    std::vector<Copy> q;
+    const int n = 1 + static_cast<int>(rng() % 60);
+    for (int i = 0; i < n; ++i) {
+      const uint64_t d = 1000 + rng() % 200, n_ = 1 + rng() % 40;
+      const uint64_t s = rng() % 3 == 0 ? 5000 + rng() % 300 : d + 4000;  // mostly one offset: chains
+      q.push_back(Copy{d, s, n_});
+      if (rng() % 4 == 0) q.push_back(q.back());                         // a repeated transfer
+      if (rng() % 3 == 0) q.push_back(Copy{d + n_, s + n_, 1 + rng() % 30});  // its neighbour
+    }
+    std::shuffle(q.begin(), q.end(), rng);
+    const auto want = pairs(q);
+    const size_t before = q.size();
+    merge_copies(q);
+    ASSERT_LE(q.size(), before);
+    ASSERT_EQ(pairs(q), want) << "trial " << trial;
+  }
+  // 132 blocks x 3 repetitions of the same 132-chunk transfer, shuffled: three copies of it
+  std::vector<Copy> q;
+  for (int rep = 0; rep < 3; ++rep)
+    for (uint64_t b = 0; b < 132; ++b) q.push_back(Copy{1 << 20 | b * 4096, 8 << 20 | b * 4096, 4096});
+  std::shuffle(q.begin(), q.end(), rng);
+  merge_copies(q);
+  ASSERT_EQ(q.size(), 3u);
+  for (const Copy& c : q) EXPECT_TRUE(c.dst == 1u << 20 && c.src == 8u << 20 && c.n == 132u * 4096);
 }
