@@ -19,8 +19,6 @@ void check(CUresult r, const char* what) {
 
 constexpr uint64_t kSpreadMin = 64 * 1024;  // PUTs this large go to the lanes in turn
 constexpr size_t kMaxWaitingPuts = 4096;     // per PE, before they are issued anyway
-constexpr uint64_t kHoldBytes = 32ull << 20;  // a batch of only PUTs is held for more to merge up to
-constexpr size_t kHoldPuts = 1024;            // this much
 
 unsigned lanes_from_config(const Runtime& rt) {
   const int64_t n = rt.cfg->GSHMEM_PROXY_CE_STREAMS;
@@ -125,8 +123,6 @@ void CeEngine::put(uint32_t pe, uint32_t seg, uint64_t off, uint64_t src, uint64
   if (!n) return;
   std::vector<Copy>& q = targets_[pe].puts;
   q.push_back(Copy{dst, src, n});
-  waiting_bytes_ += n;
-  ++waiting_puts_;
   if (q.size() >= kMaxWaitingPuts) issue_puts(pe);
 }
 
@@ -138,9 +134,7 @@ void CeEngine::issue_puts(uint32_t pe) {
     CUstream s = place(pe, c.n >= kSpreadMin ? LanePlan::Kind::put_large : LanePlan::Kind::put_small);
     check(g_.drv->cuMemcpyAsync(static_cast<CUdeviceptr>(c.dst), static_cast<CUdeviceptr>(c.src), c.n, s),
           "cuMemcpyAsync(proxy put)");
-    waiting_bytes_ -= std::min(waiting_bytes_, c.n);
   }
-  waiting_puts_ -= std::min(waiting_puts_, q.size());
   q.clear();
 }
 
@@ -151,13 +145,11 @@ void CeEngine::issue_all_puts() {
 void CeEngine::fence() {
   issue_all_puts();
   plan_.fence();
-  other_since_mark_ = true;
 }
 
 void CeEngine::put_inline(uint32_t pe, uint32_t seg, uint64_t off, const void* data, uint64_t n) {
   const CUdeviceptr dst = addr(pe, seg, off, n, "put");
   const char* b = static_cast<const char*>(data);
-  other_since_mark_ = true;
   if (n && n % 4 == 0 && dst % 4 == 0) {  // whole words: write-value operations, no copy
     issue_puts(pe);
     (void)place(pe, LanePlan::Kind::put_small, true);
@@ -184,7 +176,6 @@ void CeEngine::put_inline(uint32_t pe, uint32_t seg, uint64_t off, const void* d
 
 void CeEngine::get(uint32_t pe, uint32_t seg, uint64_t off, uint64_t dst, uint64_t n) {
   const CUdeviceptr src = addr(pe, seg, off, n, "get");
-  other_since_mark_ = true;
   issue_puts(pe);
   CUstream s = place(pe, LanePlan::Kind::ordered);
   check(g_.drv->cuMemcpyAsync(static_cast<CUdeviceptr>(dst), src, n, s), "cuMemcpyAsync(proxy get)");
@@ -192,7 +183,6 @@ void CeEngine::get(uint32_t pe, uint32_t seg, uint64_t off, uint64_t dst, uint64
 
 void CeEngine::signal(uint32_t pe, uint32_t seg, uint64_t off, uint64_t v, uint32_t op) {
   const CUdeviceptr d = addr(pe, seg, off, 8, "signal");
-  other_since_mark_ = true;
   issue_puts(pe);
   CUstream s = place(pe, LanePlan::Kind::ordered, op == 0);
   if (op == 0) return write_value(pe, d, v, 8);  // SET
@@ -202,7 +192,6 @@ void CeEngine::signal(uint32_t pe, uint32_t seg, uint64_t off, uint64_t v, uint3
 void CeEngine::amo(uint32_t pe, uint32_t seg, uint64_t off, uint32_t op, uint32_t bytes, uint64_t operand,
                    uint64_t compare, uint64_t* old) {
   const CUdeviceptr d = addr(pe, seg, off, bytes, "atomic");
-  other_since_mark_ = true;
   issue_puts(pe);
   CUstream s = place(pe, LanePlan::Kind::ordered);
   // the kernel's cswap takes (expected, new value); a trigger carries (new value, expected)
@@ -246,22 +235,8 @@ void CeEngine::flush() {
 }
 
 void CeEngine::complete_at(uint64_t upto) {
-  held_ = upto;
-  // Only PUTs since the last mark, and not many: hold them while triggers keep coming (drained()
-  // starts them), so that the rest of a transfer can merge with them.
-  if (!other_since_mark_ && waiting_puts_ && waiting_puts_ < kHoldPuts && waiting_bytes_ < kHoldBytes) return;
-  mark(upto);
-}
-
-void CeEngine::drained() {
-  if (held_ > marked_) mark(held_);
-}
-
-void CeEngine::mark(uint64_t upto) {
   const cu::Driver& d = *g_.drv;
   issue_all_puts();
-  other_since_mark_ = false;
-  marked_ = upto;
   submit_all();
   for (uint32_t pe = 0; pe < targets_.size(); ++pe) {
     Target& t = targets_[pe];

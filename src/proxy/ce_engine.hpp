@@ -1,9 +1,8 @@
 // The GPU proxy's engine for peers whose heap is mapped in this process (same node, proxy forced):
 // the copy engine and the GPU's stream front end do the work, the proxy thread only enqueues.
 //
-// * PUTs (copies) wait in a per-PE list until another operation to that PE or a FENCE, or (when
-//   the batches since the last completion mark held only PUTs) until a poll finds the FIFO empty
-//   or 32 MiB / 1024 PUTs wait; then adjacent ones (source and destination both contiguous) become one copy
+// * PUTs (copies) wait in a per-PE list until another operation to that PE, a FENCE or the end of
+//   the batch; then adjacent ones (source and destination both contiguous) become one copy
 //   (merge.hpp): the blocks of a block-scoped transfer push one PUT each, and one large copy runs
 //   at the copy engine's full rate where a hundred small ones pay its start-up and the host's
 //   call each.
@@ -58,7 +57,6 @@ class CeEngine final : public Engine, private LanePlan::Waits {
   void fence() override;
   bool deferred() const override { return true; }
   void complete_at(uint64_t upto) override;
-  void drained() override;
   uint64_t completed_upto() override;
 
  private:
@@ -74,7 +72,6 @@ class CeEngine final : public Engine, private LanePlan::Waits {
     std::vector<Copy> puts;                           // not yet issued (merged when issued)
   };
   CUdeviceptr addr(uint32_t pe, uint32_t seg, uint64_t off, uint64_t n, const char* what) const;
-  void mark(uint64_t upto);      // starts everything held; completion of the slots before upto
   void issue_puts(uint32_t pe);  // merges and enqueues pe's waiting PUTs
   void issue_all_puts();
   // The stream for the next operation of kind k to pe (lane 0's write-values are submitted first
@@ -92,10 +89,6 @@ class CeEngine final : public Engine, private LanePlan::Waits {
   GpuContext& g_;
   CUdeviceptr mirror_;
   std::vector<Target> targets_;
-  uint64_t held_ = 0, marked_ = 0;  // slots complete_at reported / marked for completion
-  uint64_t waiting_bytes_ = 0;      // in the PUT lists
-  size_t waiting_puts_ = 0;
-  bool other_since_mark_ = false;   // an operation other than a copied PUT since the last mark
   LanePlan plan_;
   CUstream cstream_ = nullptr;                                  // completion stream
   std::deque<Batch> batches_;

@@ -36,12 +36,8 @@ class Engine {
   // complete_at(upto) after a batch instead of flush(), meaning "everything started so far belongs
   // to the slots before upto", and publishes completion from completed_upto(): the largest upto
   // whose operations have all finished (non-decreasing).
-  // A deferred engine may hold work back after complete_at (PUTs that later ones may merge with);
-  // the executor calls drained() when a poll finds no new trigger, and the engine then starts
-  // everything it holds.
   virtual bool deferred() const { return false; }
   virtual void complete_at(uint64_t /*upto*/) {}
-  virtual void drained() {}
   virtual uint64_t completed_upto() { return 0; }
 };
 
@@ -57,7 +53,6 @@ class Executor {
         [&](const gshmem_trigger& t, const gshmem_trigger* ext, uint64_t n_ext) { run(t, ext, n_ext); }, max_slots);
     if (engine_.deferred()) {
       if (n) engine_.complete_at(fifo_.tail());
-      else engine_.drained();
       const uint64_t c = engine_.completed_upto();
       if (c > published_) fifo_.publish_completed(published_ = c);
     } else if (n) {

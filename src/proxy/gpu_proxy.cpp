@@ -54,7 +54,6 @@ class RouteEngine final : public Engine {
     flush_sync();
     ce_->complete_at(upto);
   }
-  void drained() override { ce_->drained(); }
   uint64_t completed_upto() override { return ce_->completed_upto(); }
 
  private:
