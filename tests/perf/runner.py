@@ -28,7 +28,7 @@ CPU_SUITES = [
 
 GPU_SUITES = [
     ("put_latency", ["-b", "8", "-e", "64K", "-n", "2000"]),
-    ("put_latency", ["-b", "8", "-e", "64K", "-f", "8", "-n", "2000", "-s", "block", "-t", "1024"]),
+    ("put_latency", ["-b", "1K", "-e", "64K", "-f", "4", "-n", "2000", "-s", "block", "-t", "1024"]),
     ("get_latency", ["-b", "8", "-e", "64K", "-n", "2000"]),
     ("p_latency", []), ("g_latency", []), ("p_ping_pong_latency", []), ("signal_ping_pong_latency", []),
     ("put_signal_ping_pong_latency", ["-b", "8", "-e", "8"]),
