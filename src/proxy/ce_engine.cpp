@@ -81,9 +81,10 @@ CUstream CeEngine::lane(uint32_t pe, unsigned i) {
 void CeEngine::wait(uint32_t pe, unsigned waiter, unsigned on) {
   const cu::Driver& d = *g_.drv;
   if (waiter == 0 || on == 0) submit(pe);  // lane 0's earlier write-values go before its wait or mark
-  Target& t = targets_[pe];
-  check(d.cuEventRecord(t.mark[on], lane(pe, on)), "cuEventRecord(proxy lane)");
-  check(d.cuStreamWaitEvent(lane(pe, waiter), t.mark[on], 0), "cuStreamWaitEvent(proxy lane)");
+  CUstream from = lane(pe, on), to = lane(pe, waiter);  // created (with their events) first
+  CUevent e = targets_[pe].mark[on];
+  check(d.cuEventRecord(e, from), "cuEventRecord(proxy lane)");
+  check(d.cuStreamWaitEvent(to, e, 0), "cuStreamWaitEvent(proxy lane)");
 }
 
 CUstream CeEngine::place(uint32_t pe, LanePlan::Kind k, bool memop) {

@@ -17,6 +17,7 @@
 #include "proxy/ce_engine.hpp"
 #include "proxy/executor.hpp"
 #include "proxy/ib_engine.hpp"
+#include "proxy/route_engine.hpp"
 #include "proxy/tcp_engine.hpp"
 
 namespace gshmem::proxy {
@@ -27,52 +28,6 @@ constexpr const char* kCall = "gshmem proxy";
 void check(CUresult r, const char* what) {
   if (r != CUDA_SUCCESS) api_error(kCall, "%s failed: %s", what, cu::error_string(r));
 }
-
-// Routes each target PE to its engine (copy engine, tcp or ib) and flushes them all.
-class RouteEngine final : public Engine {
- public:
-  RouteEngine(Engine* ce, Engine* tcp, Engine* ib, std::vector<Route> routes)
-      : ce_(ce), tcp_(tcp), ib_(ib), routes_(std::move(routes)) {}
-  void put(uint32_t pe, uint32_t seg, uint64_t off, uint64_t src, uint64_t n) override { at(pe).put(pe, seg, off, src, n); }
-  void put_inline(uint32_t pe, uint32_t seg, uint64_t off, const void* d, uint64_t n) override {
-    at(pe).put_inline(pe, seg, off, d, n);
-  }
-  void get(uint32_t pe, uint32_t seg, uint64_t off, uint64_t dst, uint64_t n) override { at(pe).get(pe, seg, off, dst, n); }
-  void signal(uint32_t pe, uint32_t seg, uint64_t off, uint64_t v, uint32_t op) override {
-    at(pe).signal(pe, seg, off, v, op);
-  }
-  void amo(uint32_t pe, uint32_t seg, uint64_t off, uint32_t op, uint32_t bytes, uint64_t a, uint64_t b,
-           uint64_t* old) override {
-    at(pe).amo(pe, seg, off, op, bytes, a, b, old);
-  }
-  // Without the copy engine every engine is synchronous. With it, completion is asynchronous
-  // (the executor calls complete_at instead of flush): the synchronous engines are flushed before
-  // the copy engine's completion mark, so the mark covers them too.
-  void flush() override { flush_sync(); }
-  bool deferred() const override { return ce_ != nullptr; }
-  void complete_at(uint64_t upto) override {
-    flush_sync();
-    ce_->complete_at(upto);
-  }
-  uint64_t completed_upto() override { return ce_->completed_upto(); }
-
- private:
-  void flush_sync() {
-    if (tcp_) tcp_->flush();
-    if (ib_) ib_->flush();
-  }
-  Engine& at(uint32_t pe) {
-    if (pe >= routes_.size()) api_error(kCall, "trigger for pe %u: there are %zu PEs", pe, routes_.size());
-    const Route r = routes_[pe];
-    Engine* e = r == Route::copy_engine ? ce_ : r == Route::tcp ? tcp_ : r == Route::ib ? ib_ : nullptr;
-    if (!e) api_error(kCall, "trigger for pe %u, which this PE reaches without the proxy", pe);
-    return *e;
-  }
-  Engine* ce_;
-  Engine* tcp_;
-  Engine* ib_;
-  std::vector<Route> routes_;
-};
 
 // The tcp transport's access to this PE's GPU memory.
 class GpuMemory final : public transport::LocalMemory {

@@ -155,19 +155,23 @@ __global__ void leave_in_flight(char* dst, const char* src, size_t n, int right)
   shmemx_putmem_nbi_block(dst + blockIdx.x * n, src + blockIdx.x * n, n, right);
 }
 
-// Large puts, which the copy-engine proxy runs concurrently on several streams per PE: each round
-// puts a stale 1 MiB and then, after a fence, the fresh 1 MiB over it, four more 256 KiB pieces
-// and a 256 KiB put_signal; the left PE's data is checked here at the signal (the fresh payload
-// everywhere: the fence kept the stale copy from landing last, the signal came after every
-// piece), poisoned, and acked so that the next round may overwrite it.
-constexpr size_t kBig = 1 << 20, kPiece = 256 << 10, kBigTotal = kBig + 5 * kPiece;
-__global__ void big_rounds(char* dst, const char* stale, const char* fresh, uint64_t* sig, uint64_t* ack,
+// Large puts, which the copy-engine proxy runs concurrently on several streams per PE and merges
+// when adjacent: each round puts a stale 8 MiB, then after a fence the fresh data over it, as a
+// 256 KiB tail (from its own buffer, so it cannot merge with the rest) and the 8 MiB - 256 KiB
+// head, then four 256 KiB pieces and a 256 KiB put_signal. Without the fence the small tail copy
+// would finish long before the stale 8 MiB and be overwritten. The left PE's data is checked
+// here at the signal (the fresh payload everywhere: the fence kept the stale copy from landing
+// last, the signal came after every piece), poisoned, and acked so that the next round may
+// overwrite it.
+constexpr size_t kBig = 8 << 20, kPiece = 256 << 10, kBigTotal = kBig + 5 * kPiece;
+__global__ void big_rounds(char* dst, const char* stale, const char* fresh, const char* tail, uint64_t* sig, uint64_t* ack,
                            uint64_t seed, int right, int left, int rounds, unsigned long long* bad) {
   for (int r = 1; r <= rounds; ++r) {
     if (threadIdx.x == 0) {
       shmem_putmem_nbi(dst, stale, kBig, right);
       shmem_fence();
-      shmem_putmem_nbi(dst, fresh, kBig, right);
+      shmem_putmem_nbi(dst + kBig - kPiece, tail, kPiece, right);
+      shmem_putmem_nbi(dst, fresh, kBig - kPiece, right);
       for (size_t k = 0; k < 4; ++k) shmem_putmem_nbi(dst + kBig + k * kPiece, fresh + kBig + k * kPiece, kPiece, right);
       shmem_putmem_signal_nbi(dst + kBig + 4 * kPiece, fresh + kBig + 4 * kPiece, kPiece, sig, r, SHMEM_SIGNAL_SET,
                               right);
@@ -319,14 +323,16 @@ int main(int argc, char** argv) {
     char* bdst = static_cast<char*>(shmem_malloc(kBigTotal));
     char* fresh = static_cast<char*>(shmem_malloc(kBigTotal));
     char* stale = static_cast<char*>(shmem_malloc(kBig));
+    char* tail = static_cast<char*>(shmem_malloc(kPiece));  // fresh's bytes [kBig - kPiece, kBig)
     uint64_t* bsig = static_cast<uint64_t*>(shmem_calloc(2, 8));
     fill_bytes<<<128, 256>>>(fresh, kBigTotal, seed, me);
     fill_bytes<<<128, 256>>>(stale, kBig, seed ^ 99, me);
+    CK(cudaMemcpy(tail, fresh + kBig - kPiece, kPiece, cudaMemcpyDeviceToDevice));
     CK(cudaMemset(bdst, 0x5a, kBigTotal));
     CK(cudaDeviceSynchronize());
     *bad = 0;
     shmem_barrier_all();
-    big_rounds<<<1, 256>>>(bdst, stale, fresh, bsig, bsig + 1, seed, right, left, 30, bad);
+    big_rounds<<<1, 256>>>(bdst, stale, fresh, tail, bsig, bsig + 1, seed, right, left, 30, bad);
     CK(cudaDeviceSynchronize());
     shmem_barrier_all();
     EXPECT(*bad == 0, "large puts: %llu bytes from pe %d are not the fresh payload at its signal (fence or "

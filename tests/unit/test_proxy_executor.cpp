@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "proxy/executor.hpp"
+#include "proxy/route_engine.hpp"
 
 namespace {
 using gshmem::proxy::Engine;
@@ -249,4 +250,38 @@ TEST(ProxyExecutor, FenceReachesTheEngineInOrder) {
   EXPECT_EQ(exec.rejected(), 1u);
   EXPECT_EQ(gshmem_trigger_decode(gshmem_trigger_fence()).op, static_cast<uint32_t>(GSHMEM_TRIG_FENCE));
   EXPECT_EQ(GSHMEM_TRIG_EXT_SLOTS(gshmem_trigger_decode(gshmem_trigger_fence()).flags), 0u);
+}
+
+// The GPU proxy's RouteEngine (what the executor drives in production): every trigger reaches
+// the engine of its PE's route, and a FENCE reaches every engine, between the operations it
+// separates.
+TEST(ProxyExecutor, RouteEngineRoutesAndForwardsFence) {
+  struct Recorder : Engine {
+    std::string& log;
+    char tag;
+    Recorder(std::string& l, char t) : log(l), tag(t) {}
+    void put(uint32_t pe, uint32_t, uint64_t, uint64_t, uint64_t) override { log += tag + std::to_string(pe); }
+    void put_inline(uint32_t pe, uint32_t, uint64_t, const void*, uint64_t) override { log += tag + std::to_string(pe); }
+    void get(uint32_t pe, uint32_t, uint64_t, uint64_t, uint64_t) override { log += tag + std::string("G") + std::to_string(pe); }
+    void signal(uint32_t pe, uint32_t, uint64_t, uint64_t, uint32_t) override { log += tag + std::string("S") + std::to_string(pe); }
+    void amo(uint32_t, uint32_t, uint64_t, uint32_t, uint32_t, uint64_t, uint64_t, uint64_t*) override { log += tag; }
+    void flush() override {}
+    void fence() override { log += std::string("|") + tag; }
+  };
+  std::string log;
+  Recorder ce(log, 'c'), tcp(log, 't'), ib(log, 'i');
+  using gshmem::proxy::Route;
+  gshmem::proxy::RouteEngine route(&ce, &tcp, &ib, {Route::none, Route::copy_engine, Route::tcp, Route::ib});
+  Fifo fifo(6);
+  Executor exec(fifo, route);
+  char buf[64] = {};
+  push_put(fifo, 1, 0, buf, 64);
+  push_put(fifo, 2, 0, buf, 64);
+  fifo.push(gshmem_trigger_fence());
+  push_put(fifo, 3, 0, buf, 64);
+  push_signal(fifo, 1, 8, 1, 0);
+  while (exec.poll()) {
+  }
+  EXPECT_EQ(log, "c1t2|c|t|ii3cS1");
+  EXPECT_EQ(exec.rejected(), 0u);
 }
