@@ -13,9 +13,7 @@ constexpr const char* kCall = "gshmem proxy";
 constexpr uint64_t kArena = 256 * 1024;  // pinned staging ring for unaligned inline puts
 constexpr size_t kMaxMemops = 255;       // cuStreamBatchMemOp takes fewer than 256 per call
 
-void check(CUresult r, const char* what) {
-  if (r != CUDA_SUCCESS) api_error(kCall, "%s failed: %s", what, cu::error_string(r));
-}
+void check(CUresult r, const char* what) { api::cu_check(kCall, r, what); }
 
 constexpr uint64_t kSpreadMin = 64 * 1024;  // PUTs this large go to the lanes in turn
 constexpr size_t kMaxWaitingPuts = 4096;     // per PE, before they are issued anyway

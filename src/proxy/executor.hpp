@@ -77,9 +77,10 @@ class Executor {
   void run(const gshmem_trigger& t, const gshmem_trigger* ext, uint64_t n_ext) {
     const gshmem_trigger_fields f = gshmem_trigger_decode(t);
     if (f.version != GSHMEM_TRIGGER_VERSION) return reject("version", f);
-    if (f.op == GSHMEM_TRIG_FLUSH || f.op == GSHMEM_TRIG_FENCE) {
+    if (f.op == GSHMEM_TRIG_FLUSH || f.op == GSHMEM_TRIG_FENCE) {  // no extension, nothing to move
       if (n_ext) return reject("extension slots", f);
-      return f.op == GSHMEM_TRIG_FENCE ? engine_.fence() : void();
+      if (f.op == GSHMEM_TRIG_FENCE) engine_.fence();
+      return;
     }
     if (n_ext != (f.op == GSHMEM_TRIG_AMO ? 2u : 1u)) return reject("extension slots", f);
     switch (f.op) {

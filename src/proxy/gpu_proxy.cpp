@@ -25,9 +25,7 @@ namespace {
 
 constexpr const char* kCall = "gshmem proxy";
 
-void check(CUresult r, const char* what) {
-  if (r != CUDA_SUCCESS) api_error(kCall, "%s failed: %s", what, cu::error_string(r));
-}
+void check(CUresult r, const char* what) { api::cu_check(kCall, r, what); }
 
 // The tcp transport's access to this PE's GPU memory.
 class GpuMemory final : public transport::LocalMemory {
