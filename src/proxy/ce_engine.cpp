@@ -2,9 +2,11 @@
 
 #if GSHMEM_HAVE_CUDA
 #include <algorithm>
+#include <chrono>
 #include <cstring>
 
 #include "api/device_ops.hpp"
+#include "common/log.hpp"
 #include "core/runtime.hpp"
 
 namespace gshmem::proxy {
@@ -16,7 +18,11 @@ constexpr size_t kMaxMemops = 255;       // cuStreamBatchMemOp takes fewer than 
 void check(CUresult r, const char* what) { api::cu_check(kCall, r, what); }
 
 constexpr uint64_t kSpreadMin = 64 * 1024;  // PUTs this large go to the lanes in turn
-constexpr size_t kMaxWaitingPuts = 4096;     // per PE, before they are issued anyway
+constexpr size_t kMaxWaitingPuts = 16384;    // per PE, before they are issued anyway
+
+uint64_t ns_between(std::chrono::steady_clock::time_point a, std::chrono::steady_clock::time_point b) {
+  return static_cast<uint64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(b - a).count());
+}
 
 unsigned lanes_from_config(const Runtime& rt) {
   const int64_t n = rt.cfg->GSHMEM_PROXY_CE_STREAMS;
@@ -40,6 +46,13 @@ CeEngine::CeEngine(Runtime& rt, CUdeviceptr mirror)
 }
 
 CeEngine::~CeEngine() {
+  GSHMEM_INFO(Subsys::proxy,
+              "copy-engine proxy on pe %d: %llu PUTs (%llu bytes) issued as %llu copies, %llu batches; host time in "
+              "merging %.1f us, copy calls %.1f us, completion marks %.1f us",
+              rt_.my_pe, static_cast<unsigned long long>(counts_.puts),
+              static_cast<unsigned long long>(counts_.put_bytes), static_cast<unsigned long long>(counts_.copies),
+              static_cast<unsigned long long>(counts_.batches),
+              counts_.merge_ns / 1e3, counts_.copy_ns / 1e3, counts_.record_ns / 1e3);
   const cu::Driver& d = *g_.drv;
   for (Target& t : targets_)
     for (CUstream s : t.lane)
@@ -120,21 +133,28 @@ void CeEngine::submit_all() {
 void CeEngine::put(uint32_t pe, uint32_t seg, uint64_t off, uint64_t src, uint64_t n) {
   const CUdeviceptr dst = addr(pe, seg, off, n, "put");
   if (!n) return;
-  std::vector<Copy>& q = targets_[pe].puts;
-  q.push_back(Copy{dst, src, n});
-  if (q.size() >= kMaxWaitingPuts) issue_puts(pe);
+  Target& t = targets_[pe];
+  t.puts.push_back(Copy{dst, src, n});
+  ++counts_.puts;
+  counts_.put_bytes += n;
+  if (t.puts.size() >= kMaxWaitingPuts) issue_puts(pe);
 }
 
 void CeEngine::issue_puts(uint32_t pe) {
   std::vector<Copy>& q = targets_[pe].puts;
   if (q.empty()) return;
+  const auto t0 = std::chrono::steady_clock::now();
   merge_copies(q);
+  const auto t1 = std::chrono::steady_clock::now();
+  counts_.copies += q.size();
   for (const Copy& c : q) {
     CUstream s = place(pe, c.n >= kSpreadMin ? LanePlan::Kind::put_large : LanePlan::Kind::put_small);
     check(g_.drv->cuMemcpyAsync(static_cast<CUdeviceptr>(c.dst), static_cast<CUdeviceptr>(c.src), c.n, s),
           "cuMemcpyAsync(proxy put)");
   }
   q.clear();
+  counts_.merge_ns += ns_between(t0, t1);
+  counts_.copy_ns += ns_between(t1, std::chrono::steady_clock::now());
 }
 
 void CeEngine::issue_all_puts() {
@@ -236,6 +256,7 @@ void CeEngine::flush() {
 void CeEngine::complete_at(uint64_t upto) {
   const cu::Driver& d = *g_.drv;
   issue_all_puts();
+  const auto t0 = std::chrono::steady_clock::now();
   submit_all();
   for (uint32_t pe = 0; pe < targets_.size(); ++pe) {
     Target& t = targets_[pe];
@@ -249,6 +270,8 @@ void CeEngine::complete_at(uint64_t upto) {
   CUevent e = event();
   check(d.cuEventRecord(e, cstream_), "cuEventRecord(proxy completion)");
   batches_.push_back(Batch{e, upto, arena_head_});
+  ++counts_.batches;
+  counts_.record_ns += ns_between(t0, std::chrono::steady_clock::now());
 }
 
 uint64_t CeEngine::completed_upto() {
