@@ -10,6 +10,17 @@
 
 namespace gshmem::dev {
 
+// Copies bytes [done, done + k * sizeof(W)) of [0, n) as W words (k as large as fits); returns
+// the new done. dst + done and src + done must be W-aligned.
+template <typename W, typename S>
+__device__ __forceinline__ size_t copy_words(char *dst, const char *src, size_t done, size_t n) {
+  const size_t nw = (n - done) / sizeof(W);
+  const W *s = reinterpret_cast<const W *>(src + done);
+  W *d = reinterpret_cast<W *>(dst + done);
+  for (size_t i = S::rank(); i < nw; i += S::size()) d[i] = s[i];
+  return done + nw * sizeof(W);
+}
+
 template <typename S>
 __device__ __forceinline__ void copy(char *dst, const char *src, size_t n) {
   const int r = S::rank(), w = S::size();
@@ -39,13 +50,13 @@ __device__ __forceinline__ void copy(char *dst, const char *src, size_t n) {
     }
     for (; i < nv; i += w) d[i] = s[i];
     done = nv * 16;
-  } else if (((reinterpret_cast<uintptr_t>(dst) | reinterpret_cast<uintptr_t>(src)) & 7) == 0) {
-    const size_t nv = n / 8;
-    const uint64_t *s = reinterpret_cast<const uint64_t *>(src);
-    uint64_t *d = reinterpret_cast<uint64_t *>(dst);
-    for (size_t i = r; i < nv; i += w) d[i] = s[i];
-    done = nv * 8;
   }
+  // The rest (all of it when the ends are not 16-byte aligned) in the widest words both ends
+  // allow: an 8-byte put is one store, not eight (done is a multiple of 16, so dst + done and
+  // src + done keep the alignment of dst and src).
+  const uintptr_t align = reinterpret_cast<uintptr_t>(dst) | reinterpret_cast<uintptr_t>(src);
+  if ((align & 7) == 0) done = copy_words<uint64_t, S>(dst, src, done, n);
+  if ((align & 3) == 0) done = copy_words<uint32_t, S>(dst, src, done, n);
   for (size_t i = done + r; i < n; i += w) dst[i] = src[i];
 }
 
