@@ -14,6 +14,13 @@
 //                     signal ping-pong through two proxies that use the GPU's stream engine
 //   ce_put_signal_ping_pong_rt  the same with an 8-byte cudaMemcpyAsync before the write (the
 //                     copy engine carries the data): the floor of a proxied put_signal ping-pong
+//   block_put_quiet_<src>   one block of 1024 threads stores <size> bytes into the other GPU
+//                     (16-byte words, four loads in flight per thread), then the block waits for
+//                     them (bar.sync, fence.sc.sys by one thread, bar.sync, as block put + quiet),
+//                     per repetition; src cold: each repetition reads a new slice of 256 MiB (as
+//                     the put_latency suite), warm: the same slice (in L2), none: stores a register
+//                     value (no load): what one block's put + quiet can reach, and what the load of
+//                     the source costs; _vmm_: both buffers made as a SHMEM heap is (cuMemCreate)
 #include <cuda.h>
 #include <cuda_runtime.h>
 
@@ -123,6 +130,38 @@ __global__ void store_bw(uint4* dst, const uint4* src, size_t n) {
   for (size_t i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += size_t(gridDim.x) * blockDim.x) dst[i] = src[i];
 }
 
+enum BlockSrc { src_cold, src_warm, src_none };
+__global__ void block_put_quiet(uint4* dst, const uint4* src, size_t bytes, size_t region, int mode, int iters,
+                                unsigned long long* ns) {
+  const size_t stride = 64 << 10, nv = bytes / 16;
+  const unsigned w = blockDim.x;
+  unsigned long long t0 = 0;
+  for (int it = 0; it < iters + 100; ++it) {  // 100 warm-up repetitions
+    if (it == 100) t0 = now();
+    const size_t off = mode == src_warm ? 0 : (static_cast<size_t>(it) * stride) % (region - bytes + 1) / 64 * 64 / 16;
+    uint4* d = dst + off;
+    const uint4* s = src + off;
+    size_t i = threadIdx.x;
+    if (mode == src_none) {
+      const uint4 v = make_uint4(it, it, it, it);
+      for (; i < nv; i += w) d[i] = v;
+    } else {
+      for (; i + 3 * w < nv; i += 4 * w) {
+        const uint4 a = s[i], b = s[i + w], c = s[i + 2 * w], e = s[i + 3 * w];
+        d[i] = a;
+        d[i + w] = b;
+        d[i + 2 * w] = c;
+        d[i + 3 * w] = e;
+      }
+      for (; i < nv; i += w) d[i] = s[i];
+    }
+    __syncthreads();
+    if (threadIdx.x == 0) asm volatile("fence.sc.sys;" ::: "memory");
+    __syncthreads();
+  }
+  if (threadIdx.x == 0) *ns = (now() - t0) / iters;
+}
+
 __global__ void fifo(volatile unsigned long long* req, volatile unsigned long long* resp, int iters,
                      unsigned long long* ns) {
   unsigned long long t0 = 0;
@@ -135,6 +174,42 @@ __global__ void fifo(volatile unsigned long long* req, volatile unsigned long lo
   }
   *ns = (now() - t0) / (iters - 10);
   *req = ~0ull;  // tells the host thread to stop
+}
+
+// bytes of device dev's memory the way a SHMEM heap is made (cuMemCreate + cuMemMap, read/write
+// for GPUs 0 and 1), through the driver entry points (the binary does not link libcuda).
+static void* vmm_alloc(int dev, size_t bytes) {
+  auto entry = [](const char* name) {
+    void* f = nullptr;
+    cudaDriverEntryPointQueryResult q;
+    if (cudaGetDriverEntryPointByVersion(name, &f, 12000, cudaEnableDefault, &q) != cudaSuccess) return (void*)nullptr;
+    return f;
+  };
+  auto create = reinterpret_cast<CUresult (*)(CUmemGenericAllocationHandle*, size_t, const CUmemAllocationProp*,
+                                              unsigned long long)>(entry("cuMemCreate"));
+  auto reserve = reinterpret_cast<CUresult (*)(CUdeviceptr*, size_t, size_t, CUdeviceptr, unsigned long long)>(
+      entry("cuMemAddressReserve"));
+  auto map = reinterpret_cast<CUresult (*)(CUdeviceptr, size_t, size_t, CUmemGenericAllocationHandle,
+                                           unsigned long long)>(entry("cuMemMap"));
+  auto access = reinterpret_cast<CUresult (*)(CUdeviceptr, size_t, const CUmemAccessDesc*, size_t)>(
+      entry("cuMemSetAccess"));
+  if (!create || !reserve || !map || !access) return nullptr;
+  CUmemAllocationProp prop{};
+  prop.type = CU_MEM_ALLOCATION_TYPE_PINNED;
+  prop.location.type = CU_MEM_LOCATION_TYPE_DEVICE;
+  prop.location.id = dev;
+  CUmemGenericAllocationHandle h;
+  CUdeviceptr p = 0;
+  if (create(&h, bytes, &prop, 0) != CUDA_SUCCESS || reserve(&p, bytes, 0, 0, 0) != CUDA_SUCCESS ||
+      map(p, bytes, 0, h, 0) != CUDA_SUCCESS)
+    return nullptr;
+  CUmemAccessDesc a[2] = {};
+  for (int d = 0; d < 2; ++d) {
+    a[d].location.type = CU_MEM_LOCATION_TYPE_DEVICE;
+    a[d].location.id = d;
+    a[d].flags = CU_MEM_ACCESS_FLAGS_PROT_READWRITE;
+  }
+  return access(p, bytes, a, 2) == CUDA_SUCCESS ? reinterpret_cast<void*>(p) : nullptr;
 }
 
 static void row(const char* metric, size_t size, double value, const char* unit) {
@@ -221,6 +296,24 @@ int main() {
   row("sm_store_bw_both_ways", bytes, timed(true, false), "GB/s");
   row("copy_engine_bw", bytes, timed(false, true), "GB/s");
   row("copy_engine_bw_both_ways", bytes, timed(true, true), "GB/s");
+
+  // one block's put + quiet, GPU 0 -> GPU 1, in cudaMalloc memory and in VMM memory (as a heap)
+  CK(cudaSetDevice(0));
+  void* v0 = vmm_alloc(0, bytes);
+  void* v1 = vmm_alloc(1, bytes);
+  if (!v0 || !v1) fprintf(stderr, "floors: VMM allocation failed; block_put_quiet_vmm rows left out\n");
+  for (int vmm = 0; vmm < (v0 && v1 ? 2 : 1); ++vmm)
+    for (size_t sz : {size_t(1) << 10, size_t(16) << 10, size_t(64) << 10}) {
+      const char* names[2][3] = {
+          {"block_put_quiet_src_cold", "block_put_quiet_src_warm", "block_put_quiet_src_none"},
+          {"block_put_quiet_vmm_src_cold", "block_put_quiet_vmm_src_warm", "block_put_quiet_vmm_src_none"}};
+      for (int mode = src_cold; mode <= src_none; ++mode) {
+        block_put_quiet<<<1, 1024>>>(static_cast<uint4*>(vmm ? v1 : a1), static_cast<const uint4*>(vmm ? v0 : a0), sz,
+                                     bytes, mode, 1000, ns);
+        CK(cudaDeviceSynchronize());
+        row(names[vmm][mode], sz, *ns / 1000.0, "us");
+      }
+    }
 
   // GPU -> host -> GPU round trip through pinned host memory
   CK(cudaSetDevice(0));
