@@ -2,6 +2,8 @@
 // One process, GPUs 0 and 1 with peer access. Prints CSV rows (impl "floor") the runner merges:
 //   store_ping_pong   round trip of a flag stored into the other GPU's memory and echoed back
 //   sm_store_bw       one GPU's SMs storing into the other's memory (16-byte stores), and both ways
+//   sm_store_bw_put_bw_shape   the same in the put_bw suite's shape: 132 x 1024 threads, 20
+//                     repetitions of a 1 MiB / 16 MiB / 256 MiB transfer, one fence at the end
 //   copy_engine_bw    cudaMemcpyPeerAsync, one way and both ways
 //   fifo_round_trip   GPU writes a request into pinned host memory, a host thread answers into
 //                     device-visible memory, the GPU sees the answer (the proxy path's floor)
@@ -128,6 +130,30 @@ __global__ void proxied_ping(volatile unsigned long long* req, volatile unsigned
 
 __global__ void store_bw(uint4* dst, const uint4* src, size_t n) {
   for (size_t i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += size_t(gridDim.x) * blockDim.x) dst[i] = src[i];
+}
+
+// The put_bw suite's shape in raw CUDA: 132 blocks x 1024 threads, each block copies its
+// bytes/132 share of one size-byte slice per repetition (slices of region in turn, 16-byte words,
+// four loads in flight per thread), one fence.sc.sys per block at the end.
+__global__ void store_reps(uint4* dst, const uint4* src, size_t bytes, size_t region, int reps) {
+  const size_t chunk = bytes / gridDim.x / 16 * 16, nv = chunk / 16, slices = region / bytes;
+  const unsigned w = blockDim.x;
+  for (int r = 0; r < reps; ++r) {
+    const size_t base = ((static_cast<size_t>(r) % slices) * bytes + blockIdx.x * chunk) / 16;
+    uint4* d = dst + base;
+    const uint4* s = src + base;
+    size_t i = threadIdx.x;
+    for (; i + 3 * w < nv; i += 4 * w) {
+      const uint4 a = s[i], b = s[i + w], c = s[i + 2 * w], e = s[i + 3 * w];
+      d[i] = a;
+      d[i + w] = b;
+      d[i + 2 * w] = c;
+      d[i + 3 * w] = e;
+    }
+    for (; i < nv; i += w) d[i] = s[i];
+  }
+  __syncthreads();
+  if (threadIdx.x == 0) asm volatile("fence.sc.sys;" ::: "memory");
 }
 
 enum BlockSrc { src_cold, src_warm, src_none };
@@ -296,6 +322,29 @@ int main() {
   row("sm_store_bw_both_ways", bytes, timed(true, false), "GB/s");
   row("copy_engine_bw", bytes, timed(false, true), "GB/s");
   row("copy_engine_bw_both_ways", bytes, timed(true, true), "GB/s");
+
+  // the put_bw suite's shape (132 x 1024, 20 repetitions, median of 5), GPU 0 -> GPU 1
+  {
+    CK(cudaSetDevice(0));
+    cudaEvent_t e0, e1;
+    CK(cudaEventCreate(&e0));
+    CK(cudaEventCreate(&e1));
+    for (size_t sz : {size_t(1) << 20, size_t(16) << 20, size_t(256) << 20}) {
+      const int reps = 20;
+      std::vector<double> gbps;
+      for (int rep = 0; rep < 6; ++rep) {
+        CK(cudaEventRecord(e0, s0));
+        store_reps<<<132, 1024, 0, s0>>>(static_cast<uint4*>(a1), static_cast<const uint4*>(a0), sz, bytes, reps);
+        CK(cudaEventRecord(e1, s0));
+        CK(cudaEventSynchronize(e1));
+        float ms = 0;
+        CK(cudaEventElapsedTime(&ms, e0, e1));
+        if (rep) gbps.push_back(static_cast<double>(sz / 132 / 16 * 16 * 132) * reps / (ms * 1e-3) / 1e9);
+      }
+      std::sort(gbps.begin(), gbps.end());
+      row("sm_store_bw_put_bw_shape", sz, gbps[gbps.size() / 2], "GB/s");
+    }
+  }
 
   // one block's put + quiet, GPU 0 -> GPU 1, in cudaMalloc memory and in VMM memory (as a heap)
   CK(cudaSetDevice(0));
