@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <array>
+#include <chrono>
 #include <cstdarg>
 #include <cstdio>
 #include <cstring>
@@ -55,7 +56,42 @@ void api_error(const char* call, const char* fmt, ...) {
   _exit(1);
 }
 
+namespace {
+// Wall time of shmem_init's phases, printed at INFO (GSHMEM_DEBUG=INFO GSHMEM_DEBUG_SUBSYS=INIT):
+// where an init's time goes, for docs/perf.
+class InitPhases {
+ public:
+  void mark(const char* name) {
+    const auto now = std::chrono::steady_clock::now();
+    if (n_ < kMax) phases_[n_++] = {name, std::chrono::duration<double, std::milli>(now - last_).count()};
+    last_ = now;
+  }
+  void report() const {
+    char line[512];
+    int len = 0;
+    double total = 0;
+    for (int i = 0; i < n_ && len < static_cast<int>(sizeof line); ++i) {
+      total += phases_[i].ms;
+      len += snprintf(line + len, sizeof line - static_cast<size_t>(len), "%s%s %.1f", i ? ", " : "",
+                      phases_[i].name, phases_[i].ms);
+    }
+    GSHMEM_INFO(Subsys::init, "shmem_init phases (ms): %s; total %.1f", line, total);
+  }
+
+ private:
+  static constexpr int kMax = 12;
+  struct Phase {
+    const char* name;
+    double ms;
+  };
+  Phase phases_[kMax]{};
+  int n_ = 0;
+  std::chrono::steady_clock::time_point last_ = std::chrono::steady_clock::now();
+};
+}  // namespace
+
 void runtime_init(const char* call, int requested_thread, int* provided, const boot::UidArgs* uid_args) {
+  InitPhases phases;
   std::lock_guard<std::mutex> lock(g_init_mu);
   const int state = g_rt_state.load();
   if (state == static_cast<int>(RtState::running)) {
@@ -83,6 +119,7 @@ void runtime_init(const char* call, int requested_thread, int* provided, const b
   rt->npes = rt->boot->size();
   log_set_pe(rt->my_pe);
   GSHMEM_INFO(Subsys::init, "bootstrap %s: pe %d of %d", rt->boot->name(), rt->my_pe, rt->npes);
+  phases.mark("config+bootstrap");
 
   std::vector<std::array<uint8_t, 16>> secrets(static_cast<size_t>(rt->npes));
   if (rt->my_pe == 0 && boot::random_bytes(secrets[0].data(), 16) != Status::ok)
@@ -93,6 +130,7 @@ void runtime_init(const char* call, int requested_thread, int* provided, const b
 
   st = topo::discover(*rt->boot, &rt->topo);
   if (st != Status::ok) init_failed(call, "topology discovery failed", st);
+  phases.mark("secret+topology");
   const std::string& kind = cfg->GSHMEM_HEAP_KIND;
   if (kind != "auto" && kind != "host" && kind != "device") {
     char what[200];
@@ -122,6 +160,7 @@ void runtime_init(const char* call, int requested_thread, int* provided, const b
 #endif
   if (kind == "device" && !use_device)
     init_failed(call, "GSHMEM_HEAP_KIND=device but this PE has no usable CUDA GPU", Status::not_available);
+  phases.mark("gpu probe+bind");
   const std::string& engine = cfg->GSHMEM_PROXY_ENGINE;
   if (engine != "auto" && engine != "tcp" && engine != "ib") {
     char what[200];
@@ -141,6 +180,7 @@ void runtime_init(const char* call, int requested_thread, int* provided, const b
   if (st != Status::ok)
     init_failed(call, "cannot set up the symmetric heap (SHMEM_SYMMETRIC_SIZE, GPU memory)", st);
   rt->teams.init(&rt->heap, rt->topo, mapped);
+  phases.mark("heap+teams");
   // routes[pe]: how device code reaches pe: directly (none), or through the proxy with the copy
   // engine (mapped peers), InfiniBand (the others; auto falls back to tcp below when any PE cannot
   // set it up) or what GSHMEM_PROXY_ENGINE forces. remote: PEs the tcp transport connects to (not
@@ -203,6 +243,7 @@ void runtime_init(const char* call, int requested_thread, int* provided, const b
                           }});
     GSHMEM_INFO(Subsys::init, "%zu PEs reached through the tcp transport", remote.size());
   }
+  phases.mark("transports");
   if (any_via) {
     st = proxy::gpu_proxy_start(*rt, routes, &rt->gproxy);
     if (st != Status::ok) init_failed(call, "cannot start the GPU proxy (pinned FIFO, proxy thread)", st);
@@ -211,10 +252,14 @@ void runtime_init(const char* call, int requested_thread, int* provided, const b
   rt->thread_level = requested_thread;
   if (provided) *provided = requested_thread;
   g_rt_state.store(static_cast<int>(RtState::running));
+  phases.mark("proxy");
   republish_device_state();
   for (int h : {team::kWorld, team::kShared, team::kNode}) dev_team_publish(call, *rt, *rt->teams.get(h));
+  phases.mark("device state");
   st = rt->boot->barrier();
   if (st != Status::ok) init_failed(call, "bootstrap barrier failed", st);
+  phases.mark("barrier");
+  phases.report();
   if (rt->my_pe == 0) {
     if (cfg->SHMEM_VERSION || cfg->SHMEM_INFO) print_version(stdout);
     if (cfg->SHMEM_INFO) print_env_table(stdout, *cfg, /*markdown=*/false);
