@@ -132,25 +132,29 @@ __global__ void store_bw(uint4* dst, const uint4* src, size_t n) {
   for (size_t i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += size_t(gridDim.x) * blockDim.x) dst[i] = src[i];
 }
 
+// One block copies nv 16-byte words: four loads in flight per thread, then the rest one by one
+// (the loop gshmem's block put uses).
+__device__ __forceinline__ void block_copy(uint4* d, const uint4* s, size_t nv) {
+  const unsigned w = blockDim.x;
+  size_t i = threadIdx.x;
+  for (; i + 3 * w < nv; i += 4 * w) {
+    const uint4 a = s[i], b = s[i + w], c = s[i + 2 * w], e = s[i + 3 * w];
+    d[i] = a;
+    d[i + w] = b;
+    d[i + 2 * w] = c;
+    d[i + 3 * w] = e;
+  }
+  for (; i < nv; i += w) d[i] = s[i];
+}
+
 // The put_bw suite's shape in raw CUDA: 132 blocks x 1024 threads, each block copies its
 // bytes/132 share of one size-byte slice per repetition (slices of region in turn, 16-byte words,
 // four loads in flight per thread), one fence.sc.sys per block at the end.
 __global__ void store_reps(uint4* dst, const uint4* src, size_t bytes, size_t region, int reps) {
   const size_t chunk = bytes / gridDim.x / 16 * 16, nv = chunk / 16, slices = region / bytes;
-  const unsigned w = blockDim.x;
   for (int r = 0; r < reps; ++r) {
     const size_t base = ((static_cast<size_t>(r) % slices) * bytes + blockIdx.x * chunk) / 16;
-    uint4* d = dst + base;
-    const uint4* s = src + base;
-    size_t i = threadIdx.x;
-    for (; i + 3 * w < nv; i += 4 * w) {
-      const uint4 a = s[i], b = s[i + w], c = s[i + 2 * w], e = s[i + 3 * w];
-      d[i] = a;
-      d[i + w] = b;
-      d[i + 2 * w] = c;
-      d[i + 3 * w] = e;
-    }
-    for (; i < nv; i += w) d[i] = s[i];
+    block_copy(dst + base, src + base, nv);
   }
   __syncthreads();
   if (threadIdx.x == 0) asm volatile("fence.sc.sys;" ::: "memory");
@@ -160,26 +164,15 @@ enum BlockSrc { src_cold, src_warm, src_none };
 __global__ void block_put_quiet(uint4* dst, const uint4* src, size_t bytes, size_t region, int mode, int iters,
                                 unsigned long long* ns) {
   const size_t stride = 64 << 10, nv = bytes / 16;
-  const unsigned w = blockDim.x;
   unsigned long long t0 = 0;
   for (int it = 0; it < iters + 100; ++it) {  // 100 warm-up repetitions
     if (it == 100) t0 = now();
     const size_t off = mode == src_warm ? 0 : (static_cast<size_t>(it) * stride) % (region - bytes + 1) / 64 * 64 / 16;
-    uint4* d = dst + off;
-    const uint4* s = src + off;
-    size_t i = threadIdx.x;
     if (mode == src_none) {
       const uint4 v = make_uint4(it, it, it, it);
-      for (; i < nv; i += w) d[i] = v;
+      for (size_t i = threadIdx.x; i < nv; i += blockDim.x) dst[off + i] = v;
     } else {
-      for (; i + 3 * w < nv; i += 4 * w) {
-        const uint4 a = s[i], b = s[i + w], c = s[i + 2 * w], e = s[i + 3 * w];
-        d[i] = a;
-        d[i + w] = b;
-        d[i + 2 * w] = c;
-        d[i + 3 * w] = e;
-      }
-      for (; i < nv; i += w) d[i] = s[i];
+      block_copy(dst + off, src + off, nv);
     }
     __syncthreads();
     if (threadIdx.x == 0) asm volatile("fence.sc.sys;" ::: "memory");
