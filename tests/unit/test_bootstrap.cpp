@@ -11,6 +11,7 @@
 
 #include "bootstrap/tcp.hpp"
 #include "bootstrap/uid.hpp"
+#include "thread_pes.hpp"
 
 using namespace gshmem;
 using namespace gshmem::boot;
@@ -34,32 +35,20 @@ TEST(UniqueId, RoundTripAndMalformed) {
 namespace {
 // Runs nranks bootstraps as threads of this process and has each check allgather results.
 void run_job(int nranks, int rounds) {
-  UniqueId id;
-  int lfd = -1;
-  ASSERT_EQ(uid_create_listener(true, "", &id, &lfd), Status::ok);
-  std::vector<std::thread> th;
   std::vector<int> ok(static_cast<size_t>(nranks), 0);
   const uint64_t salt = std::random_device{}();
-  for (int r = 0; r < nranks; ++r)
-    th.emplace_back([&, r] {
-      TcpOptions o;
-      o.timeout_s = 20;
-      o.listen_fd = r == 0 ? lfd : -1;
-      std::unique_ptr<Bootstrap> b;
-      if (tcp_create(id, r, nranks, o, &b) != Status::ok) return;
-      bool good = b->rank() == r && b->size() == nranks;
-      for (int k = 0; k < rounds && good; ++k) {
-        std::vector<uint64_t> v(static_cast<size_t>(nranks) * 3, 0xA5A5A5A5A5A5A5A5ull);
-        for (int j = 0; j < 3; ++j) v[static_cast<size_t>(r) * 3 + j] = salt ^ (uint64_t(r) << 32) ^ (k * 7 + j);
-        if (b->allgather(v.data(), 3 * sizeof(uint64_t)) != Status::ok) good = false;
-        for (int q = 0; q < nranks; ++q)
-          for (int j = 0; j < 3; ++j) good &= v[static_cast<size_t>(q) * 3 + j] == (salt ^ (uint64_t(q) << 32) ^ (k * 7 + j));
-        good &= b->barrier() == Status::ok;
-      }
-      b->finalize();
-      ok[static_cast<size_t>(r)] = good;
-    });
-  for (auto& t : th) t.join();
+  gshmem::test::run_pes(nranks, [&](int r, Bootstrap& b) {
+    bool good = b.rank() == r && b.size() == nranks;
+    for (int k = 0; k < rounds && good; ++k) {
+      std::vector<uint64_t> v(static_cast<size_t>(nranks) * 3, 0xA5A5A5A5A5A5A5A5ull);
+      for (int j = 0; j < 3; ++j) v[static_cast<size_t>(r) * 3 + j] = salt ^ (uint64_t(r) << 32) ^ (k * 7 + j);
+      if (b.allgather(v.data(), 3 * sizeof(uint64_t)) != Status::ok) good = false;
+      for (int q = 0; q < nranks; ++q)
+        for (int j = 0; j < 3; ++j) good &= v[static_cast<size_t>(q) * 3 + j] == (salt ^ (uint64_t(q) << 32) ^ (k * 7 + j));
+      good &= b.barrier() == Status::ok;
+    }
+    ok[static_cast<size_t>(r)] = good;
+  });
   for (int r = 0; r < nranks; ++r) EXPECT_TRUE(ok[static_cast<size_t>(r)]) << "rank " << r;
 }
 

@@ -10,7 +10,7 @@
 #include <map>
 #include <thread>
 
-#include "bootstrap/tcp.hpp"
+#include "thread_pes.hpp"
 #include "transport/ib.hpp"
 
 using namespace gshmem;
@@ -167,38 +167,25 @@ TEST(IbVerbs, RegistrationBookkeeping) {
 }
 
 TEST(IbVerbs, ConnectionRecordsCrossTheBootstrap) {
-  using namespace gshmem::boot;
-  UniqueId id;
-  int lfd = -1;
-  ASSERT_EQ(uid_create_listener(true, "", &id, &lfd), Status::ok);
   const int n = 3;
   struct Rec {
     QpInfo qp;
     RemoteSeg seg;
   };
   std::vector<int> ok(n, 0);
-  std::vector<std::thread> th;
-  for (int rank = 0; rank < n; ++rank)
-    th.emplace_back([&, rank] {
-      TcpOptions o;
-      o.timeout_s = 20;
-      o.listen_fd = rank == 0 ? lfd : -1;
-      std::unique_ptr<Bootstrap> b;
-      if (tcp_create(id, rank, n, o, &b) != Status::ok) return;
-      std::vector<Rec> all(n);
-      all[static_cast<size_t>(rank)] = {{kQpInfoVersion, 100u + rank, 7u * rank, static_cast<uint16_t>(rank), 1,
-                                         IBV_MTU_4096, {static_cast<uint8_t>(rank)}, 0, {}},
-                                        {0x1000ull * rank, 4096, 50u + rank, 0}};
-      if (b->allgather(all.data(), sizeof(Rec)) != Status::ok) return;
-      bool good = true;
-      for (int p = 0; p < n; ++p)
-        good &= all[static_cast<size_t>(p)].qp.qpn == 100u + p && all[static_cast<size_t>(p)].qp.psn == 7u * p &&
-                all[static_cast<size_t>(p)].qp.gid[0] == p && all[static_cast<size_t>(p)].seg.rkey == 50u + p &&
-                all[static_cast<size_t>(p)].seg.base == 0x1000ull * p;
-      b->finalize();
-      ok[static_cast<size_t>(rank)] = good;
-    });
-  for (auto& t : th) t.join();
+  test::run_pes(n, [&](int rank, boot::Bootstrap& b) {
+    std::vector<Rec> all(n);
+    all[static_cast<size_t>(rank)] = {{kQpInfoVersion, 100u + rank, 7u * rank, static_cast<uint16_t>(rank), 1,
+                                       IBV_MTU_4096, {static_cast<uint8_t>(rank)}, 0, {}},
+                                      {0x1000ull * rank, 4096, 50u + rank, 0}};
+    if (b.allgather(all.data(), sizeof(Rec)) != Status::ok) return;
+    bool good = true;
+    for (int p = 0; p < n; ++p)
+      good &= all[static_cast<size_t>(p)].qp.qpn == 100u + p && all[static_cast<size_t>(p)].qp.psn == 7u * p &&
+              all[static_cast<size_t>(p)].qp.gid[0] == p && all[static_cast<size_t>(p)].seg.rkey == 50u + p &&
+              all[static_cast<size_t>(p)].seg.base == 0x1000ull * p;
+    ok[static_cast<size_t>(rank)] = good;
+  });
   for (int r = 0; r < n; ++r) EXPECT_TRUE(ok[static_cast<size_t>(r)]) << r;
 }
 #else
