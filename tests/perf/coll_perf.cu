@@ -28,7 +28,7 @@ __device__ __forceinline__ unsigned long long now_ns() {
   return t;
 }
 
-__global__ void block_coll(int op, float* d, const float* s, size_t n, int warmup, int iters, unsigned long long* out) {
+__global__ void __launch_bounds__(1024) block_coll(int op, float* d, const float* s, size_t n, int warmup, int iters, unsigned long long* out) {
   unsigned long long t0 = 0;
   for (int i = -warmup; i < iters; ++i) {
     if (i == 0) {
@@ -97,6 +97,7 @@ int main(int argc, char** argv) {
       }
     }
     cudaStreamSynchronize(st);
+    perf_check_kernel("collective kernel", o.threads);
     unsigned long long ns = 0;
     cudaMemcpy(&ns, d_ns, sizeof ns, cudaMemcpyDeviceToHost);
     report.add(bytes, "block", ns / 1000.0 / iters_block, "us");

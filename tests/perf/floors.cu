@@ -10,7 +10,10 @@
 //   store_<order>_ping_pong_rt   8 data bytes and then the flag, ordered by <order> (fence_sys:
 //                     fence.acq_rel.sys between them, as shmem_fence; release_sys: the flag stored
 //                     with st.release.sys, as put_signal; sc_sys: fence.sc.sys; none: no ordering,
-//                     incorrect, for the cost of the second store alone): what ordering costs
+//                     incorrect, for the cost of the second store alone): what ordering costs;
+//   store_release_sys_cold_ping_pong_rt   release_sys with the put_signal suite's addressing: the
+//                     data loaded from a new slot of a 256 MiB source each time and stored 64 KiB
+//                     further on in the peer's buffer (the floor of put_signal_ping_pong at 8 B)
 //   memop_signal_ping_pong_rt   each GPU asks its own host thread (pinned request word) to write the
 //                     other GPU's flag with a stream write-value operation: the floor of a
 //                     signal ping-pong through two proxies that use the GPU's stream engine
@@ -68,27 +71,43 @@ __global__ void ping(volatile unsigned long long* mine, volatile unsigned long l
 }
 
 // As ping, with 8 data bytes stored before the flag under an ordering mode; the receiver reads
-// the data after it saw the flag (and counts wrong values).
-enum Order { order_none, order_fence_sys, order_release_sys, order_sc_sys };
+// the data after it saw the flag (and counts wrong values). order_release_cold: as release_sys,
+// but repetition i loads its data from a new 8-byte slot of a 256 MiB source and stores it to the
+// same slot of the peer's 256 MiB buffer, 64 KiB further on each time (the put_signal suite's
+// addressing): the load from DRAM and the store to a cold line are on the path, as they are for
+// put_signal in the suite.
+enum Order { order_none, order_fence_sys, order_release_sys, order_sc_sys, order_release_cold };
+constexpr size_t kColdSlots = (size_t(256) << 20) / 8, kColdStep = (size_t(64) << 10) / 8;
+__device__ __forceinline__ unsigned long long cold_pattern(size_t slot) { return slot * 0x9E3779B97F4A7C15ull; }
+__global__ void fill_cold(unsigned long long* src) {
+  for (size_t k = blockIdx.x * blockDim.x + threadIdx.x; k < kColdSlots; k += gridDim.x * blockDim.x)
+    src[k] = cold_pattern(k);
+}
 __global__ void ping_data(unsigned long long* mine, unsigned long long* theirs, unsigned long long* my_data,
-                          unsigned long long* their_data, int side, int iters, int order, unsigned long long* ns,
-                          unsigned long long* bad) {
+                          unsigned long long* their_data, const unsigned long long* my_src, int side, int iters,
+                          int order, unsigned long long* ns, unsigned long long* bad) {
   unsigned long long t0 = 0;
+  auto slot = [&](unsigned long long i) { return order == order_release_cold ? i * kColdStep % kColdSlots : 0; };
   auto send = [&](unsigned long long i) {
-    *reinterpret_cast<volatile unsigned long long*>(their_data) = i * 3;
+    const size_t k = slot(i);
+    const unsigned long long v = order == order_release_cold ? my_src[k] + i : i * 3;
+    *reinterpret_cast<volatile unsigned long long*>(their_data + k) = v;
     switch (order) {
       case order_fence_sys: asm volatile("fence.acq_rel.sys;" ::: "memory"); break;
       case order_sc_sys: asm volatile("fence.sc.sys;" ::: "memory"); break;
       default: break;
     }
-    if (order == order_release_sys) asm volatile("st.release.sys.global.u64 [%0], %1;" ::"l"(theirs), "l"(i) : "memory");
+    if (order == order_release_sys || order == order_release_cold)
+      asm volatile("st.release.sys.global.u64 [%0], %1;" ::"l"(theirs), "l"(i) : "memory");
     else asm volatile("st.relaxed.sys.global.u64 [%0], %1;" ::"l"(theirs), "l"(i) : "memory");
   };
   auto recv = [&](unsigned long long i) {
     unsigned long long v;
     do asm volatile("ld.acquire.sys.global.u64 %0, [%1];" : "=l"(v) : "l"(mine) : "memory");
     while (v != i);
-    if (*reinterpret_cast<volatile unsigned long long*>(my_data) != i * 3) ++*bad;
+    const size_t k = slot(i);
+    const unsigned long long want = order == order_release_cold ? cold_pattern(k) + i : i * 3;
+    if (*reinterpret_cast<volatile unsigned long long*>(my_data + k) != want) ++*bad;
   };
   for (int i = 1; i <= iters; ++i) {
     if (i == 11) t0 = now();
@@ -385,33 +404,42 @@ int main() {
 
   // data + flag ping-pong under each ordering
   {
-    unsigned long long *d0, *d1, *bad;
+    unsigned long long *d0, *d1, *s0, *s1, *bad;
     CK(cudaSetDevice(0));
-    CK(cudaMalloc(&d0, 64));
+    CK(cudaMalloc(&d0, kColdSlots * 8));
+    CK(cudaMalloc(&s0, kColdSlots * 8));
+    fill_cold<<<264, 1024>>>(s0);
     CK(cudaMallocManaged(&bad, 8));
     CK(cudaSetDevice(1));
-    CK(cudaMalloc(&d1, 64));
+    CK(cudaMalloc(&d1, kColdSlots * 8));
+    CK(cudaMalloc(&s1, kColdSlots * 8));
+    fill_cold<<<264, 1024>>>(s1);
     const char* names[] = {"store_none_ping_pong_rt", "store_fence_sys_ping_pong_rt", "store_release_sys_ping_pong_rt",
-                           "store_sc_sys_ping_pong_rt"};
-    for (int order = 0; order < 4; ++order) {
+                           "store_sc_sys_ping_pong_rt", "store_release_sys_cold_ping_pong_rt"};
+    for (int order = 0; order < 5; ++order) {
       CK(cudaSetDevice(0));
       CK(cudaMemset(f0, 0, 64));
-      CK(cudaMemset(d0, 0, 64));
+      CK(cudaMemset(d0, 0, kColdSlots * 8));
       CK(cudaDeviceSynchronize());
       CK(cudaSetDevice(1));
       CK(cudaMemset(f1, 0, 64));
-      CK(cudaMemset(d1, 0, 64));
+      CK(cudaMemset(d1, 0, kColdSlots * 8));
       CK(cudaDeviceSynchronize());
       *bad = 0;
-      ping_data<<<1, 1>>>(f1, f0, d1, d0, 1, iters, order, ns, bad);
+      ping_data<<<1, 1>>>(f1, f0, d1, d0, s1, 1, iters, order, ns, bad);
       CK(cudaSetDevice(0));
-      ping_data<<<1, 1>>>(f0, f1, d0, d1, 0, iters, order, ns, bad);
+      ping_data<<<1, 1>>>(f0, f1, d0, d1, s0, 0, iters, order, ns, bad);
       CK(cudaDeviceSynchronize());
       CK(cudaSetDevice(1));
       CK(cudaDeviceSynchronize());
       row(names[order], 8, *ns / 1000.0, "us");
       if (*bad) fprintf(stderr, "floors: %s: %llu stale data reads\n", names[order], *bad);
     }
+    CK(cudaFree(d1));
+    CK(cudaFree(s1));
+    CK(cudaSetDevice(0));
+    CK(cudaFree(d0));
+    CK(cudaFree(s0));
   }
 
   // proxied ping-pongs: one host thread per GPU writes the other GPU's flag with stream operations

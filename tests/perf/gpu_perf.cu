@@ -31,8 +31,12 @@ __device__ __forceinline__ unsigned long long now_ns() {
 // timed rounds after warmup rounds in *out.
 // Every iteration touches a different address (stride apart within region), so reads cannot be
 // served by a cache: a g or get is a real remote access, as a latency has to be.
+// One kernel per scope (a template parameter): the warp and block kernels hold only the scoped
+// put and get, so their register counts are their own. The block kernel may be launched with
+// 1024 threads: its launch bound holds it to the 64 registers per thread that allows.
 enum Scope { thread_scope, warp_scope, block_scope };
-__global__ void latency(int kind, int amo, int scope, char* data_base, const char* src_base, size_t bytes,
+template <int scope>
+__global__ void __launch_bounds__(scope == block_scope ? 1024 : 32) latency(int kind, int amo, char* data_base, const char* src_base, size_t bytes,
                         size_t region, size_t stride, uint64_t* sig, int warmup, int iters, unsigned long long* out) {
   const int me = P_my_pe(), peer = 1 - me;
   unsigned long long t0 = 0;
@@ -44,22 +48,33 @@ __global__ void latency(int kind, int amo, int scope, char* data_base, const cha
     char* data = data_base + off;
     const char* src = src_base + off;
     uint64_t* word = reinterpret_cast<uint64_t*>(data);
-    switch (kind) {
-      case put_lat:
-        if (me == 0) {
-          if (scope == block_scope) P_putmem_block(data, src, bytes, peer);
-          else if (scope == warp_scope) P_putmem_warp(data, src, bytes, peer);
-          else P_putmem(data, src, bytes, peer);
+    if constexpr (scope != thread_scope) {  // put_latency / get_latency -s warp|block only
+      if (me == 0) {
+        if (kind == put_lat) {
+          if constexpr (scope == block_scope) P_putmem_block(data, src, bytes, peer);
+          else P_putmem_warp(data, src, bytes, peer);
           __syncthreads();
           if (threadIdx.x == 0) P_quiet();
+        } else {
+          if constexpr (scope == block_scope) P_getmem_block(data, src, bytes, peer);
+          else P_getmem_warp(data, src, bytes, peer);
+        }
+        __syncthreads();
+      }
+      continue;
+    }
+    switch (kind) {
+      case put_lat:  // the same steps as the scoped form above, with one thread
+        if (me == 0) {
+          P_putmem(data, src, bytes, peer);
+          __syncthreads();
+          P_quiet();
           __syncthreads();
         }
         break;
       case get_lat:
         if (me == 0) {
-          if (scope == block_scope) P_getmem_block(data, src, bytes, peer);
-          else if (scope == warp_scope) P_getmem_warp(data, src, bytes, peer);
-          else P_getmem(data, src, bytes, peer);
+          P_getmem(data, src, bytes, peer);
           __syncthreads();
         }
         break;
@@ -126,7 +141,7 @@ __global__ void latency(int kind, int amo, int scope, char* data_base, const cha
 // small size stream through more memory than the L2 holds and measure the link, not a cache.
 // mode 0: putmem_nbi_block; 1: getmem_nbi_block; 2 (p_bw): every thread p's 8-byte words;
 // 3 (st_bw): every thread stores 8-byte words through the peer pointer (shmem_ptr).
-__global__ void bandwidth(char* dst, char* src, size_t bytes, size_t region, int peer, int reps, int mode) {
+__global__ void __launch_bounds__(1024) bandwidth(char* dst, char* src, size_t bytes, size_t region, int peer, int reps, int mode) {
   const size_t chunk = bytes / gridDim.x / 16 * 16;
   const size_t slices = region / bytes;
   uint64_t* pdst = mode == 3 ? static_cast<uint64_t*>(P_ptr(dst, peer)) : nullptr;
@@ -213,8 +228,9 @@ int main(int argc, char** argv) {
     cudaDeviceSynchronize();
     P_barrier_all();
     const size_t stride = std::max<size_t>(size_t(64) << 10, (bytes + 65535) / 65536 * 65536);
-    latency<<<1, lat_threads>>>(kind, amo, scope, data, src, bytes, region, stride, sig, o.warmup, o.iters, d_ns);
-    cudaDeviceSynchronize();
+    auto* k = scope == block_scope ? latency<block_scope> : scope == warp_scope ? latency<warp_scope> : latency<thread_scope>;
+    k<<<1, lat_threads>>>(kind, amo, data, src, bytes, region, stride, sig, o.warmup, o.iters, d_ns);
+    perf_check_kernel("latency kernel", lat_threads);
     unsigned long long ns = 0;
     cudaMemcpy(&ns, d_ns, sizeof ns, cudaMemcpyDeviceToHost);
     P_barrier_all();
@@ -295,7 +311,7 @@ int main(int argc, char** argv) {
         cudaEventRecord(a);
         if (me == 0 || o.bidir) bandwidth<<<o.ctas, o.threads>>>(data, src, s, region, 1 - me, o.iters, mode);
         cudaEventRecord(b);
-        cudaEventSynchronize(b);
+        perf_check_kernel("bandwidth kernel", o.threads);
         float ms = 0;
         cudaEventElapsedTime(&ms, a, b);
         samples.push_back(static_cast<double>(s / o.ctas / 16 * 16 * o.ctas) * o.iters / (ms * 1e-3) / 1e9);

@@ -1,7 +1,23 @@
 // The few calls the GPU suites use, spelled once for gshmem and once for NVSHMEM
 // (-DGSHMEM_PERF_NVSHMEM), so the same suite source measures both.
 #pragma once
+#include <cuda_runtime.h>
+
+#include <cstdio>
+#include <cstdlib>
 #include <string>
+
+// A kernel that did not launch (more registers than the block size allows, a bad configuration)
+// or failed while running must not yield a number: stop with CUDA's error (the launcher ends the
+// job when a PE exits non-zero).
+inline void perf_check_kernel(const char* what, int threads) {
+  cudaError_t e = cudaGetLastError();
+  if (e == cudaSuccess) e = cudaDeviceSynchronize();
+  if (e != cudaSuccess) {
+    fprintf(stderr, "perf: the %s (%d threads per block) failed: %s\n", what, threads, cudaGetErrorString(e));
+    exit(1);
+  }
+}
 #ifdef GSHMEM_PERF_NVSHMEM
 #include <nvshmem.h>
 #include <nvshmemx.h>

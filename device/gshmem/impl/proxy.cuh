@@ -19,9 +19,10 @@ namespace gshmem::dev {
 
 __device__ __forceinline__ bool proxy_on() { return st().proxy_slots != 0; }
 
-// The one dispatch branch: true when pe is reached through the proxy.
+// The one dispatch branch: true when pe is reached through the proxy. The route table is written
+// once, in shmem_init, before any kernel can run, so a cached read-only load serves it.
 __device__ __forceinline__ bool proxied(int pe) {
-  return st().proxy_slots && reinterpret_cast<const volatile uint8_t *>(st().proxy_peers)[pe];
+  return st().proxy_slots && __ldg(reinterpret_cast<const uint8_t *>(st().proxy_peers) + pe);
 }
 
 __device__ __forceinline__ gshmem_proxy_dev_words *proxy_dev() {

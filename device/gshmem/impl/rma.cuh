@@ -6,6 +6,8 @@
 // after a scope barrier; those are ordered per target PE by the FIFO and completed by quiet. Blocking and nbi calls differ only in that a blocking
 // warp/block call ends with a scope barrier, so any thread may reuse the source afterwards.
 #pragma once
+#include <type_traits>
+
 #include "gshmem/impl/proxy.cuh"
 
 namespace gshmem::dev {
@@ -21,8 +23,34 @@ __device__ __forceinline__ size_t copy_words(char *dst, const char *src, size_t 
   return done + nw * sizeof(W);
 }
 
+// The latency cases (a put or get of 8-64 bytes by one thread, up to 2 KiB by a warp, up to
+// 64 KiB by a block of 1024): n is a multiple of the word size, both ends are aligned to it, and
+// the scope has a thread for every K words. Each thread issues its K loads before its stores, with
+// no head, loop or tail logic on the path. A warp or block tries one word per thread first: the
+// predicated four-word form is slower for the small sizes (2 x H200, block put + quiet 1 KiB:
+// 1.99 us with one word, 2.12 with four; 64 KiB: 3.26 with four, 3.34 through the general loop;
+// docs/perf/h200.md).
+template <typename W, unsigned K, typename S>
+__device__ __forceinline__ bool copy_few_words(char *dst, const char *src, size_t n, uintptr_t align) {
+  if (((align | n) & (sizeof(W) - 1)) != 0 || n > K * sizeof(W) * static_cast<size_t>(S::size())) return false;
+  const unsigned r = static_cast<unsigned>(S::rank()), w = static_cast<unsigned>(S::size());
+  const unsigned nw = static_cast<unsigned>(n / sizeof(W));
+  const W *s = reinterpret_cast<const W *>(src);
+  W *d = reinterpret_cast<W *>(dst);
+  W v[K];
+#pragma unroll
+  for (unsigned k = 0; k < K; ++k)
+    if (r + k * w < nw) v[k] = s[r + k * w];
+#pragma unroll
+  for (unsigned k = 0; k < K; ++k)
+    if (r + k * w < nw) d[r + k * w] = v[k];
+  return true;
+}
+
+// Any other transfer: the misaligned head bytewise, the bulk as 16-byte words with four loads in
+// flight per thread, the tail in the widest words both ends allow.
 template <typename S>
-__device__ __forceinline__ void copy(char *dst, const char *src, size_t n) {
+__device__ __forceinline__ void copy_bulk(char *dst, const char *src, size_t n) {
   const int r = S::rank(), w = S::size();
   // When both ends share their alignment modulo 16, copy the misaligned head bytewise so the bulk
   // takes the 16-byte path (an odd offset or size must not drop a large copy to bytes).
@@ -58,6 +86,19 @@ __device__ __forceinline__ void copy(char *dst, const char *src, size_t n) {
   if ((align & 7) == 0) done = copy_words<uint64_t, S>(dst, src, done, n);
   if ((align & 3) == 0) done = copy_words<uint32_t, S>(dst, src, done, n);
   for (size_t i = done + r; i < n; i += w) dst[i] = src[i];
+}
+
+template <typename S>
+__device__ __forceinline__ void copy(char *dst, const char *src, size_t n) {
+  const uintptr_t a = reinterpret_cast<uintptr_t>(dst) | reinterpret_cast<uintptr_t>(src);
+  if constexpr (std::is_same_v<S, Thread>) {
+    if (copy_few_words<uint4, 4, S>(dst, src, n, a) || copy_few_words<uint64_t, 4, S>(dst, src, n, a)) return;
+  } else {
+    if (copy_few_words<uint4, 1, S>(dst, src, n, a) || copy_few_words<uint4, 4, S>(dst, src, n, a) ||
+        copy_few_words<uint64_t, 1, S>(dst, src, n, a))
+      return;
+  }
+  copy_bulk<S>(dst, src, n);
 }
 
 template <typename S>
