@@ -170,23 +170,9 @@ int main() {
   skip_without_gpu();
   shmem_init();
   const int me = shmem_my_pe(), n = shmem_n_pes(), right = (me + 1) % n, left = (me + n - 1) % n;
-  int ngpus = 0;
-  CK(cudaGetDeviceCount(&ngpus));
-  if (shmemx_local_npes() > ngpus) {
-    // Kernels of PEs sharing a GPU only time-slice, so PEs spinning on each other would crawl.
-    if (me == 0) printf("%d PEs on this node but %d GPUs; skipping\n", shmemx_local_npes(), ngpus);
-    shmem_finalize();
-    return 77;
-  }
-  if (shmemx_heap_kind() != SHMEMX_HEAP_KIND_DEVICE) {
-    fprintf(stderr, "FAIL pe %d: expected the device heap kind on a GPU PE\n", me);
-    shmem_global_exit(1);
-  }
-  // A seed every PE shares: PE 0 picks it, the others read it with a host-side g on a global.
-  static uint64_t shared_seed;
-  if (me == 0) shared_seed = mix64(static_cast<uint64_t>(time(nullptr)) ^ reinterpret_cast<uintptr_t>(&me));
-  shmem_barrier_all();
-  const uint64_t seed = shmem_uint64_g(&shared_seed, 0);
+  skip_unless_gpu_per_pe();
+  require_device_heap();
+  const uint64_t seed = shared_seed();
   unsigned long long* bad;
   CK(cudaMalloc(&bad, sizeof *bad));
   CK(cudaMemset(bad, 0, sizeof *bad));

@@ -402,17 +402,8 @@ int main() {
   skip_without_gpu();
   shmem_init();
   Ctx x{shmem_my_pe(), shmem_n_pes(), nullptr};
-  int ngpus = 0;
-  CK(cudaGetDeviceCount(&ngpus));
-  if (shmemx_local_npes() > ngpus) {
-    if (x.me == 0) printf("%d PEs on this node but %d GPUs; skipping\n", shmemx_local_npes(), ngpus);
-    shmem_finalize();
-    return 77;
-  }
-  static uint64_t shared_seed;
-  if (x.me == 0) shared_seed = mix64(static_cast<uint64_t>(time(nullptr)) ^ reinterpret_cast<uintptr_t>(&x));
-  shmem_barrier_all();
-  g_seed = shmem_uint64_g(&shared_seed, 0);
+  skip_unless_gpu_per_pe();
+  g_seed = shared_seed();
   CK(cudaStreamCreateWithFlags(&x.stream, cudaStreamNonBlocking));
 
   all_cases(x, SHMEM_TEAM_WORLD);

@@ -6,7 +6,6 @@
 // the guard bytes around it. Run: oshrun -np N gpu_copy (N >= 2, one GPU per PE).
 #include "gpu_util.cuh"
 
-#include <ctime>
 #include <vector>
 
 namespace {
@@ -71,17 +70,9 @@ int main() {
   skip_without_gpu();
   shmem_init();
   const int me = shmem_my_pe(), npes = shmem_n_pes(), right = (me + 1) % npes, left = (me + npes - 1) % npes;
-  int ngpus = 0;
-  CK(cudaGetDeviceCount(&ngpus));
-  if (npes < 2 || shmemx_local_npes() > ngpus || shmemx_heap_kind() != SHMEMX_HEAP_KIND_DEVICE) {
-    if (me == 0) printf("needs 2+ PEs, one GPU per PE and the device heap; skipping\n");
-    shmem_finalize();
-    return 77;
-  }
-  static uint64_t shared_seed;
-  if (me == 0) shared_seed = mix64(static_cast<uint64_t>(time(nullptr)) * 131 + 17);
-  shmem_barrier_all();
-  const uint64_t seed = shmem_uint64_g(&shared_seed, 0);
+  skip_unless_gpu_per_pe(2);
+  require_device_heap();
+  const uint64_t seed = shared_seed();
 
   char* src = static_cast<char*>(shmem_malloc(kSpan));
   char* dst = static_cast<char*>(shmem_malloc(kSpan));

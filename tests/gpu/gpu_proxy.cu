@@ -200,18 +200,9 @@ int main(int argc, char** argv) {
   skip_without_gpu();
   shmem_init();
   const int me = shmem_my_pe(), npes = shmem_n_pes(), right = (me + 1) % npes, left = (me + npes - 1) % npes;
-  int ngpus = 0;
-  CK(cudaGetDeviceCount(&ngpus));
-  if (npes < 2 || shmemx_local_npes() > ngpus) {
-    if (me == 0) printf("needs 2+ PEs with one GPU each; skipping\n");
-    shmem_finalize();
-    return 77;
-  }
+  skip_unless_gpu_per_pe(2);
   const bool expect_proxy = argc > 1 && strcmp(argv[1], "expect-proxy") == 0;
-  static uint64_t shared_seed;
-  if (me == 0) shared_seed = mix64(static_cast<uint64_t>(time(nullptr)) ^ reinterpret_cast<uintptr_t>(&me));
-  shmem_barrier_all();
-  const uint64_t seed = shmem_uint64_g(&shared_seed, 0);
+  const uint64_t seed = shared_seed();
   unsigned long long *bad, *counter_h;
   int* ptr_null;
   CK(cudaMallocManaged(&bad, sizeof *bad));

@@ -197,17 +197,9 @@ int main() {
   skip_without_gpu();
   shmem_init();
   const int me = shmem_my_pe(), n = shmem_n_pes(), right = (me + 1) % n;
-  int ngpus = 0;
-  CK(cudaGetDeviceCount(&ngpus));
-  if (shmemx_local_npes() > ngpus || shmemx_heap_kind() != SHMEMX_HEAP_KIND_DEVICE) {
-    if (me == 0) printf("needs one GPU per PE and the device heap; skipping\n");
-    shmem_finalize();
-    return 77;
-  }
-  static uint64_t shared_seed;
-  if (me == 0) shared_seed = mix64(static_cast<uint64_t>(time(nullptr)) * 31 + 7);
-  shmem_barrier_all();
-  const uint64_t seed = shmem_uint64_g(&shared_seed, 0);
+  skip_unless_gpu_per_pe();
+  require_device_heap();
+  const uint64_t seed = shared_seed();
   unsigned long long* bad;
   CK(cudaMalloc(&bad, 8));
   CK(cudaMemset(bad, 0, 8));

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <ctime>
 
 #define CK(x)                                                                                      \
   do {                                                                                             \
@@ -35,6 +36,38 @@ inline void skip_without_gpu() {
     printf("no CUDA device; skipping\n");
     exit(77);
   }
+}
+
+// After shmem_init: ends the program as skipped (77) unless there are at least min_pes PEs and
+// this node has a GPU for each of its PEs (kernels of PEs sharing a GPU only time-slice, so PEs
+// spinning on each other would crawl).
+inline void skip_unless_gpu_per_pe(int min_pes = 1) {
+  int ngpus = 0;
+  CK(cudaGetDeviceCount(&ngpus));
+  if (shmem_n_pes() < min_pes || shmemx_local_npes() > ngpus) {
+    if (shmem_my_pe() == 0)
+      printf("%d PEs (%d on this node) and %d GPUs: needs %d+ PEs and a GPU per PE; skipping\n", shmem_n_pes(),
+             shmemx_local_npes(), ngpus, min_pes);
+    shmem_finalize();
+    exit(77);
+  }
+}
+
+// A GPU PE running a program with device code must get the device heap (docs/gpu.md).
+inline void require_device_heap() {
+  if (shmemx_heap_kind() != SHMEMX_HEAP_KIND_DEVICE) {
+    fprintf(stderr, "FAIL pe %d: expected the device heap kind on a GPU PE\n", shmem_my_pe());
+    shmem_global_exit(1);
+  }
+}
+
+// A seed every PE shares (collective): PE 0 picks it from the clock, the others read it with a
+// host-side g on a global.
+inline uint64_t shared_seed() {
+  static uint64_t seed;
+  if (shmem_my_pe() == 0) seed = mix64(static_cast<uint64_t>(time(nullptr)) ^ reinterpret_cast<uintptr_t>(&seed));
+  shmem_barrier_all();
+  return shmem_uint64_g(&seed, 0);
 }
 
 // Progress lines on stderr (PE-prefixed) with GSHMEM_TEST_PROGRESS=1: a hang names its section.
