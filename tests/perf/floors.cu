@@ -1,6 +1,9 @@
 // Hardware floors on one host, in raw CUDA (no SHMEM): what the perf suites are measured against.
 // One process, GPUs 0 and 1 with peer access. Prints CSV rows (impl "floor") the runner merges:
 //   store_ping_pong   round trip of a flag stored into the other GPU's memory and echoed back
+//   remote_load_<flavor>_rt   one thread chasing pointers through the other GPU's memory, 64 KiB
+//                     apart (g_latency's addressing): the round trip of one remote load, for weak,
+//                     .cg, volatile, relaxed.sys and acquire.sys loads (the floor of g and get)
 //   sm_store_bw       one GPU's SMs storing into the other's memory (16-byte stores), and both ways
 //   sm_store_bw_put_bw_shape   the same in the put_bw suite's shape: 132 x 1024 threads, 20
 //                     repetitions of a 1 MiB / 16 MiB / 256 MiB transfer, one fence at the end
@@ -216,6 +219,37 @@ __global__ void fifo(volatile unsigned long long* req, volatile unsigned long lo
 
 // bytes of device dev's memory the way a SHMEM heap is made (cuMemCreate + cuMemMap, read/write
 // for GPUs 0 and 1), through the driver entry points (the binary does not link libcuda).
+// Remote load round trip: one thread of GPU 0 chases pointers through GPU 1's memory, 8 bytes
+// per hop, each hop 64 KiB further on in 256 MiB (the g_latency suite's addressing), so every load
+// waits for the one before and none hits a cache. flavor: 0 weak ld.global (what NVSHMEM's g
+// emits), 1 ld.global.cg (L2 only), 2 ld.volatile (gshmem's g), 3 ld.relaxed.sys, 4 ld.acquire.sys.
+constexpr size_t kChaseSlots = (size_t(256) << 20) / 8, kChaseStep = (size_t(64) << 10) / 8;
+__global__ void chase_init(unsigned long long* p) {
+  for (size_t k = blockIdx.x * blockDim.x + threadIdx.x; k < kChaseSlots; k += gridDim.x * blockDim.x)
+    p[k] = (k + kChaseStep) % kChaseSlots;
+}
+__device__ __forceinline__ unsigned long long chase_load(const unsigned long long* a, int flavor) {
+  unsigned long long v;
+  switch (flavor) {
+    case 0: asm volatile("ld.global.u64 %0, [%1];" : "=l"(v) : "l"(a) : "memory"); break;
+    case 1: asm volatile("ld.global.cg.u64 %0, [%1];" : "=l"(v) : "l"(a) : "memory"); break;
+    case 2: asm volatile("ld.volatile.global.u64 %0, [%1];" : "=l"(v) : "l"(a) : "memory"); break;
+    case 3: asm volatile("ld.relaxed.sys.global.u64 %0, [%1];" : "=l"(v) : "l"(a) : "memory"); break;
+    default: asm volatile("ld.acquire.sys.global.u64 %0, [%1];" : "=l"(v) : "l"(a) : "memory"); break;
+  }
+  return v;
+}
+__global__ void chase(const unsigned long long* remote, int flavor, int iters, unsigned long long* ns,
+                      unsigned long long* sink) {
+  unsigned long long k = 0, t0 = 0;
+  for (int i = 0; i < iters; ++i) {
+    if (i == 100) t0 = now();
+    k = chase_load(remote + k, flavor);
+  }
+  *ns = (now() - t0) / (iters - 100);
+  *sink = k;
+}
+
 static void* vmm_alloc(int dev, size_t bytes) {
   auto entry = [](const char* name) {
     void* f = nullptr;
@@ -278,7 +312,7 @@ int main() {
   CK(cudaSetDevice(0));
   CK(cudaMalloc(&f0, 64));
   CK(cudaMemset(f0, 0, 64));
-  CK(cudaMallocManaged(&ns, 8));
+  CK(cudaMallocManaged(&ns, 16));
   CK(cudaSetDevice(1));
   CK(cudaMalloc(&f1, 64));
   CK(cudaMemset(f1, 0, 64));
@@ -291,6 +325,27 @@ int main() {
   CK(cudaSetDevice(1));
   CK(cudaDeviceSynchronize());
   row("store_ping_pong_rt", 8, *ns / 1000.0, "us");
+
+  // remote load round trip, by load flavor (pointer chase into the other GPU)
+  {
+    unsigned long long* chain;
+    CK(cudaSetDevice(1));
+    CK(cudaMalloc(&chain, kChaseSlots * 8));
+    chase_init<<<264, 1024>>>(chain);
+    CK(cudaDeviceSynchronize());
+    CK(cudaSetDevice(0));
+    const char* names[] = {"remote_load_weak_rt", "remote_load_cg_rt", "remote_load_volatile_rt",
+                           "remote_load_relaxed_sys_rt", "remote_load_acquire_sys_rt"};
+    for (int flavor = 0; flavor < 5; ++flavor) {
+      chase<<<1, 1>>>(chain, flavor, 10100, ns, ns + 1);
+      CK(cudaGetLastError());
+      CK(cudaDeviceSynchronize());
+      row(names[flavor], 8, ns[0] / 1000.0, "us");
+    }
+    CK(cudaSetDevice(1));
+    CK(cudaFree(chain));
+    CK(cudaSetDevice(0));
+  }
 
   // SM-store and copy-engine bandwidth, 256 MiB
   const size_t bytes = size_t(256) << 20;
