@@ -47,6 +47,7 @@ __global__ void __launch_bounds__(1024) block_coll(int op, float* d, const float
 }
 
 int main(int argc, char** argv) {
+  perf_require_gpu(kSuite.c_str());
   Op op;
   if (kSuite == "coll_barrier_latency") op = op_barrier;
   else if (kSuite == "coll_broadcast_latency") op = op_bcast;

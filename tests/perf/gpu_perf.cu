@@ -161,6 +161,7 @@ __global__ void __launch_bounds__(1024) bandwidth(char* dst, char* src, size_t b
 }
 
 int main(int argc, char** argv) {
+  perf_require_gpu(kSuite.c_str());
   const bool bw = kSuite.find("_bw") != std::string::npos;
   const bool host_side = kSuite.rfind("host_", 0) == 0 || kSuite.rfind("stream_", 0) == 0;
   perf::Options d;

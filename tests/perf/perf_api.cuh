@@ -7,6 +7,17 @@
 #include <cstdlib>
 #include <string>
 
+// The GPU suites measure GPU PEs: on a machine without a usable GPU they skip (exit 77) with a
+// line saying so, before the SHMEM starts (which would give CPU PEs there).
+inline void perf_require_gpu(const char* suite) {
+  int n = 0;
+  const cudaError_t e = cudaGetDeviceCount(&n);
+  if (e != cudaSuccess || n == 0) {
+    fprintf(stderr, "%s: no usable CUDA GPU (%s); skipping\n", suite, e != cudaSuccess ? cudaGetErrorString(e) : "0 devices");
+    exit(77);
+  }
+}
+
 // A kernel that did not launch (more registers than the block size allows, a bad configuration)
 // or failed while running must not yield a number: stop with CUDA's error (the launcher ends the
 // job when a PE exits non-zero).
