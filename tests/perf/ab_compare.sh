@@ -26,7 +26,9 @@ done
 targets="runtime/oshrun"
 for s in $suites; do targets="$targets tests/perf/shmem_$s"; done
 
-basesrc="$(mktemp -d)"
+basesrc=/tmp/ab-basesrc  # fixed: BASE_BUILD keeps pointing at it across runs
+rm -rf "$basesrc"
+mkdir -p "$basesrc"
 # The tree's files (git's list where there is a checkout; the device host's copy has none), then
 # the overlay over them.
 (cd "$root" && { git ls-files -co --exclude-standard 2>/dev/null ||
@@ -38,7 +40,6 @@ cp -r "$overlay/." "$basesrc/"
 } > "$log"
 [ -d "$nb" ] || meson setup "$nb" "$root" -Dcuda=enabled > "$out/ab-build.txt" 2>&1
 [ -d "$bb" ] || meson setup "$bb" "$basesrc" -Dcuda=enabled >> "$out/ab-build.txt" 2>&1
-meson setup --reconfigure "$bb" "$basesrc" >> "$out/ab-build.txt" 2>&1
 "$here/build_nvshmem.sh" /tmp/ab-peer $suites >> "$out/ab-build.txt" 2>&1 &
 peer=$!
 # shellcheck disable=SC2086
@@ -64,5 +65,4 @@ for rep in $(seq "${REPS:-2}"); do
     fi
   done
 done
-rm -rf "$basesrc"
 python3 "$here/ab_table.py" "$log" | tee "$out/ab-table.txt"
