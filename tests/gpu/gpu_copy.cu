@@ -22,27 +22,20 @@ __global__ void fill(unsigned char* p, size_t n, uint64_t seed, int pe) {
 
 enum Scope { kThread, kWarp, kBlock };
 
-// Blocking put by the scope, then quiet by one thread. 1024-thread launches: __launch_bounds__.
-template <int S>
-__global__ void __launch_bounds__(1024) put_k(char* d, const char* s, size_t n, int pe) {
+// A blocking put (then quiet by one thread) or get by the scope. 1024-thread launches need the
+// launch bound (docs/gpu.md).
+template <int S, bool Put>
+__global__ void __launch_bounds__(1024) xfer_k(char* d, const char* s, size_t n, int pe) {
   if (S == kThread) {
-    if (threadIdx.x == 0) shmem_putmem(d, s, n, pe);
+    if (threadIdx.x == 0) Put ? shmem_putmem(d, s, n, pe) : shmem_getmem(d, s, n, pe);
   } else if (S == kWarp) {
-    if (threadIdx.x < 32) shmemx_putmem_warp(d, s, n, pe);
+    if (threadIdx.x < 32) Put ? shmemx_putmem_warp(d, s, n, pe) : shmemx_getmem_warp(d, s, n, pe);
   } else {
-    shmemx_putmem_block(d, s, n, pe);
+    Put ? shmemx_putmem_block(d, s, n, pe) : shmemx_getmem_block(d, s, n, pe);
   }
-  __syncthreads();
-  if (threadIdx.x == 0) shmem_quiet();
-}
-template <int S>
-__global__ void __launch_bounds__(1024) get_k(char* d, const char* s, size_t n, int pe) {
-  if (S == kThread) {
-    if (threadIdx.x == 0) shmem_getmem(d, s, n, pe);
-  } else if (S == kWarp) {
-    if (threadIdx.x < 32) shmemx_getmem_warp(d, s, n, pe);
-  } else {
-    shmemx_getmem_block(d, s, n, pe);
+  if (Put) {
+    __syncthreads();
+    if (threadIdx.x == 0) shmem_quiet();
   }
 }
 
@@ -99,8 +92,8 @@ int main() {
   const size_t offs[][2] = {{0, 0}, {8, 8}, {16, 8}, {4, 4}, {1, 1}, {3, 5}};
 
   using K = void (*)(char*, const char*, size_t, int);
-  const K puts[] = {put_k<kThread>, put_k<kWarp>, put_k<kBlock>};
-  const K gets[] = {get_k<kThread>, get_k<kWarp>, get_k<kBlock>};
+  const K puts[] = {xfer_k<kThread, true>, xfer_k<kWarp, true>, xfer_k<kBlock, true>};
+  const K gets[] = {xfer_k<kThread, false>, xfer_k<kWarp, false>, xfer_k<kBlock, false>};
   const char* scope_name[] = {"thread", "warp", "block"};
   int ran = 0;
   for (const Case& c : cases) {
