@@ -4,6 +4,10 @@
 //   remote_load_<flavor>_rt   one thread chasing pointers through the other GPU's memory, 64 KiB
 //                     apart (g_latency's addressing): the round trip of one remote load, for weak,
 //                     .cg, volatile, relaxed.sys and acquire.sys loads (the floor of g and get)
+//   remote_load_g_*_suite_shape, remote_get_suite_shape[_vmm]   the g_latency / get_latency
+//                     suites' thread loop with the raw access in place of the call (pipelined:
+//                     independent loads the compiler batches; plain: one round trip per g; _vmm:
+//                     in cuMemCreate memory, as a heap)
 //   sm_store_bw       one GPU's SMs storing into the other's memory (16-byte stores), and both ways
 //   sm_store_bw_put_bw_shape   the same in the put_bw suite's shape: 132 x 1024 threads, 20
 //                     repetitions of a 1 MiB / 16 MiB / 256 MiB transfer, one fence at the end
@@ -260,6 +264,41 @@ __global__ void chase(const unsigned long long* remote, int flavor, int iters, u
   *sink = k;
 }
 
+// The thread-scope loop of the g_latency / get_latency suites, with the SHMEM call replaced by
+// the raw access: 8 bytes at a new offset of a 256 MiB region each iteration (64 KiB apart, the
+// offset computed as the suite computes it). Shape 0: g with a weak load, 1: g with a volatile
+// load; in both the loads are independent, and the compiler issues several before their values
+// are used (a throughput, not a round trip). 2: g with a volatile load whose value the next
+// iteration's address depends on (through a zero the compiler cannot see), as gshmem's and NVSHMEM's g are
+// serialized by the checks and branches between them: one round trip per g. 3: 8-byte get (weak
+// load, local store, __syncthreads, as gshmem's and NVSHMEM's getmem). What the suite's loop costs
+// on top of a load round trip.
+template <int Shape>
+__global__ void suite_load(const char* remote, char* local, size_t region, size_t stride, int warmup, int iters,
+                           unsigned long long zero, unsigned long long* ns, unsigned long long* sink_out) {
+  constexpr size_t bytes = 8;  // region and stride are run-time values, as in the suite
+  unsigned long long t0 = 0, sink = 0, dep = 0;
+  for (int i = -warmup; i < iters; ++i) {
+    if (i == 0) t0 = now();
+    const size_t off = (static_cast<size_t>(i + warmup) * stride) % (region - bytes + 1) / 64 * 64 + dep;
+    const auto* src = reinterpret_cast<const unsigned long long*>(remote + off);
+    if constexpr (Shape == 0) {
+      sink += *src;
+    } else if constexpr (Shape == 1) {
+      sink += *reinterpret_cast<const volatile unsigned long long*>(src);
+    } else if constexpr (Shape == 2) {
+      const unsigned long long v = *reinterpret_cast<const volatile unsigned long long*>(src);
+      sink += v;
+      dep = v & zero;  // zero is 0 at run time; no compiler can fold it
+    } else {
+      *reinterpret_cast<unsigned long long*>(local + off) = *src;
+      __syncthreads();
+    }
+  }
+  *ns = (now() - t0) / iters;
+  *sink_out = sink;
+}
+
 static void* vmm_alloc(int dev, size_t bytes) {
   auto entry = [](const char* name) {
     void* f = nullptr;
@@ -352,6 +391,28 @@ int main() {
       CK(cudaDeviceSynchronize());
       row(names[flavor], 8, ns[0] / 1000.0, "us");
     }
+    char* local;
+    CK(cudaMalloc(&local, kChaseSlots * 8));
+    // the same loops in cuMemCreate memory of GPU 1 mapped for GPU 0, as a symmetric heap is
+    const char* vremote = static_cast<const char*>(vmm_alloc(1, kChaseSlots * 8));
+    if (!vremote) fprintf(stderr, "floors: VMM allocation failed; *_suite_shape_vmm rows left out\n");
+    for (int vmm = 0; vmm < (vremote ? 2 : 1); ++vmm) {
+      const char* remote = vmm ? vremote : reinterpret_cast<const char*>(chain);
+      auto shape = [&](auto kernel, const char* name) -> int {
+        kernel<<<1, 1>>>(remote, local, kChaseSlots * 8, kChaseStep * 8, 100, 10000, 0, ns, ns + 1);
+        CK(cudaDeviceSynchronize());
+        char full[96];
+        snprintf(full, sizeof full, "%s%s", name, vmm ? "_vmm" : "");
+        row(full, 8, ns[0] / 1000.0, "us");
+        return 0;
+      };
+      if (!vmm && (shape(suite_load<0>, "remote_load_g_weak_pipelined_suite_shape") ||
+                   shape(suite_load<1>, "remote_load_g_volatile_pipelined_suite_shape")))
+        return 1;
+      if (shape(suite_load<2>, "remote_load_g_volatile_suite_shape") || shape(suite_load<3>, "remote_get_suite_shape"))
+        return 1;
+    }
+    CK(cudaFree(local));
     CK(cudaSetDevice(1));
     CK(cudaFree(chain));
     CK(cudaSetDevice(0));
@@ -467,9 +528,15 @@ int main() {
   host.join();
   row("fifo_round_trip", 8, *ns / 1000.0, "us");
 
-  // data + flag ping-pong under each ordering
+  // data + flag ping-pong under each ordering. The warm orderings use small data buffers
+  // (cudaMalloc(64), as the flags): with the data at the start of a separate 256 MiB buffer they
+  // measured 0.2-0.3 us slower than the flag-only ping-pong's host could explain.
   {
-    unsigned long long *d0, *d1, *s0, *s1, *bad;
+    unsigned long long *d0, *d1, *s0, *s1, *w0, *w1, *bad;
+    CK(cudaSetDevice(0));
+    CK(cudaMalloc(&w0, 64));
+    CK(cudaSetDevice(1));
+    CK(cudaMalloc(&w1, 64));
     CK(cudaSetDevice(0));
     CK(cudaMalloc(&d0, kColdSlots * 8));
     CK(cudaMalloc(&s0, kColdSlots * 8));
@@ -484,17 +551,19 @@ int main() {
     for (int order = 0; order < 5; ++order) {
       CK(cudaSetDevice(0));
       CK(cudaMemset(f0, 0, 64));
-      CK(cudaMemset(d0, 0, kColdSlots * 8));
+      const bool cold = order == order_release_cold;
+      unsigned long long *e0 = cold ? d0 : w0, *e1 = cold ? d1 : w1;
+      CK(cudaMemset(e0, 0, cold ? kColdSlots * 8 : 64));
       CK(cudaDeviceSynchronize());
       CK(cudaSetDevice(1));
       CK(cudaMemset(f1, 0, 64));
-      CK(cudaMemset(d1, 0, kColdSlots * 8));
+      CK(cudaMemset(e1, 0, cold ? kColdSlots * 8 : 64));
       CK(cudaDeviceSynchronize());
       *bad = 0;
-      auto* ping_k = order == order_release_cold ? ping_data<true> : ping_data<false>;
-      ping_k<<<1, 1>>>(f1, f0, d1, d0, s1, 1, iters, order, ns, bad);
+      auto* ping_k = cold ? ping_data<true> : ping_data<false>;
+      ping_k<<<1, 1>>>(f1, f0, e1, e0, s1, 1, iters, order, ns, bad);
       CK(cudaSetDevice(0));
-      ping_k<<<1, 1>>>(f0, f1, d0, d1, s0, 0, iters, order, ns, bad);
+      ping_k<<<1, 1>>>(f0, f1, e0, e1, s0, 0, iters, order, ns, bad);
       CK(cudaDeviceSynchronize());
       CK(cudaSetDevice(1));
       CK(cudaDeviceSynchronize());
@@ -503,9 +572,11 @@ int main() {
     }
     CK(cudaFree(d1));
     CK(cudaFree(s1));
+    CK(cudaFree(w1));
     CK(cudaSetDevice(0));
     CK(cudaFree(d0));
     CK(cudaFree(s0));
+    CK(cudaFree(w0));
   }
 
   // proxied ping-pongs: one host thread per GPU writes the other GPU's flag with stream operations

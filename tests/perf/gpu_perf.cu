@@ -31,13 +31,18 @@ __device__ __forceinline__ unsigned long long now_ns() {
 // timed rounds after warmup rounds in *out.
 // Every iteration touches a different address (stride apart within region), so reads cannot be
 // served by a cache: a g or get is a real remote access, as a latency has to be.
-// One kernel per scope (a template parameter): the warp and block kernels hold only the scoped
-// put and get, so their register counts are their own. The block kernel may be launched with
+// One kernel per scope, operation and atomic (template parameters), as NVSHMEM's perftest has one
+// small kernel per test: with every operation behind a run-time switch in one kernel, that kernel
+// held 72 registers, spilled its loop counter to the stack and went through two indirect jumps per
+// iteration, which cost both libraries about 0.4 us per g or get (2 x H200, 2026-11-22: the
+// suite's loop in raw CUDA, remote_get_suite_shape in shmem_floors, takes 0.96 us; gshmem's get
+// measured 1.49 us and NVSHMEM's 1.45 us in that kernel). The block kernel may be launched with
 // 1024 threads: its launch bound holds it to the 64 registers per thread that allows.
 enum Scope { thread_scope, warp_scope, block_scope };
-template <int scope>
-__global__ void __launch_bounds__(scope == block_scope ? 1024 : 32) latency(int kind, int amo, char* data_base, const char* src_base, size_t bytes,
-                        size_t region, size_t stride, uint64_t* sig, int warmup, int iters, unsigned long long* out) {
+template <int scope, int kind, int amo>
+__global__ void __launch_bounds__(scope == block_scope ? 1024 : 32)
+    latency(char* data_base, const char* src_base, size_t bytes, size_t region, size_t stride, uint64_t* sig,
+            int warmup, int iters, unsigned long long* out) {
   const int me = P_my_pe(), peer = 1 - me;
   unsigned long long t0 = 0;
   uint64_t sink = 0;
@@ -50,7 +55,7 @@ __global__ void __launch_bounds__(scope == block_scope ? 1024 : 32) latency(int 
     uint64_t* word = reinterpret_cast<uint64_t*>(data);
     if constexpr (scope != thread_scope) {  // put_latency / get_latency -s warp|block only
       if (me == 0) {
-        if (kind == put_lat) {
+        if constexpr (kind == put_lat) {
           if constexpr (scope == block_scope) P_putmem_block(data, src, bytes, peer);
           else P_putmem_warp(data, src, bytes, peer);
           __syncthreads();
@@ -61,80 +66,96 @@ __global__ void __launch_bounds__(scope == block_scope ? 1024 : 32) latency(int 
         }
         __syncthreads();
       }
-      continue;
-    }
-    switch (kind) {
-      case put_lat:  // the same steps as the scoped form above, with one thread
-        if (me == 0) {
-          P_putmem(data, src, bytes, peer);
-          __syncthreads();
+    } else if constexpr (kind == put_lat) {  // the same steps as the scoped form, with one thread
+      if (me == 0) {
+        P_putmem(data, src, bytes, peer);
+        __syncthreads();
+        P_quiet();
+        __syncthreads();
+      }
+    } else if constexpr (kind == get_lat) {
+      if (me == 0) {
+        P_getmem(data, src, bytes, peer);
+        __syncthreads();
+      }
+    } else if constexpr (kind == p_lat) {
+      if (me == 0) {
+        P_p(word, r, peer);
+        P_quiet();
+      }
+    } else if constexpr (kind == g_lat) {
+      if (me == 0) sink += P_g(word, peer);
+    } else if constexpr (kind == p_pp) {  // p + fence + p(flag); wait for the echo
+      if (me == 0) {
+        P_p(word, r, peer);
+        P_fence();
+        P_p(sig, r, peer);
+        P_wait_until(sig, P_CMP_EQ, r);
+      } else {
+        P_wait_until(sig, P_CMP_EQ, r);
+        P_p(word, r, peer);
+        P_fence();
+        P_p(sig, r, peer);
+      }
+    } else if constexpr (kind == signal_pp) {
+      if (me == 0) {
+        P_signal_op(sig, r, P_SIGNAL_SET, peer);
+        P_signal_wait_until(sig, P_CMP_EQ, r);
+      } else {
+        P_signal_wait_until(sig, P_CMP_EQ, r);
+        P_signal_op(sig, r, P_SIGNAL_SET, peer);
+      }
+    } else if constexpr (kind == put_signal_pp) {
+      if (me == 0) {
+        P_putmem_signal(data, src, bytes, sig, r, P_SIGNAL_SET, peer);
+        P_signal_wait_until(sig, P_CMP_EQ, r);
+      } else {
+        P_signal_wait_until(sig, P_CMP_EQ, r);
+        P_putmem_signal(data, src, bytes, sig, r, P_SIGNAL_SET, peer);
+      }
+    } else if constexpr (kind == amo_lat) {
+      if (me == 0) {
+        if constexpr (amo == 0) sink += P_fetch_add(word, 1, peer);
+        else if constexpr (amo == 1) sink += P_fetch(word, peer);
+        else if constexpr (amo == 2) sink += P_cswap(word, r, r + 1, peer);
+        else if constexpr (amo == 3) sink += P_swap(word, r, peer);
+        else if constexpr (amo == 4) {
+          P_set(word, r, peer);
           P_quiet();
-          __syncthreads();
-        }
-        break;
-      case get_lat:
-        if (me == 0) {
-          P_getmem(data, src, bytes, peer);
-          __syncthreads();
-        }
-        break;
-      case p_lat:
-        if (me == 0) {
-          P_p(word, r, peer);
+        } else {
+          P_add(word, 1, peer);
           P_quiet();
         }
-        break;
-      case g_lat:
-        if (me == 0) sink += P_g(word, peer);
-        break;
-      case p_pp:  // p + fence + p(flag); wait for the echo
-        if (me == 0) {
-          P_p(word, r, peer);
-          P_fence();
-          P_p(sig, r, peer);
-          P_wait_until(sig, P_CMP_EQ, r);
-        } else {
-          P_wait_until(sig, P_CMP_EQ, r);
-          P_p(word, r, peer);
-          P_fence();
-          P_p(sig, r, peer);
-        }
-        break;
-      case signal_pp:
-        if (me == 0) {
-          P_signal_op(sig, r, P_SIGNAL_SET, peer);
-          P_signal_wait_until(sig, P_CMP_EQ, r);
-        } else {
-          P_signal_wait_until(sig, P_CMP_EQ, r);
-          P_signal_op(sig, r, P_SIGNAL_SET, peer);
-        }
-        break;
-      case put_signal_pp:
-        if (me == 0) {
-          P_putmem_signal(data, src, bytes, sig, r, P_SIGNAL_SET, peer);
-          P_signal_wait_until(sig, P_CMP_EQ, r);
-        } else {
-          P_signal_wait_until(sig, P_CMP_EQ, r);
-          P_putmem_signal(data, src, bytes, sig, r, P_SIGNAL_SET, peer);
-        }
-        break;
-      case amo_lat:
-        if (me == 0) {
-          switch (amo) {
-            case 0: sink += P_fetch_add(word, 1, peer); break;
-            case 1: sink += P_fetch(word, peer); break;
-            case 2: sink += P_cswap(word, r, r + 1, peer); break;
-            case 3: sink += P_swap(word, r, peer); break;
-            case 4: P_set(word, r, peer); P_quiet(); break;
-            default: P_add(word, 1, peer); P_quiet(); break;
-          }
-        }
-        break;
-      default:
-        P_dev_barrier_all();
+      }
+    } else {
+      P_dev_barrier_all();
     }
   }
   if (threadIdx.x == 0) *out = now_ns() - t0 + (sink == 42 ? 1 : 0);
+}
+
+using LatencyKernel = void (*)(char*, const char*, size_t, size_t, size_t, uint64_t*, int, int, unsigned long long*);
+// The kernel for (scope, kind, amo); scoped kernels exist for put and get only.
+template <int scope>
+static LatencyKernel latency_kernel(int kind, int amo) {
+  if constexpr (scope != thread_scope) return kind == put_lat ? latency<scope, put_lat, 0> : latency<scope, get_lat, 0>;
+  else {
+    switch (kind) {
+      case put_lat: return latency<scope, put_lat, 0>;
+      case get_lat: return latency<scope, get_lat, 0>;
+      case p_lat: return latency<scope, p_lat, 0>;
+      case g_lat: return latency<scope, g_lat, 0>;
+      case p_pp: return latency<scope, p_pp, 0>;
+      case signal_pp: return latency<scope, signal_pp, 0>;
+      case put_signal_pp: return latency<scope, put_signal_pp, 0>;
+      case barrier_lat: return latency<scope, barrier_lat, 0>;
+      default: break;
+    }
+    static constexpr LatencyKernel amos[] = {latency<scope, amo_lat, 0>, latency<scope, amo_lat, 1>,
+                                             latency<scope, amo_lat, 2>, latency<scope, amo_lat, 3>,
+                                             latency<scope, amo_lat, 4>, latency<scope, amo_lat, 5>};
+    return amos[amo];
+  }
 }
 
 // Repetition r uses the r-th bytes-sized slice of region (wrapping), so repeated transfers of a
@@ -229,8 +250,10 @@ int main(int argc, char** argv) {
     cudaDeviceSynchronize();
     P_barrier_all();
     const size_t stride = std::max<size_t>(size_t(64) << 10, (bytes + 65535) / 65536 * 65536);
-    auto* k = scope == block_scope ? latency<block_scope> : scope == warp_scope ? latency<warp_scope> : latency<thread_scope>;
-    k<<<1, lat_threads>>>(kind, amo, data, src, bytes, region, stride, sig, o.warmup, o.iters, d_ns);
+    const LatencyKernel k = scope == block_scope  ? latency_kernel<block_scope>(kind, amo)
+                            : scope == warp_scope ? latency_kernel<warp_scope>(kind, amo)
+                                                  : latency_kernel<thread_scope>(kind, amo);
+    k<<<1, lat_threads>>>(data, src, bytes, region, stride, sig, o.warmup, o.iters, d_ns);
     perf_check_kernel("latency kernel", lat_threads);
     unsigned long long ns = 0;
     cudaMemcpy(&ns, d_ns, sizeof ns, cudaMemcpyDeviceToHost);
