@@ -194,6 +194,24 @@ def plot(rows, out):
             ax.plot([p[0] for p in pts], [p[1] for p in pts], color=colours[suite],
                     linestyle="-" if impl == "gshmem" else "--", marker="o" if impl == "gshmem" else "x",
                     label="%s (%s)" % (suite, impl))
+        if metric == "latency":
+            # Floors on the same axes: one remote load and one remote store round trip (the
+            # floors of 8-byte get/g and of a ping-pong), and one block's put + quiet in raw CUDA
+            # (the floor of put_latency -s block), as measured by shmem_floors in the same run.
+            lines = {"remote_load_volatile_rt": "remote load round trip",
+                     "store_ping_pong_rt": "remote store round trip"}
+            for r in rows:
+                if r["impl"] == "floor" and r["metric"] in lines:
+                    v = float(r["value"])
+                    ax.axhline(v, color="gray", linestyle=":", linewidth=1)
+                    ax.annotate("floor: %s %.2f us" % (lines[r["metric"]], v), xy=(0.99, v),
+                                xycoords=("axes fraction", "data"), fontsize=7, color="gray",
+                                va="bottom" if r["metric"] == "store_ping_pong_rt" else "top", ha="right")
+            block = sorted((int(r["size"]), float(r["value"])) for r in rows
+                           if r["impl"] == "floor" and r["metric"] == "block_put_quiet_vmm_src_cold")
+            if len(block) > 1:
+                ax.plot([b[0] for b in block], [b[1] for b in block], color="gray", linestyle=":", marker="s",
+                        markersize=3, label="floor: block put + quiet, raw CUDA")
         if metric == "bandwidth":
             for r in rows:
                 if r["impl"] == "floor" and r["metric"] in ("sm_store_bw", "copy_engine_bw"):
