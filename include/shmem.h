@@ -6,13 +6,12 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "gshmem/export.h"
 #include "gshmem/version.h"
 #include "gshmem/constants.h"
 #include "gshmem/type_tables.h"
 
-#ifdef __cplusplus
-extern "C" {
-#endif
+GSHMEM_EXTERN_C_BEGIN
 
 /* ---- Library setup, exit and query ---- */
 void shmem_init(void);
@@ -33,9 +32,7 @@ void *shmem_realloc(void *ptr, size_t size);
 void shmem_free(void *ptr);
 void *shmem_malloc_with_hints(size_t size, long hints);
 
-#ifdef __cplusplus
-}
-#endif
+GSHMEM_EXTERN_C_END
 
 /* Everything below down to "end of the device-capable API" is also callable from CUDA device code.
  * Under nvcc the device compilation pass gets inline device definitions of these names
@@ -44,9 +41,7 @@ void *shmem_malloc_with_hints(size_t size, long hints);
 #include "gshmem/device_api.cuh"
 #endif
 #if !defined(__CUDA_ARCH__)
-#ifdef __cplusplus
-extern "C" {
-#endif
+GSHMEM_EXTERN_C_BEGIN
 
 int shmem_my_pe(void);
 int shmem_n_pes(void);
@@ -176,14 +171,10 @@ void shmem_sync_all(void);
 void shmem_wait(long *ivar, long cmp_value);
 void shmem_wait_until(long *ivar, int cmp, long cmp_value);
 
-#ifdef __cplusplus
-}
-#endif
+GSHMEM_EXTERN_C_END
 #endif /* !__CUDA_ARCH__: end of the device-capable API */
 
-#ifdef __cplusplus
-extern "C" {
-#endif
+GSHMEM_EXTERN_C_BEGIN
 
 /* ---- Deprecated names still used by older programs and benchmarks ---- */
 void start_pes(int npes);
@@ -216,9 +207,7 @@ GSHMEM_OLD_WAIT_TYPES(GSHMEM_DECL_OLD_WAIT)
 #undef GSHMEM_DECL_OLD_WAIT
 void shmem_short_wait_until(short *ivar, int cmp, short cmp_value);
 
-#ifdef __cplusplus
-}
-#endif
+GSHMEM_EXTERN_C_END
 
 #include "gshmem/teams.h"
 #if defined(__CUDACC__)

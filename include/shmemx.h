@@ -6,9 +6,7 @@
 
 #include "shmem.h"
 
-#ifdef __cplusplus
-extern "C" {
-#endif
+GSHMEM_EXTERN_C_BEGIN
 
 /* Heap kind of this PE's symmetric heap. */
 #define SHMEMX_HEAP_KIND_HOST 0
@@ -99,8 +97,6 @@ int shmemx_set_attr_uniqueid_args(int rank, int nranks, const shmemx_uniqueid_t 
 /* flags: SHMEMX_INIT_WITH_UNIQUEID. Returns 0 or an error code with a message. */
 int shmemx_init_attr(unsigned int flags, shmemx_init_attr_t *attr);
 
-#ifdef __cplusplus
-}
-#endif
+GSHMEM_EXTERN_C_END
 
 #endif /* SHMEMX_H */

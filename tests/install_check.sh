@@ -1,26 +1,89 @@
 #!/usr/bin/env bash
-# Installs into the build's prefix, builds an OpenSHMEM C program with the installed oshcc (and
-# one with pkg-config), and runs it with the installed oshrun at 4 PEs and with mpirun at 2.
+# Installs gshmem, moves the installed tree somewhere else (it is relocatable) and builds programs
+# the ways users do, against that tree alone (no source-tree or build-tree path):
+#   C:    oshcc, cc + pkg-config, oshc++, CMake find_package(gshmem)
+#   CUDA: nvcc + pkg-config, oshnvcc, oshc++ given a .cu, CMake (compiled and linked wherever
+#         nvcc exists; run at 2 PEs where a GPU exists)
+# then runs the C programs with the installed oshrun (4, 2 and 3 PEs) and mpirun (2 PEs), and
+# checks the library's exported symbols. Usage: install_check.sh BUILD_DIR
 set -euo pipefail
 BUILD="$1"
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
-PREFIX="$BUILD/prefix"
 meson install -C "$BUILD" --quiet >/dev/null
-for f in bin/oshrun bin/oshcc bin/oshc++ bin/gshmem-info lib/libgshmem.so include/shmem.h include/shmemx.h \
-         lib/pkgconfig/gshmem.pc; do
-  [ -e "$PREFIX/$f" ] || { echo "install check: missing $PREFIX/$f"; exit 1; }
-done
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-"$PREFIX/bin/oshcc" -std=c11 -O2 -o "$tmp/hello" "$ROOT/tests/conformance/hello_oshmem.c"
-PKG_CONFIG_PATH="$PREFIX/lib/pkgconfig" cc -std=c99 -o "$tmp/hello_pc" "$ROOT/tests/conformance/hello_oshmem.c" \
-  $(PKG_CONFIG_PATH="$PREFIX/lib/pkgconfig" pkg-config --cflags --libs gshmem) -Wl,-rpath,"$PREFIX/lib"
-"$PREFIX/bin/oshc++" -std=c++17 -x c++ -o "$tmp/hello_cxx" "$ROOT/tests/conformance/hello_oshmem.c"
-timeout 60 "$PREFIX/bin/oshrun" -np 4 "$tmp/hello"
-timeout 60 "$PREFIX/bin/oshrun" -np 2 "$tmp/hello_pc"
-timeout 60 "$PREFIX/bin/oshrun" -np 3 "$tmp/hello_cxx"
+cp -a "$BUILD/prefix" "$tmp/gshmem"
+PREFIX="$tmp/gshmem"
+for f in bin/oshrun bin/oshcc bin/oshc++ bin/oshnvcc bin/gshmem-info lib/libgshmem.so lib/libgshmem.so.0 \
+         include/shmem.h include/shmemx.h include/gshmem/version.h include/gshmem/device_host/trigger.h \
+         include/gshmem/device_host/state.h include/gshmem/device_api.cuh \
+         lib/pkgconfig/gshmem.pc lib/cmake/gshmem/gshmemConfig.cmake lib/cmake/gshmem/gshmemConfigVersion.cmake; do
+  [ -e "$PREFIX/$f" ] || { echo "install check: missing $PREFIX/$f"; exit 1; }
+done
+# Nothing installed may point back into the source or build tree.
+if grep -rlI -e "$ROOT/include" -e "$ROOT/device" -e "$BUILD" "$PREFIX/bin" "$PREFIX/lib/pkgconfig" "$PREFIX/lib/cmake" \
+     "$PREFIX/include" 2>/dev/null; then
+  echo "install check: the files above refer to the source or build tree"
+  exit 1
+fi
+python3 "$ROOT/tests/check_exports.py" "$PREFIX/lib/libgshmem.so" "$PREFIX/include"
+
+src="$tmp/src"
+mkdir -p "$src" "$tmp/out"
+cp "$ROOT/tests/conformance/hello_oshmem.c" "$src/"
+cp "$ROOT/tests/conformance/hello_oshmem.c" "$src/hello_oshmem.cpp"
+cp "$ROOT/tests/install/device_api.cu" "$ROOT/tests/install/cmake/CMakeLists.txt" "$src/"
+cd "$tmp/out"
+export PKG_CONFIG_PATH="$PREFIX/lib/pkgconfig"
+# One include path of our own, checked: what pkg-config gives is the moved prefix.
+[ "$(pkg-config --variable=includedir gshmem)" -ef "$PREFIX/include" ] ||
+  { echo "install check: pkg-config points at $(pkg-config --variable=includedir gshmem)"; exit 1; }
+
+echo "== C / C++ against the installed prefix"
+"$PREFIX/bin/oshcc" -std=c11 -O2 -Wall -o hello "$src/hello_oshmem.c"
+cc -std=c99 -o hello_pc "$src/hello_oshmem.c" $(pkg-config --cflags --libs gshmem) -Wl,-rpath,"$PREFIX/lib"
+"$PREFIX/bin/oshc++" -std=c++17 -o hello_cxx "$src/hello_oshmem.cpp"
+cmake_ok=0
+if command -v cmake >/dev/null; then
+  cmake -S "$src" -B cmake-build -DSOURCES_DIR="$src" -DCMAKE_PREFIX_PATH="$PREFIX" -DCMAKE_BUILD_TYPE=Release \
+    > cmake.log 2>&1 && cmake --build cmake-build -j 2 >> cmake.log 2>&1 && cmake_ok=1
+  if [ "$cmake_ok" != 1 ]; then
+    cat cmake.log
+    echo "install check: the CMake consumer project failed"
+    exit 1
+  fi
+  grep "gshmem consumer" cmake.log || true
+else
+  echo "install check: cmake not found (scripts/install-deps.sh installs it)"
+  exit 1
+fi
+
+timeout 60 "$PREFIX/bin/oshrun" -np 4 ./hello
+timeout 60 "$PREFIX/bin/oshrun" -np 2 env LD_LIBRARY_PATH= ./hello_pc
+timeout 60 "$PREFIX/bin/oshrun" -np 3 ./hello_cxx
+timeout 60 "$PREFIX/bin/oshrun" -np 2 ./cmake-build/hello_c
+timeout 60 "$PREFIX/bin/oshrun" -np 2 ./cmake-build/hello_cxx
 if command -v mpirun >/dev/null; then
-  timeout 60 mpirun --allow-run-as-root --oversubscribe -np 2 "$tmp/hello"
+  timeout 60 mpirun --allow-run-as-root --oversubscribe -np 2 ./hello
 fi
 "$PREFIX/bin/gshmem-info" >/dev/null
+
+if command -v nvcc >/dev/null; then
+  echo "== CUDA against the installed prefix (no -rdc, no device link)"
+  arch=(-gencode=arch=compute_90,code=sm_90)
+  nvcc -O2 "${arch[@]}" $(pkg-config --cflags gshmem) -o device_api_pc "$src/device_api.cu" $(pkg-config --libs gshmem)
+  "$PREFIX/bin/oshnvcc" -O2 "${arch[@]}" -o device_api_w "$src/device_api.cu"
+  "$PREFIX/bin/oshc++" -O2 "${arch[@]}" -o device_api_cxx "$src/device_api.cu"
+  [ -x cmake-build/device_api ] || { echo "install check: CMake did not build the CUDA program"; exit 1; }
+  if command -v nvidia-smi >/dev/null && nvidia-smi -L 2>/dev/null | grep -q '^GPU'; then
+    for exe in device_api_w cmake-build/device_api; do
+      timeout 120 "$PREFIX/bin/oshrun" -np 2 "./$exe"
+    done
+    LD_LIBRARY_PATH="$PREFIX/lib" timeout 120 "$PREFIX/bin/oshrun" -np 2 ./device_api_pc
+  else
+    echo "install check: no GPU here; the CUDA programs were compiled and linked, not run"
+  fi
+else
+  echo "install check: nvcc not found; CUDA programs not built"
+fi
 echo "install check: ok"

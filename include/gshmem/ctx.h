@@ -3,9 +3,9 @@
 #ifndef GSHMEM_CTX_H
 #define GSHMEM_CTX_H
 
-#ifdef __cplusplus
-extern "C" {
-#endif
+#include "gshmem/export.h"
+
+GSHMEM_EXTERN_C_BEGIN
 
 typedef struct gshmem_ctx *shmem_ctx_t;
 extern shmem_ctx_t const SHMEM_CTX_DEFAULT;
@@ -93,7 +93,5 @@ GSHMEM_AMO_BIT_TYPES(GSHMEM_DECL_CTX_AMO_BIT)
 #undef GSHMEM_DECL_CTX_AMO_BIT
 #undef GSHMEM_DECL_CTX_AMO_BIT_OP
 
-#ifdef __cplusplus
-}
-#endif
+GSHMEM_EXTERN_C_END
 #endif

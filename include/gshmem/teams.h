@@ -4,9 +4,9 @@
 #ifndef GSHMEM_TEAMS_H
 #define GSHMEM_TEAMS_H
 
-#ifdef __cplusplus
-extern "C" {
-#endif
+#include "gshmem/export.h"
+
+GSHMEM_EXTERN_C_BEGIN
 
 typedef int shmem_team_t;
 #define SHMEM_TEAM_INVALID ((shmem_team_t)-1)
@@ -119,7 +119,5 @@ void shmem_set_lock(long *lock);
 void shmem_clear_lock(long *lock);
 int shmem_test_lock(long *lock);
 
-#ifdef __cplusplus
-}
-#endif
+GSHMEM_EXTERN_C_END
 #endif

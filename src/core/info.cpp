@@ -23,7 +23,10 @@ void print_build(FILE* out) {
   fprintf(out, "transports:\n  p2p           yes (same-node shared memory%s)\n", GSHMEM_BUILD_CUDA ? ", NVLink/PCIe peer mappings" : "");
   fprintf(out, "  tcp           yes (proxy thread per PE; PEs on other nodes, GSHMEM_FORCE_PROXY)\n");
   fprintf(out, "  proxy (GPU)   %s\n", GSHMEM_BUILD_CUDA ? "yes (trigger FIFO from kernels; copy engine, tcp)" : "no (built without CUDA)");
-  fprintf(out, "  ib            connection set-up only (no data path in this version)\n");
+  fprintf(out, "  ib            %s\n",
+          GSHMEM_BUILD_IBVERBS ? "yes (rdma-core verbs, libibverbs loaded at run time): RDMA put/get, signals and atomics "
+                                 "for the GPU proxy's peers on other nodes; so far run only against a fake NIC"
+                               : "no (built without rdma-core headers)");
   fprintf(out, "bootstraps:     uid (TCP unique id), pmix%s, mpi (when MPI is initialised), single\n",
           GSHMEM_BUILD_PMIX ? "" : " (not built)");
 }

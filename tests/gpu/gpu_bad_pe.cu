@@ -1,6 +1,8 @@
-// Bad input from device code: with device checks on (the default without NDEBUG), a put to an
-// out-of-range PE prints a message naming the call, the PE and the address, and traps; the host
-// sees the kernel fail and the job ends non-zero.
+// Bad input from device code. With device checks compiled in (the default without NDEBUG, or
+// -DGSHMEM_DEVICE_CHECKS=1), a put to an out-of-range PE prints a message naming the call, the PE
+// and the address, and traps; without them (NDEBUG: release builds) nothing checks the PE and the
+// store goes to an address outside every heap, which faults. Either way the host sees the kernel
+// fail and the job ends non-zero; the program says which checks it was built with.
 #include <shmem.h>
 
 #include <cstdio>
@@ -13,6 +15,8 @@ int main() {
   shmem_init();
   int* x = static_cast<int*>(shmem_malloc(sizeof(int)));
   if (shmem_my_pe() == 0) {
+    printf("device checks: %s\n", GSHMEM_DEVICE_CHECKS ? "on" : "off");
+    fflush(stdout);
     bad<<<1, 1>>>(x, shmem_n_pes() + 7);
     cudaError_t e = cudaDeviceSynchronize();
     fprintf(stderr, "kernel ended with: %s\n", cudaGetErrorString(e));

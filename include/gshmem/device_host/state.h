@@ -12,6 +12,8 @@
 
 #include <stdint.h>
 
+#include "gshmem/export.h"
+
 #define GSHMEM_DEVICE_STATE_VERSION 4u
 /* 16 MiB (a multiple of the 2 MiB VMM granularity, so the user heap starts 16 MiB-aligned on
  * every PE); most of it is the LL area of the small team reductions. */
@@ -107,13 +109,12 @@ static_assert(GSHMEM_DEV_CTRL_LL + GSHMEM_DEV_MAX_TEAMS * 2 * GSHMEM_DEV_MAX_TEA
                   GSHMEM_DEV_CTRL_BYTES, "layout");
 static_assert(sizeof(gshmem_device_state) == 128, "gshmem_device_state layout is part of the ABI");
 static_assert(sizeof(gshmem_proxy_result) == 16 && sizeof(gshmem_proxy_host_words) == 128, "proxy words layout");
-extern "C" {
 #endif
+
+GSHMEM_EXTERN_C_BEGIN
 /* Called once per nvcc-compiled translation unit (from a static initializer in the header) with a
  * function that copies the state into that unit's __constant__ symbol. */
 int gshmemi_register_device_state(void (*update)(const gshmem_device_state *));
-#ifdef __cplusplus
-}
-#endif
+GSHMEM_EXTERN_C_END
 
 #endif
