@@ -78,6 +78,7 @@ int main() {
     for (int c = 0; c < N; ++c) band[static_cast<size_t>(r) * N + c] = global[static_cast<size_t>(first - 1 + r) * N + c];
   cudaMemcpy(u, band.data(), band.size() * sizeof(float), cudaMemcpyHostToDevice);
   cudaMemcpy(v, band.data(), band.size() * sizeof(float), cudaMemcpyHostToDevice);
+  cudaDeviceSynchronize();  // a pageable copy may still be landing; the barrier does not wait for it
   shmem_barrier_all();
 
   dim3 blk(32, 8), grd(N / 32, (rows + 7) / 8);

@@ -225,6 +225,9 @@ int main() {
     for (int i = 0; i < 3000; ++i) h[i] = static_cast<int32_t>(payload(seed, me, i));
     CK(cudaMemcpy(s32, h.data(), 12000, cudaMemcpyHostToDevice));
     CK(cudaMemcpy(d32, out.data(), 12000, cudaMemcpyHostToDevice));
+    // a copy from pageable memory may still be on its way to the GPU when cudaMemcpy returns, and
+    // shmem_barrier_all does not wait for it: a late -1 would overwrite the left PE's iput
+    CK(cudaDeviceSynchronize());
     shmem_barrier_all();
     strided_kernel<<<1, 32>>>(d32, s32, 1000, right);
     CK(cudaDeviceSynchronize());
