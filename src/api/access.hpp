@@ -1,5 +1,5 @@
 // Argument checking and address translation shared by every public call. Checks are a handful of
-// compares on the hot path; failures go out of line to api_error (message names call, PE, value).
+// compares on the hot path; failures go out of line to fatal() (message names call, PE, value).
 #pragma once
 #include <cstdint>
 #include <cstring>
@@ -33,7 +33,7 @@ struct Target {
 inline Target target(const char* call, const void* addr, size_t bytes, int pe, const char* what = "dest") {
   Runtime& r = rt(call);
   if (__builtin_expect(static_cast<unsigned>(pe) >= static_cast<unsigned>(r.npes), 0))
-    api_error(call, "pe %d out of range [0, %d)", pe, r.npes);
+    fatal(call, "pe %d out of range [0, %d)", pe, r.npes);
   const uintptr_t a = reinterpret_cast<uintptr_t>(addr);
   const heap::Region* reg = &r.heap.heap_region();
   if (a - reg->lo >= reg->size) {
@@ -44,7 +44,7 @@ inline Target target(const char* call, const void* addr, size_t bytes, int pe, c
   if (__builtin_expect(bytes > reg->size - off, 0)) bad_address(call, what, addr, bytes, pe);
   char* base = reg->peer[static_cast<size_t>(pe)];
   if (__builtin_expect(base == nullptr, 0)) {
-    if (!r.tcp) api_error(call, "pe %d is not reachable from this PE (another node)", pe);
+    if (!r.tcp) fatal(call, "pe %d is not reachable from this PE (another node)", pe);
     const bool heap = reg == &r.heap.heap_region();
     if (heap && reg->device)  // the device segment: device control block, then the heap
       return {nullptr, false, true, transport::Seg::device, GSHMEM_DEV_CTRL_BYTES + off};
@@ -64,7 +64,7 @@ inline void transport_quiet() {
 inline char* remote(const char* call, const void* addr, size_t bytes, int pe, const char* what = "dest") {
   Target t = target(call, addr, bytes, pe, what);
   if (__builtin_expect(t.device || t.remote, 0))
-    api_error(call, "%s %p on pe %d is %s; this host-side operation needs direct access", what, addr, pe,
+    fatal(call, "%s %p on pe %d is %s; this host-side operation needs direct access", what, addr, pe,
               t.device ? "GPU memory" : "on another node");
   return t.p;
 }
@@ -72,20 +72,20 @@ inline char* remote(const char* call, const void* addr, size_t bytes, int pe, co
 // nelems * elem, reporting overflow.
 inline size_t bytes_of(const char* call, size_t nelems, size_t elem) {
   if (__builtin_expect(nelems > SIZE_MAX / elem, 0))
-    api_error(call, "nelems %zu overflows the address space (element size %zu)", nelems, elem);
+    fatal(call, "nelems %zu overflows the address space (element size %zu)", nelems, elem);
   return nelems * elem;
 }
 
 inline void check_local(const char* call, const void* p, const char* what, size_t nelems) {
-  if (__builtin_expect(p == nullptr, 0)) api_error(call, "%s is NULL with nelems %zu", what, nelems);
+  if (__builtin_expect(p == nullptr, 0)) fatal(call, "%s is NULL with nelems %zu", what, nelems);
 }
 
 template <typename T>
 inline T* amo_target(const char* call, const T* dest, int pe) {
-  if (__builtin_expect(dest == nullptr, 0)) api_error(call, "dest is NULL (target pe %d)", pe);
+  if (__builtin_expect(dest == nullptr, 0)) fatal(call, "dest is NULL (target pe %d)", pe);
   char* p = remote(call, dest, sizeof(T), pe);
   if (__builtin_expect(reinterpret_cast<uintptr_t>(p) % sizeof(T) != 0, 0))
-    api_error(call, "dest %p is not aligned to %zu bytes (target pe %d)", static_cast<const void*>(dest), sizeof(T), pe);
+    fatal(call, "dest %p is not aligned to %zu bytes (target pe %d)", static_cast<const void*>(dest), sizeof(T), pe);
   return reinterpret_cast<T*>(p);
 }
 

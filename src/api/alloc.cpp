@@ -55,7 +55,7 @@ size_t offset_of(const char* call, void* ptr) {
   Runtime& r = *g_rt;
   const uintptr_t a = reinterpret_cast<uintptr_t>(ptr), lo = reinterpret_cast<uintptr_t>(r.heap.base());
   if (a - lo >= r.heap.size() || r.heap.allocator().block_size(a - lo) == 0)
-    api_error(call, "ptr %p was not returned by shmem_malloc/calloc/align/realloc (heap %p + %zu)", ptr,
+    fatal(call, "ptr %p was not returned by shmem_malloc/calloc/align/realloc (heap %p + %zu)", ptr,
               static_cast<void*>(r.heap.base()), r.heap.size());
   return a - lo;
 }
@@ -77,7 +77,7 @@ void* shmem_malloc(size_t size) {
 void* shmem_malloc_with_hints(size_t size, long hints) {
   // Hints are advisory; on CPU PEs every placement already serves atomics and signals.
   const long known = SHMEM_MALLOC_ATOMICS_REMOTE | SHMEM_MALLOC_SIGNAL_REMOTE;
-  if (hints & ~known) api_error("shmem_malloc_with_hints", "unknown hints 0x%lx", hints);
+  if (hints & ~known) fatal("shmem_malloc_with_hints", "unknown hints 0x%lx", hints);
   void* p = allocate("shmem_malloc_with_hints", op_hints, size, 0);
   sync_world();
   return p;
@@ -101,9 +101,9 @@ void* shmem_calloc(size_t count, size_t size) {
 
 void* shmem_align(size_t alignment, size_t size) {
   if (alignment == 0 || (alignment & (alignment - 1)))
-    api_error("shmem_align", "alignment %zu is not a power of two", alignment);
+    fatal("shmem_align", "alignment %zu is not a power of two", alignment);
   if (alignment > rt("shmem_align").heap.max_alignment())
-    api_error("shmem_align", "alignment %zu exceeds the largest supported alignment %zu", alignment,
+    fatal("shmem_align", "alignment %zu exceeds the largest supported alignment %zu", alignment,
               g_rt->heap.max_alignment());
   void* p = allocate("shmem_align", op_align, size, alignment);
   sync_world();

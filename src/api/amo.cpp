@@ -32,10 +32,10 @@ inline T from_bits(Bits<T> b) {
 // through the owner's proxy (*t).
 template <typename T>
 inline bool indirect(const char* c, const T* dest, int pe, char** p, Target* t) {
-  if (!dest) api_error(c, "dest is NULL (target pe %d)", pe);
+  if (!dest) fatal(c, "dest is NULL (target pe %d)", pe);
   *t = target(c, dest, sizeof(T), pe);
   if (reinterpret_cast<uintptr_t>(dest) % sizeof(T))
-    api_error(c, "dest %p is not aligned to %zu bytes (target pe %d)", static_cast<const void*>(dest), sizeof(T), pe);
+    fatal(c, "dest %p is not aligned to %zu bytes (target pe %d)", static_cast<const void*>(dest), sizeof(T), pe);
   *p = t->p;
   return t->device || t->remote;
 }
@@ -95,7 +95,7 @@ inline T amo_rmw(const char* c, T* dst, T v, int pe) {
 }
 template <typename T>
 inline T* fetch_out(const char* c, T* fetch, int pe) {
-  if (!fetch) api_error(c, "fetch is NULL (target pe %d)", pe);
+  if (!fetch) fatal(c, "fetch is NULL (target pe %d)", pe);
   return fetch;
 }
 

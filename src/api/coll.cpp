@@ -37,7 +37,7 @@ int bcast(const char* call, int team, void* d, const void* s, size_t n, size_t e
   if (on_device(call, team, d, s, op_bcast, bytes, static_cast<uint64_t>(root)))
     return dev_broadcast(call, team, d, s, bytes, root, nullptr), 0;
   return team_coll(call, team, op_bcast, bytes, static_cast<uint64_t>(root), [&](coll::Group& g, int size) {
-    if (root < 0 || root >= size) api_error(call, "PE_root %d is not in the team (size %d)", root, size);
+    if (root < 0 || root >= size) fatal(call, "PE_root %d is not in the team (size %d)", root, size);
     check_sym(call, d, bytes, "dest");
     check_sym(call, s, bytes, "source");
     coll::broadcast(g, d, s, bytes, root, true);
@@ -71,7 +71,7 @@ int alltoall(const char* call, int team, void* d, const void* s, size_t n, size_
   });
 }
 int alltoalls(const char* call, int team, void* d, const void* s, ptrdiff_t dst, ptrdiff_t sst, size_t n, size_t e) {
-  if (dst < 1 || sst < 1) api_error(call, "strides must be positive (dst %td, sst %td)", dst, sst);
+  if (dst < 1 || sst < 1) fatal(call, "strides must be positive (dst %td, sst %td)", dst, sst);
   if (on_device(call, team, d, s, op_alltoalls, n, (static_cast<uint64_t>(dst) << 32) ^ static_cast<uint64_t>(sst)))
     return dev_alltoalls(call, team, d, s, dst, sst, n, e, nullptr), 0;
   return team_coll(call, team, op_alltoalls, n, (static_cast<uint64_t>(dst) << 32) ^ static_cast<uint64_t>(sst),
@@ -179,7 +179,7 @@ void shmem_sync(int start, int ls, int size, long* pSync) {
 #define GSHMEM_DEF_ACTIVE_SIZED(B)                                                                      \
   void shmem_broadcast##B(void* d, const void* s, size_t n, int root, int start, int ls, int size, long* pSync) { \
     const char* call = "shmem_broadcast" #B;                                                            \
-    if (root < 0 || root >= size) api_error(call, "PE_root %d is not in the active set (size %d)", root, size); \
+    if (root < 0 || root >= size) fatal(call, "PE_root %d is not in the active set (size %d)", root, size); \
     const size_t bytes = bytes_of(call, n, B / 8);                                                      \
     check_sym(call, d, bytes, "dest");                                                                  \
     check_sym(call, s, bytes, "source");                                                                \
@@ -208,7 +208,7 @@ void shmem_sync(int start, int ls, int size, long* pSync) {
   void shmem_alltoalls##B(void* d, const void* s, ptrdiff_t dst, ptrdiff_t sst, size_t n, int start, int ls, \
                           int size, long* pSync) {                                                      \
     const char* call = "shmem_alltoalls" #B;                                                            \
-    if (dst < 1 || sst < 1) api_error(call, "strides must be positive (dst %td, sst %td)", dst, sst);   \
+    if (dst < 1 || sst < 1) fatal(call, "strides must be positive (dst %td, sst %td)", dst, sst);   \
     active(call, start, ls, size, pSync,                                                                \
            [&](coll::Group& g) { coll::alltoalls(g, d, s, dst, sst, n, B / 8); });                     \
   }
@@ -220,7 +220,7 @@ GSHMEM_DEF_ACTIVE_SIZED(64)
   void shmem_##N##_##OP##_to_all(T* d, const T* s, int n, int start, int ls, int size, T* pWrk, long* pSync) { \
     const char* call = "shmem_" #N "_" #OP "_to_all";                                                   \
     (void)pWrk;                                                                                         \
-    if (n < 0) api_error(call, "nreduce %d is negative", n);                                            \
+    if (n < 0) fatal(call, "nreduce %d is negative", n);                                            \
     check_sym(call, d, static_cast<size_t>(n) * sizeof(T), "dest");                                     \
     check_sym(call, s, static_cast<size_t>(n) * sizeof(T), "source");                                   \
     active(call, start, ls, size, pSync, [&](coll::Group& g) { coll::reduce(g, d, s, static_cast<size_t>(n), F{}); }); \

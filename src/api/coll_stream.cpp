@@ -40,7 +40,7 @@ void load_module(const char* call, GpuContext& g) {
   cu_check(call, g.drv->cuModuleLoadData(&g_mod, gshmem_dev_coll_fatbin), "cuModuleLoadData(collective kernels)");
   size_t sz = 0;
   cu_check(call, g.drv->cuModuleGetGlobal(&g_state_ptr, &sz, g_mod, "gshmemi_dstate"), "cuModuleGetGlobal(gshmemi_dstate)");
-  if (sz != sizeof(gshmem_device_state)) api_error(call, "collective kernels were built for another device-state layout");
+  if (sz != sizeof(gshmem_device_state)) fatal(call, "collective kernels were built for another device-state layout");
 }
 
 CUfunction kernel(const char* call, GpuContext& g, int id) {
@@ -76,10 +76,8 @@ CUfunction kernel(const char* call, GpuContext& g, int id) {
 // arguments and configuration.
 int rows_for(size_t bytes) {
   const Config& c = *g_rt->cfg;
-  const long long per = c.GSHMEM_COLL_BLOCK_BYTES > 0 ? c.GSHMEM_COLL_BLOCK_BYTES : 262144;
-  long long most = c.GSHMEM_COLL_MAX_BLOCKS;
-  if (most < 1) most = 1;
-  if (most > static_cast<long long>(GSHMEM_DEV_MAX_ROWS)) most = GSHMEM_DEV_MAX_ROWS;
+  static_assert(GSHMEM_DEV_MAX_ROWS == 64, "GSHMEM_COLL_MAX_BLOCKS allows 1..64 (config_table.def)");
+  const long long per = c.GSHMEM_COLL_BLOCK_BYTES, most = c.GSHMEM_COLL_MAX_BLOCKS;  // ranges checked at load
   const long long rows = static_cast<long long>((bytes + static_cast<size_t>(per) - 1) / static_cast<size_t>(per));
   return static_cast<int>(rows < 1 ? 1 : rows > most ? most : rows);
 }
@@ -89,9 +87,7 @@ int rows_for(size_t bytes) {
 void launch(const char* call, int id, int rows, void** args, void* stream) {
   GpuContext& g = gpu_for(call);
   CUfunction f = kernel(call, g, id);
-  const unsigned threads = static_cast<unsigned>(g_rt->cfg->GSHMEM_COLL_THREADS);
-  if (threads < 32 || threads > 1024 || threads % 32)
-    api_error(call, "GSHMEM_COLL_THREADS=%u: expected a multiple of 32 in [32, 1024]", threads);
+  const unsigned threads = static_cast<unsigned>(g_rt->cfg->GSHMEM_COLL_THREADS);  // 32..1024, multiple of 32
   CUstream s = stream ? static_cast<CUstream>(stream) : g.stream;
   if (rows == 1)
     cu_check(call, g.drv->cuLaunchKernel(f, 1, 1, 1, threads, 1, 1, 0, s, args, nullptr), "cuLaunchKernel");
@@ -107,21 +103,21 @@ team::Team& dev_team(const char* call, int handle, int max_pes) {
   const int n = t.size();
   int stride = 1;
   if (const int i = dev_team_stride(t, &stride); i >= 0)
-    api_error(call, "team %d: its PEs are not equally strided (world PE %d at index %d), which GPU collectives need",
+    fatal(call, "team %d: its PEs are not equally strided (world PE %d at index %d), which GPU collectives need",
               handle, t.pes[static_cast<size_t>(i)], i);
-  if (n > max_pes) api_error(call, "team %d has %d PEs; this GPU collective supports at most %d", handle, n, max_pes);
+  if (n > max_pes) fatal(call, "team %d has %d PEs; this GPU collective supports at most %d", handle, n, max_pes);
   for (int pe : t.pes)
     if (!g_rt->heap.device_segment(pe))
-      api_error(call, "team %d: pe %d is on another node (reached through the proxy); GPU collectives need every "
+      fatal(call, "team %d: pe %d is on another node (reached through the proxy); GPU collectives need every "
                       "member's heap mapped in this version", handle, pe);
   return t;
 }
 
 void dev_range(const char* call, const void* p, size_t bytes, const char* what) {
   if (!bytes) return;
-  if (!p) api_error(call, "%s is NULL with %zu bytes", what, bytes);
+  if (!p) fatal(call, "%s is NULL with %zu bytes", what, bytes);
   Target t = target(call, p, bytes, g_rt->my_pe, what);
-  if (!t.device) api_error(call, "%s %p is not on the device heap (GPU collectives need GPU memory)", what, p);
+  if (!t.device) fatal(call, "%s %p is not on the device heap (GPU collectives need GPU memory)", what, p);
 }
 }  // namespace
 
@@ -135,13 +131,13 @@ bool dev_coll_buffers(const char* call, const void* dest, const void* src) {
   };
   const bool d = dest && on_dev(dest, "dest"), s = src && on_dev(src, "source");
   if (dest && src && d != s)
-    api_error(call, "dest %p and source %p must both be on the device heap or both in host memory", dest, src);
+    fatal(call, "dest %p and source %p must both be on the device heap or both in host memory", dest, src);
   return d || s;
 }
 
 void dev_broadcast(const char* call, int team, void* dest, const void* src, size_t bytes, int root, void* stream) {
   team::Team& t = dev_team(call, team, 256);
-  if (root < 0 || root >= t.size()) api_error(call, "PE_root %d is not in team %d (size %d)", root, team, t.size());
+  if (root < 0 || root >= t.size()) fatal(call, "PE_root %d is not in team %d (size %d)", root, team, t.size());
   dev_range(call, dest, bytes, "dest");
   dev_range(call, src, bytes, "source");
   void* args[] = {&team, &dest, &src, &bytes, &root};
@@ -175,7 +171,7 @@ void dev_collect(const char* call, int team, void* dest, const void* src, size_t
 void dev_alltoalls(const char* call, int team, void* dest, const void* src, ptrdiff_t dst, ptrdiff_t sst,
                    size_t nelems, size_t elem, void* stream) {
   team::Team& t = dev_team(call, team, 256);
-  if (dst < 1 || sst < 1) api_error(call, "strides must be positive (dst %td, sst %td)", dst, sst);
+  if (dst < 1 || sst < 1) fatal(call, "strides must be positive (dst %td, sst %td)", dst, sst);
   const size_t n = bytes_of(call, static_cast<size_t>(t.size()), nelems);  // overflow-checked products
   auto span = [&](ptrdiff_t stride) {
     return n ? bytes_of(call, bytes_of(call, n - 1, static_cast<size_t>(stride)) + 1, elem) : 0;
@@ -192,15 +188,15 @@ void dev_reduce(const char* call, int team, void* dest, const void* src, size_t 
   const size_t bytes = bytes_of(call, n, elem);
   dev_range(call, dest, bytes, "dest");
   dev_range(call, src, bytes, "source");
-  if (kind == 'c') api_error(call, "complex reductions are not supported on GPU memory");
+  if (kind == 'c') fatal(call, "complex reductions are not supported on GPU memory");
   // sum, prod and the bitwise operations do not depend on signedness
   const bool minmax = !strcmp(op, "min") || !strcmp(op, "max");
   if (kind == 'i' && !minmax) kind = 'u';
-  if (kind == 'f' && elem != 4 && elem != 8) api_error(call, "GPU reductions support float and double, not %zu-byte floating types", elem);
-  if (elem != 1 && elem != 2 && elem != 4 && elem != 8) api_error(call, "GPU reductions do not support %zu-byte elements", elem);
+  if (kind == 'f' && elem != 4 && elem != 8) fatal(call, "GPU reductions support float and double, not %zu-byte floating types", elem);
+  if (elem != 1 && elem != 2 && elem != 4 && elem != 8) fatal(call, "GPU reductions do not support %zu-byte elements", elem);
   int o = 0;
   while (o < 7 && strcmp(kOps[o], op)) ++o;
-  if (o == 7) api_error(call, "unknown reduction %s", op);
+  if (o == 7) fatal(call, "unknown reduction %s", op);
   const int lg = elem == 1 ? 0 : elem == 2 ? 1 : elem == 4 ? 2 : 3;
   const int ty = kind == 'f' ? 8 + (elem == 8) : (kind == 'u' ? 4 : 0) + lg;
   void* args[] = {&team, &dest, &src, &n};
@@ -218,16 +214,16 @@ void dev_team_sync(const char* call, int team, void* stream) {
 #else
 namespace gshmem::api {
 bool dev_coll_buffers(const char*, const void*, const void*) { return false; }
-void dev_broadcast(const char* call, int, void*, const void*, size_t, int, void*) { api_error(call, "built without CUDA"); }
-void dev_fcollect(const char* call, int, void*, const void*, size_t, void*) { api_error(call, "built without CUDA"); }
-void dev_alltoall(const char* call, int, void*, const void*, size_t, void*) { api_error(call, "built without CUDA"); }
+void dev_broadcast(const char* call, int, void*, const void*, size_t, int, void*) { fatal(call, "built without CUDA"); }
+void dev_fcollect(const char* call, int, void*, const void*, size_t, void*) { fatal(call, "built without CUDA"); }
+void dev_alltoall(const char* call, int, void*, const void*, size_t, void*) { fatal(call, "built without CUDA"); }
 void dev_reduce(const char* call, int, void*, const void*, size_t, size_t, char, const char*, void*) {
-  api_error(call, "built without CUDA");
+  fatal(call, "built without CUDA");
 }
-void dev_team_sync(const char* call, int, void*) { api_error(call, "built without CUDA"); }
-void dev_collect(const char* call, int, void*, const void*, size_t, void*) { api_error(call, "built without CUDA"); }
+void dev_team_sync(const char* call, int, void*) { fatal(call, "built without CUDA"); }
+void dev_collect(const char* call, int, void*, const void*, size_t, void*) { fatal(call, "built without CUDA"); }
 void dev_alltoalls(const char* call, int, void*, const void*, ptrdiff_t, ptrdiff_t, size_t, size_t, void*) {
-  api_error(call, "built without CUDA");
+  fatal(call, "built without CUDA");
 }
 }  // namespace gshmem::api
 #endif

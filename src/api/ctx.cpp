@@ -21,12 +21,12 @@ gshmem_ctx g_default{SHMEM_TEAM_WORLD, 0, true, nullptr};
 constexpr long kKnownOptions = SHMEM_CTX_SERIALIZED | SHMEM_CTX_PRIVATE | SHMEM_CTX_NOSTORE;
 
 int world_pe(const char* call, shmem_ctx_t ctx, int pe) {
-  if (!ctx) gshmem::api_error(call, "ctx is SHMEM_CTX_INVALID (target pe %d)", pe);
+  if (!ctx) gshmem::fatal(call, "ctx is SHMEM_CTX_INVALID (target pe %d)", pe);
   if (ctx->team == SHMEM_TEAM_WORLD) return pe;
   gshmem::team::Team* t = gshmem::api::rt(call).teams.get(ctx->team);
-  if (!t) gshmem::api_error(call, "the context's team %d was destroyed", ctx->team);
+  if (!t) gshmem::fatal(call, "the context's team %d was destroyed", ctx->team);
   if (pe < 0 || pe >= t->size())
-    gshmem::api_error(call, "pe %d out of range [0, %d) of the context's team %d", pe, t->size(), ctx->team);
+    gshmem::fatal(call, "pe %d out of range [0, %d) of the context's team %d", pe, t->size(), ctx->team);
   return t->pes[static_cast<size_t>(pe)];
 }
 
@@ -57,7 +57,7 @@ void ctx_quiet(const char* call, shmem_ctx_t ctx) {
 }
 }  // namespace
 
-using gshmem::api_error;
+using gshmem::fatal;
 
 extern "C" {
 
@@ -68,8 +68,8 @@ int shmem_ctx_create(long options, shmem_ctx_t* ctx) { return shmem_team_create_
 int shmem_team_create_ctx(shmem_team_t team, long options, shmem_ctx_t* ctx) {
   const char* call = "shmem_team_create_ctx";
   gshmem::Runtime& r = gshmem::api::rt(call);
-  if (!ctx) api_error(call, "ctx is NULL");
-  if (options & ~kKnownOptions) api_error(call, "unknown options 0x%lx", options);
+  if (!ctx) fatal(call, "ctx is NULL");
+  if (options & ~kKnownOptions) fatal(call, "unknown options 0x%lx", options);
   gshmem::team::Team* t = r.teams.get(team);
   if (!t || t->my_index < 0) {
     *ctx = SHMEM_CTX_INVALID;
@@ -81,7 +81,7 @@ int shmem_team_create_ctx(shmem_team_t team, long options, shmem_ctx_t* ctx) {
 
 void shmem_ctx_destroy(shmem_ctx_t ctx) {
   if (!ctx) return;
-  if (ctx->is_default) api_error("shmem_ctx_destroy", "SHMEM_CTX_DEFAULT cannot be destroyed");
+  if (ctx->is_default) fatal("shmem_ctx_destroy", "SHMEM_CTX_DEFAULT cannot be destroyed");
   ctx_quiet("shmem_ctx_destroy", ctx);  // its operations complete before the context goes away
   if (ctx->stream) gshmem::api::dev_stream_destroy("shmem_ctx_destroy", ctx->stream);
   delete ctx;

@@ -10,13 +10,13 @@ namespace gshmem::api {
 #if GSHMEM_HAVE_CUDA
 GpuContext& gpu_for(const char* call) {
   Runtime& r = rt(call);
-  if (!r.gpu) api_error(call, "needs a GPU PE (this PE has the host heap kind)");
+  if (!r.gpu) fatal(call, "needs a GPU PE (this PE has the host heap kind)");
   gpu_make_current(*r.gpu);
   return *r.gpu;
 }
 
 void cu_check(const char* call, CUresult res, const char* what) {
-  if (res != CUDA_SUCCESS) api_error(call, "%s failed: %s", what, cu::error_string(res));
+  if (res != CUDA_SUCCESS) fatal(call, "%s failed: %s", what, cu::error_string(res));
 }
 
 namespace {
@@ -86,7 +86,7 @@ CUfunction amo_kernel(const char* call, GpuContext& g, size_t size) {
     check(call, g.drv->cuModuleGetFunction(&g_amo_fn[0], g_amo_mod, "gshmem_amo32"), "cuModuleGetFunction");
     check(call, g.drv->cuModuleGetFunction(&g_amo_fn[1], g_amo_mod, "gshmem_amo64"), "cuModuleGetFunction");
   }
-  if (size != 4 && size != 8) api_error(call, "atomics on GPU memory need 4- or 8-byte objects (got %zu)", size);
+  if (size != 4 && size != 8) fatal(call, "atomics on GPU memory need 4- or 8-byte objects (got %zu)", size);
   return g_amo_fn[size == 8];
 }
 
@@ -147,14 +147,14 @@ void set_ctx_stream(void*) {}
 void* dev_stream_create(const char*) { return nullptr; }
 void dev_stream_quiet(const char*, void*) {}
 void dev_stream_destroy(const char*, void*) {}
-void dev_copy(const char* call, void*, const void*, size_t, bool) { api_error(call, "built without CUDA"); }
-void dev_write64(const char* call, uint64_t*, uint64_t) { api_error(call, "built without CUDA"); }
+void dev_copy(const char* call, void*, const void*, size_t, bool) { fatal(call, "built without CUDA"); }
+void dev_write64(const char* call, uint64_t*, uint64_t) { fatal(call, "built without CUDA"); }
 void dev_quiet() {}
 bool dev_active() { return false; }
-uint64_t dev_amo(const char* call, void*, size_t, AmoOp, uint64_t, uint64_t) { api_error(call, "built without CUDA"); }
-void dev_amo_on_stream(const char* call, void*, size_t, AmoOp, uint64_t, void*) { api_error(call, "built without CUDA"); }
+uint64_t dev_amo(const char* call, void*, size_t, AmoOp, uint64_t, uint64_t) { fatal(call, "built without CUDA"); }
+void dev_amo_on_stream(const char* call, void*, size_t, AmoOp, uint64_t, void*) { fatal(call, "built without CUDA"); }
 void dev_amo_async(const char* call, void*, size_t, AmoOp, uint64_t, uint64_t, void*, void*) {
-  api_error(call, "built without CUDA");
+  fatal(call, "built without CUDA");
 }
 #endif
 

@@ -13,7 +13,7 @@ using namespace gshmem::api;
 namespace {
 constexpr unsigned long long kLow = 0xffffffffull;
 unsigned long long* word(const char* call, long* lock) {
-  if (!lock) api_error(call, "lock is NULL");
+  if (!lock) fatal(call, "lock is NULL");
   (void)target(call, lock, sizeof(long), 0, "lock");
   return reinterpret_cast<unsigned long long*>(lock);
 }

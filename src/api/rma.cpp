@@ -14,7 +14,7 @@ namespace {
 inline void put_bytes(const char* call, void* dest, const void* src, size_t bytes, int pe, bool nbi = false) {
   if (bytes == 0) return;
   check_local(call, src, "source", bytes);
-  if (!dest) api_error(call, "dest is NULL with %zu bytes (target pe %d)", bytes, pe);
+  if (!dest) fatal(call, "dest is NULL with %zu bytes (target pe %d)", bytes, pe);
   Target t = target(call, dest, bytes, pe);
   if (t.remote) tcp().put(pe, t.seg, t.off, src, bytes);
   else if (t.device) dev_copy(call, t.p, src, bytes, !nbi);
@@ -24,7 +24,7 @@ inline void put_bytes(const char* call, void* dest, const void* src, size_t byte
 inline void get_bytes(const char* call, void* dest, const void* src, size_t bytes, int pe, bool nbi = false) {
   if (bytes == 0) return;
   check_local(call, dest, "dest", bytes);
-  if (!src) api_error(call, "source is NULL with %zu bytes (source pe %d)", bytes, pe);
+  if (!src) fatal(call, "source is NULL with %zu bytes (source pe %d)", bytes, pe);
   Target t = target(call, src, bytes, pe, "source");
   if (t.remote) tcp().get(pe, t.seg, t.off, dest, bytes);
   else if (t.device) dev_copy(call, dest, t.p, bytes, !nbi);
@@ -35,9 +35,9 @@ inline void get_bytes(const char* call, void* dest, const void* src, size_t byte
 template <size_t E>
 void iput_elems(const char* call, void* dest, const void* src, ptrdiff_t dst, ptrdiff_t sst, size_t n, int pe) {
   if (n == 0) return;
-  if (dst <= 0 || sst <= 0) api_error(call, "strides must be positive (dst %td, sst %td)", dst, sst);
+  if (dst <= 0 || sst <= 0) fatal(call, "strides must be positive (dst %td, sst %td)", dst, sst);
   check_local(call, src, "source", n);
-  if (!dest) api_error(call, "dest is NULL with nelems %zu (target pe %d)", n, pe);
+  if (!dest) fatal(call, "dest is NULL with nelems %zu (target pe %d)", n, pe);
   const size_t span = bytes_of(call, (n - 1), static_cast<size_t>(dst) * E) + E;
   Target t = target(call, dest, span, pe);
   const char* s = static_cast<const char*>(src);
@@ -51,9 +51,9 @@ void iput_elems(const char* call, void* dest, const void* src, ptrdiff_t dst, pt
 template <size_t E>
 void iget_elems(const char* call, void* dest, const void* src, ptrdiff_t dst, ptrdiff_t sst, size_t n, int pe) {
   if (n == 0) return;
-  if (dst <= 0 || sst <= 0) api_error(call, "strides must be positive (dst %td, sst %td)", dst, sst);
+  if (dst <= 0 || sst <= 0) fatal(call, "strides must be positive (dst %td, sst %td)", dst, sst);
   check_local(call, dest, "dest", n);
-  if (!src) api_error(call, "source is NULL with nelems %zu (source pe %d)", n, pe);
+  if (!src) fatal(call, "source is NULL with nelems %zu (source pe %d)", n, pe);
   const size_t span = bytes_of(call, (n - 1), static_cast<size_t>(sst) * E) + E;
   Target t = target(call, src, span, pe, "source");
   char* d = static_cast<char*>(dest);
@@ -66,7 +66,7 @@ void iget_elems(const char* call, void* dest, const void* src, ptrdiff_t dst, pt
 
 inline void signal_update(const char* call, uint64_t* sig_addr, uint64_t signal, int sig_op, int pe) {
   if (sig_op != SHMEM_SIGNAL_SET && sig_op != SHMEM_SIGNAL_ADD)
-    api_error(call, "sig_op %d is neither SHMEM_SIGNAL_SET nor SHMEM_SIGNAL_ADD (target pe %d)", sig_op, pe);
+    fatal(call, "sig_op %d is neither SHMEM_SIGNAL_SET nor SHMEM_SIGNAL_ADD (target pe %d)", sig_op, pe);
   Target t = target(call, sig_addr, sizeof(uint64_t), pe, "sig_addr");
   if (t.remote) {  // the same connection as the data, applied after it
     tcp().amo(pe, t.seg, t.off, sig_op == SHMEM_SIGNAL_SET ? transport::AmoOp::set : transport::AmoOp::add, 8, signal, 0);
@@ -87,8 +87,8 @@ inline void put_signal_bytes(const char* call, void* dest, const void* src, size
                              uint64_t signal, int sig_op, int pe) {
   // Validate the signal before moving data so a bad signal never leaves a half-done operation.
   if (sig_op != SHMEM_SIGNAL_SET && sig_op != SHMEM_SIGNAL_ADD)
-    api_error(call, "sig_op %d is neither SHMEM_SIGNAL_SET nor SHMEM_SIGNAL_ADD (target pe %d)", sig_op, pe);
-  if (!sig_addr) api_error(call, "sig_addr is NULL (target pe %d)", pe);
+    fatal(call, "sig_op %d is neither SHMEM_SIGNAL_SET nor SHMEM_SIGNAL_ADD (target pe %d)", sig_op, pe);
+  if (!sig_addr) fatal(call, "sig_addr is NULL (target pe %d)", pe);
   (void)target(call, sig_addr, sizeof(uint64_t), pe, "sig_addr");
   put_bytes(call, dest, src, bytes, pe);
   signal_update(call, sig_addr, signal, sig_op, pe);
@@ -116,14 +116,14 @@ extern "C" {
     get_bytes("shmem_" #N "_get_nbi", d, s, bytes_of("shmem_" #N "_get_nbi", n, sizeof(T)), pe, true);    \
   }                                                                                                 \
   void shmem_##N##_p(T* d, T v, int pe) {                                                           \
-    if (!d) api_error("shmem_" #N "_p", "dest is NULL (target pe %d)", pe);                         \
+    if (!d) fatal("shmem_" #N "_p", "dest is NULL (target pe %d)", pe);                         \
     Target t = target("shmem_" #N "_p", d, sizeof(T), pe);                                          \
     if (t.remote) tcp().put(pe, t.seg, t.off, &v, sizeof(T));                                       \
     else if (t.device) dev_copy("shmem_" #N "_p", t.p, &v, sizeof(T), true);                         \
     else *reinterpret_cast<T*>(t.p) = v;                                                            \
   }                                                                                                 \
   T shmem_##N##_g(const T* s, int pe) {                                                             \
-    if (!s) api_error("shmem_" #N "_g", "source is NULL (source pe %d)", pe);                       \
+    if (!s) fatal("shmem_" #N "_g", "source is NULL (source pe %d)", pe);                       \
     Target t = target("shmem_" #N "_g", s, sizeof(T), pe, "source");                                \
     if (!t.device && !t.remote) return *reinterpret_cast<const T*>(t.p);                            \
     T v;                                                                                            \

@@ -11,11 +11,7 @@
 namespace gshmem::api {
 
 void not_initialized(const char* call) {
-  fprintf(stderr, "gshmem: %s: called %s (pid %d)\n", call,
-          g_rt_state.load() == static_cast<int>(RtState::finalized) ? "after shmem_finalize" : "before shmem_init",
-          static_cast<int>(getpid()));
-  fflush(nullptr);
-  _exit(1);
+  fatal(call, "called %s", g_rt_state.load() == static_cast<int>(RtState::finalized) ? "after shmem_finalize" : "before shmem_init");
 }
 
 void bad_address(const char* call, const char* what, const void* addr, size_t bytes, int pe) {
@@ -26,7 +22,7 @@ void bad_address(const char* call, const char* what, const void* addr, size_t by
   const char* why = addr == nullptr                                  ? "is NULL"
                     : (a - h.lo < h.size || a - d.lo < d.size)       ? "extends past the end of its symmetric segment"
                                                                      : "is not a symmetric address";
-  api_error(call, "%s %p (%zu bytes) %s (target pe %d, heap %p + %zu, data %p + %zu)", what, addr, bytes, why, pe,
+  fatal(call, "%s %p (%zu bytes) %s (target pe %d, heap %p + %zu, data %p + %zu)", what, addr, bytes, why, pe,
             reinterpret_cast<void*>(h.lo), h.size, reinterpret_cast<void*>(d.lo), d.size);
 }
 
@@ -41,7 +37,7 @@ void shmem_init(void) { runtime_init("shmem_init", SHMEM_THREAD_SINGLE, nullptr)
 
 int shmem_init_thread(int requested, int* provided) {
   if (requested < SHMEM_THREAD_SINGLE || requested > SHMEM_THREAD_MULTIPLE) {
-    fprintf(stderr, "gshmem: shmem_init_thread: requested %d is not a SHMEM_THREAD_* level\n", requested);
+    report_error("shmem_init_thread", "requested %d is not a SHMEM_THREAD_* level", requested);
     return 1;
   }
   // Every level is provided: RMA, AMO and waits take no locks; collectives and allocation
@@ -52,7 +48,7 @@ int shmem_init_thread(int requested, int* provided) {
 
 void shmem_query_thread(int* provided) {
   Runtime& r = rt("shmem_query_thread");
-  if (!provided) api_error("shmem_query_thread", "provided is NULL");
+  if (!provided) fatal("shmem_query_thread", "provided is NULL");
   *provided = r.thread_level;
 }
 
@@ -61,7 +57,7 @@ void shmem_finalize(void) { runtime_finalize(); }
 void shmem_global_exit(int status) {
   fflush(nullptr);
   if (g_rt_state.load() == static_cast<int>(RtState::running)) g_rt->boot->global_exit(status);
-  _exit(status);
+  gshmem::terminate(status);
 }
 
 int shmem_my_pe(void) { return g_rt_state.load() == static_cast<int>(RtState::running) ? g_rt->my_pe : -1; }

@@ -45,7 +45,7 @@ void shmemx_putmem_signal_on_stream(void* dest, const void* src, size_t n, uint6
   const char* call = "shmemx_putmem_signal_on_stream";
   GpuContext& g = stream_gpu(call);
   if (sig_op != SHMEM_SIGNAL_SET && sig_op != SHMEM_SIGNAL_ADD)
-    api_error(call, "sig_op %d is neither SHMEM_SIGNAL_SET nor SHMEM_SIGNAL_ADD (target pe %d)", sig_op, pe);
+    fatal(call, "sig_op %d is neither SHMEM_SIGNAL_SET nor SHMEM_SIGNAL_ADD (target pe %d)", sig_op, pe);
   Target s = target(call, sig_addr, sizeof(uint64_t), pe, "sig_addr");
   shmemx_putmem_on_stream(dest, src, n, pe, stream);
   if (sig_op == SHMEM_SIGNAL_SET)
@@ -65,11 +65,11 @@ void shmemx_signal_wait_until_on_stream(uint64_t* sig_addr, int cmp, uint64_t va
     case SHMEM_CMP_GE: flags = CU_STREAM_WAIT_VALUE_GEQ; break;
     case SHMEM_CMP_GT:
       flags = CU_STREAM_WAIT_VALUE_GEQ;
-      if (value == UINT64_MAX) api_error(call, "SHMEM_CMP_GT %llu can never hold", (unsigned long long)value);
+      if (value == UINT64_MAX) fatal(call, "SHMEM_CMP_GT %llu can never hold", (unsigned long long)value);
       ++value;
       break;
     default:
-      api_error(call, "cmp %d: only SHMEM_CMP_EQ, SHMEM_CMP_GE and SHMEM_CMP_GT are supported on a stream", cmp);
+      fatal(call, "cmp %d: only SHMEM_CMP_EQ, SHMEM_CMP_GE and SHMEM_CMP_GT are supported on a stream", cmp);
   }
   cu_check(call, g.drv->cuStreamWaitValue64(as_cu(stream), reinterpret_cast<CUdeviceptr>(s.p), value, flags),
            "cuStreamWaitValue64");
@@ -92,7 +92,7 @@ void shmemx_barrier_all_on_stream(cudaStream_t stream) {
 }  // extern "C"
 #else
 extern "C" {
-#define GSHMEM_NO_CUDA(call) api_error(call, "this gshmem was built without CUDA")
+#define GSHMEM_NO_CUDA(call) fatal(call, "this gshmem was built without CUDA")
 void shmemx_putmem_on_stream(void*, const void*, size_t, int, cudaStream_t) { GSHMEM_NO_CUDA("shmemx_putmem_on_stream"); }
 void shmemx_getmem_on_stream(void*, const void*, size_t, int, cudaStream_t) { GSHMEM_NO_CUDA("shmemx_getmem_on_stream"); }
 void shmemx_putmem_signal_on_stream(void*, const void*, size_t, uint64_t*, uint64_t, int, int, cudaStream_t) {

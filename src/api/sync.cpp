@@ -20,7 +20,7 @@ inline bool compare(const char* call, T v, int cmp, T x) {
     case SHMEM_CMP_LT: return v < x;
     case SHMEM_CMP_LE: return v <= x;
   }
-  api_error(call, "cmp %d is not one of SHMEM_CMP_EQ/NE/GT/GE/LT/LE", cmp);
+  fatal(call, "cmp %d is not one of SHMEM_CMP_EQ/NE/GT/GE/LT/LE", cmp);
 }
 
 inline bool on_device(const void* p) {
@@ -43,7 +43,7 @@ inline T load(const T* p) {
 template <typename T>
 inline void check_ivars(const char* call, const T* ivars, size_t n) {
   if (n == 0) return;
-  if (!ivars) api_error(call, "ivars is NULL with nelems %zu", n);
+  if (!ivars) fatal(call, "ivars is NULL with nelems %zu", n);
   Runtime& r = rt(call);
   (void)target(call, ivars, bytes_of(call, n, sizeof(T)), r.my_pe, "ivars");
 }
@@ -109,21 +109,21 @@ size_t wait_some(const Cond<T>& c, T* v, size_t n, size_t* idx, const int* st) {
   check_ivars(c.call, v, n);
   (void)compare(c.call, T{}, c.cmp, T{});
   if (all_excluded(n, st)) return 0;
-  if (!idx) api_error(c.call, "indices is NULL with nelems %zu", n);
+  if (!idx) fatal(c.call, "indices is NULL with nelems %zu", n);
   size_t k = 0;
   wait_for([&] { return (k = test_some(c, v, n, idx, st)) != 0; });
   return k;
 }
 template <typename T>
 void wait_one(const char* call, T* ivar, int cmp, T x) {
-  if (!ivar) api_error(call, "ivar is NULL");
+  if (!ivar) fatal(call, "ivar is NULL");
   check_ivars(call, ivar, 1);
   (void)compare(call, T{}, cmp, T{});
   wait_for([&] { return compare(call, load(ivar), cmp, x); });
 }
 template <typename T>
 int test_single(const char* call, T* ivar, int cmp, T x) {
-  if (!ivar) api_error(call, "ivar is NULL");
+  if (!ivar) fatal(call, "ivar is NULL");
   check_ivars(call, ivar, 1);
   return compare(call, load(ivar), cmp, x) ? 1 : 0;
 }
@@ -185,14 +185,14 @@ GSHMEM_P2P_TYPES(GSHMEM_DEF_P2P)
 #undef GSHMEM_DEF_P2P
 
 uint64_t shmem_signal_fetch(const uint64_t* sig_addr) {
-  if (!sig_addr) api_error("shmem_signal_fetch", "sig_addr is NULL");
+  if (!sig_addr) fatal("shmem_signal_fetch", "sig_addr is NULL");
   check_ivars("shmem_signal_fetch", sig_addr, 1);
   return load(sig_addr);
 }
 
 uint64_t shmem_signal_wait_until(uint64_t* sig_addr, int cmp, uint64_t cmp_value) {
   const char* call = "shmem_signal_wait_until";
-  if (!sig_addr) api_error(call, "sig_addr is NULL");
+  if (!sig_addr) fatal(call, "sig_addr is NULL");
   check_ivars(call, sig_addr, 1);
   (void)compare(call, uint64_t{}, cmp, uint64_t{});
   uint64_t v = 0;

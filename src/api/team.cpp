@@ -12,17 +12,17 @@ namespace gshmem::api {
 team::Team& team_for(const char* call, int handle) {
   Runtime& r = rt(call);
   team::Team* t = r.teams.get(handle);
-  if (!t) api_error(call, "team %d is not a valid team handle", handle);
-  if (t->my_index < 0) api_error(call, "this PE is not a member of team %d", handle);
+  if (!t) fatal(call, "team %d is not a valid team handle", handle);
+  if (t->my_index < 0) fatal(call, "this PE is not a member of team %d", handle);
   return *t;
 }
 
 void check_sym(const char* call, const void* p, size_t bytes, const char* what) {
   if (!bytes) return;
-  if (!p) api_error(call, "%s is NULL with %zu bytes", what, bytes);
+  if (!p) fatal(call, "%s is NULL with %zu bytes", what, bytes);
   Target t = target(call, p, bytes, g_rt->my_pe, what);
   if (t.device)
-    api_error(call, "%s %p is GPU memory: host-side collectives on the device heap are not supported yet", what, p);
+    fatal(call, "%s %p is GPU memory: host-side collectives on the device heap are not supported yet", what, p);
 }
 
 namespace {
@@ -63,7 +63,7 @@ coll::Group team_group(const char* call, team::Team& t) {
     uint64_t their_seq = 0, v = 0;
     g_rt->teams.read_control(pe, &mine.pub_seq[*seq & 1], &their_seq, sizeof their_seq);
     g_rt->teams.read_control(pe, &mine.pub[*seq & 1][0], &v, sizeof v);
-    if (their_seq != *seq) api_error("shmem collective", "pe %d of team %d is in a different collective", pe, tp->handle);
+    if (their_seq != *seq) fatal("shmem collective", "pe %d of team %d is in a different collective", pe, tp->handle);
     return v;
   };
   g.read = group_read;
@@ -78,11 +78,11 @@ constexpr int kPub = 64;
 
 coll::Group active_set_group(const char* call, int start, int log_stride, int size, long* pSync) {
   Runtime& r = rt(call);
-  if (!pSync) api_error(call, "pSync is NULL");
+  if (!pSync) fatal(call, "pSync is NULL");
   check_sym(call, pSync, SHMEM_SYNC_SIZE * sizeof(long), "pSync");
   if (size < 1 || start < 0 || log_stride < 0 || log_stride > 30 ||
       start + static_cast<long long>(size - 1) * (1LL << log_stride) >= r.npes)
-    api_error(call, "active set (PE_start %d, logPE_stride %d, PE_size %d) does not fit %d PEs", start, log_stride,
+    fatal(call, "active set (PE_start %d, logPE_stride %d, PE_size %d) does not fit %d PEs", start, log_stride,
               size, r.npes);
   coll::Group g;
   g.me = -1;
@@ -91,7 +91,7 @@ coll::Group active_set_group(const char* call, int start, int log_stride, int si
     if (pe == r.my_pe) g.me = i;
     g.pes.push_back(pe);
   }
-  if (g.me < 0) api_error(call, "this PE is not in the active set (PE_start %d, logPE_stride %d, PE_size %d)", start, log_stride, size);
+  if (g.me < 0) fatal(call, "this PE is not in the active set (PE_start %d, logPE_stride %d, PE_size %d)", start, log_stride, size);
   std::vector<int> pes = g.pes;
   const int me = g.me;
   g.sync = [pes, me, pSync] {
@@ -171,11 +171,10 @@ static int split_common(const char* call, team::Team& parent, const std::vector<
   }
   if (st == Status::out_of_memory) {
     if (g_rt->my_pe == parent.pes[0])
-      fprintf(stderr, "gshmem: %s: team exhaustion: all %d team slots are in use (destroy unused teams) (pe %d)\n",
-              call, heap::kMaxTeams, g_rt->my_pe);
+      report_error(call, "team exhaustion: all %d team slots are in use (destroy unused teams)", heap::kMaxTeams);
     return 1;
   }
-  if (st != Status::ok) api_error(call, "team split failed (%s)", status_name(st));
+  if (st != Status::ok) fatal(call, "team split failed (%s)", status_name(st));
   for (int h : *out)
     if (h >= 0) dev_team_publish(call, *g_rt, *g_rt->teams.get(h));
   return 0;
@@ -185,13 +184,13 @@ int shmem_team_split_strided(shmem_team_t parent_team, int start, int stride, in
                              const shmem_team_config_t* config, long config_mask, shmem_team_t* new_team) {
   const char* call = "shmem_team_split_strided";
   team::Team& parent = team_for(call, parent_team);
-  if (!new_team) api_error(call, "new_team is NULL");
+  if (!new_team) fatal(call, "new_team is NULL");
   *new_team = SHMEM_TEAM_INVALID;
   check_team_args(call, parent, 0x5157, (static_cast<uint64_t>(static_cast<uint32_t>(start)) << 32) |
                                             static_cast<uint32_t>(stride), static_cast<uint64_t>(size));
   const long long last = start + static_cast<long long>(size - 1) * stride;
   if (size < 1 || start < 0 || start >= parent.size() || last < 0 || last >= parent.size() || (size > 1 && stride == 0))
-    api_error(call, "start %d, stride %d, size %d do not select PEs of the parent team (%d PEs)", start, stride, size,
+    fatal(call, "start %d, stride %d, size %d do not select PEs of the parent team (%d PEs)", start, stride, size,
               parent.size());
   std::vector<int> members;
   bool mine = false;
@@ -211,8 +210,8 @@ int shmem_team_split_2d(shmem_team_t parent_team, int xrange, const shmem_team_c
                         long yaxis_mask, shmem_team_t* yaxis_team) {
   const char* call = "shmem_team_split_2d";
   team::Team& parent = team_for(call, parent_team);
-  if (!xaxis_team || !yaxis_team) api_error(call, "xaxis_team or yaxis_team is NULL");
-  if (xrange < 1) api_error(call, "xrange %d must be positive", xrange);
+  if (!xaxis_team || !yaxis_team) fatal(call, "xaxis_team or yaxis_team is NULL");
+  if (xrange < 1) fatal(call, "xrange %d must be positive", xrange);
   *xaxis_team = *yaxis_team = SHMEM_TEAM_INVALID;
   check_team_args(call, parent, 0x5158, static_cast<uint64_t>(xrange), 0);
   const int n = parent.size();
@@ -238,7 +237,7 @@ void shmem_team_destroy(shmem_team_t team) {
   const char* call = "shmem_team_destroy";
   if (team == SHMEM_TEAM_INVALID) return;
   team::Team& t = team_for(call, team);
-  if (t.predefined) api_error(call, "team %d is predefined (WORLD, SHARED, NODE) and cannot be destroyed", team);
+  if (t.predefined) fatal(call, "team %d is predefined (WORLD, SHARED, NODE) and cannot be destroyed", team);
   if (dev_active()) {
     dev_idle(call, *g_rt);  // this PE's kernels and on-stream collectives on the team have finished
     sync_team(t);           // ... and every member's have

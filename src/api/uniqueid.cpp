@@ -24,7 +24,7 @@ extern "C" {
 
 int shmemx_get_uniqueid(shmemx_uniqueid_t* id) {
   if (!id) {
-    fprintf(stderr, "gshmem: shmemx_get_uniqueid: id is NULL\n");
+    report_error("shmemx_get_uniqueid", "id is NULL");
     return 1;
   }
   const Config* cfg = nullptr;
@@ -33,7 +33,7 @@ int shmemx_get_uniqueid(shmemx_uniqueid_t* id) {
   if (g_listen_fd < 0) {
     boot::UniqueId uid;
     if (boot::uid_create_listener(false, cfg->GSHMEM_BOOTSTRAP_IFNAME, &uid, &g_listen_fd) != Status::ok) {
-      fprintf(stderr, "gshmem: shmemx_get_uniqueid: cannot create the bootstrap listener\n");
+      report_error("shmemx_get_uniqueid", "cannot create the bootstrap listener");
       return 1;
     }
     g_uid_text = boot::uid_to_string(uid);
@@ -45,7 +45,7 @@ int shmemx_get_uniqueid(shmemx_uniqueid_t* id) {
 
 int shmemx_set_attr_uniqueid_args(int rank, int nranks, const shmemx_uniqueid_t* id, shmemx_init_attr_t* attr) {
   if (!id || !attr || nranks < 1 || rank < 0 || rank >= nranks) {
-    fprintf(stderr, "gshmem: shmemx_set_attr_uniqueid_args: invalid arguments (rank %d, nranks %d, id %p, attr %p)\n",
+    report_error("shmemx_set_attr_uniqueid_args", "invalid arguments (rank %d, nranks %d, id %p, attr %p)",
             rank, nranks, static_cast<const void*>(id), static_cast<void*>(attr));
     return 1;
   }
@@ -58,7 +58,7 @@ int shmemx_set_attr_uniqueid_args(int rank, int nranks, const shmemx_uniqueid_t*
 
 int shmemx_init_attr(unsigned int flags, shmemx_init_attr_t* attr) {
   if (flags != SHMEMX_INIT_WITH_UNIQUEID || !attr) {
-    fprintf(stderr, "gshmem: shmemx_init_attr: flags 0x%x (expected SHMEMX_INIT_WITH_UNIQUEID) or attr NULL\n", flags);
+    report_error("shmemx_init_attr", "flags 0x%x (expected SHMEMX_INIT_WITH_UNIQUEID) or attr NULL", flags);
     return 1;
   }
   boot::UidArgs a;
@@ -69,7 +69,7 @@ int shmemx_init_attr(unsigned int flags, shmemx_init_attr_t* attr) {
     std::lock_guard<std::mutex> lock(g_mu);
     if (a.rank == 0 && a.nranks > 1) {
       if (g_listen_fd < 0 || a.uid != g_uid_text) {
-        fprintf(stderr, "gshmem: shmemx_init_attr: rank 0 must use the id it got from shmemx_get_uniqueid\n");
+        report_error("shmemx_init_attr", "rank 0 must use the id it got from shmemx_get_uniqueid");
         return 1;
       }
       a.listen_fd = g_listen_fd;

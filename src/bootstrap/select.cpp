@@ -241,8 +241,7 @@ Status create(const Config& cfg, const UidArgs* uid_args, std::unique_ptr<Bootst
     return Status::not_available;
 #endif
   }
-  GSHMEM_WARN(Subsys::boot, "GSHMEM_BOOTSTRAP=%s: unknown bootstrap (auto, uid, pmix, mpi, single)", kind.c_str());
-  return Status::invalid_argument;
+  return Status::internal_error;  // the config table allows only the kinds above
 }
 
 }  // namespace gshmem::boot

@@ -14,6 +14,7 @@
 #include <cstring>
 #include <thread>
 
+#include "common/fatal.hpp"
 #include "common/log.hpp"
 
 namespace gshmem::boot {
@@ -62,10 +63,6 @@ void set_nodelay(int fd) {
   setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
 }
 
-[[noreturn]] void terminate(int status) {
-  fflush(nullptr);
-  _exit(status);
-}
 
 class TcpBootstrap final : public Bootstrap {
  public:
@@ -315,7 +312,7 @@ void TcpBootstrap::handle_control(int from_fd, const FrameHdr& h) {
   m.text[sizeof m.text - 1] = 0;
   if (rank_ == 0) relay(static_cast<Type>(h.type), &m, sizeof m, m.from_rank);
   if (h.type == t_abort) {
-    fprintf(stderr, "gshmem[pe %d]: job aborted by pe %d (status %d)%s%s\n", rank_, m.from_rank, m.status,
+    report_error("bootstrap", "job aborted by pe %d (status %d)%s%s", m.from_rank, m.status,
             m.text[0] ? ": " : "", m.text);
   }
   if (opts_.launcher_abort && h.type == t_abort) opts_.launcher_abort(m.status, m.text);
@@ -328,7 +325,7 @@ void TcpBootstrap::peer_lost(int r) {
     snprintf(msg, sizeof msg, "pe %d exited or died without shmem_finalize (its bootstrap connection closed)", r);
   else
     snprintf(msg, sizeof msg, "pe 0 (bootstrap root) exited or died without shmem_finalize");
-  fprintf(stderr, "gshmem[pe %d]: %s; ending the job\n", rank_, msg);
+  report_error("bootstrap", "%s; ending the job", msg);
   fds_[r] >= 0 ? (close(fds_[r]), fds_[r] = -1) : 0;
   AbortMsg m{};
   m.status = 1;

@@ -1,5 +1,7 @@
 #include "common/log.hpp"
 
+#include "common/fatal.hpp"
+
 #include <unistd.h>
 
 #include <cstdio>
@@ -51,7 +53,7 @@ void log_configure(const char* level, const char* subsys_list) {
     else if (!strcasecmp(level, "INFO")) g_log.level = 2;
     else if (!strcasecmp(level, "DEBUG")) g_log.level = 3;
     else if (!strcasecmp(level, "TRACE")) g_log.level = 4;
-    else fprintf(stderr, "gshmem: GSHMEM_DEBUG: unknown level '%s' (NONE WARN INFO DEBUG TRACE)\n", level);
+    else report_error("environment", "GSHMEM_DEBUG: unknown level '%s' (NONE WARN INFO DEBUG TRACE)", level);
   }
   if (subsys_list && *subsys_list) {
     uint32_t mask = 0;
@@ -66,7 +68,7 @@ void log_configure(const char* level, const char* subsys_list) {
           if (neg) mask = (mask ? mask : ~0u) & ~static_cast<uint32_t>(s.bit);
           else mask |= static_cast<uint32_t>(s.bit);
         }
-      if (!found) fprintf(stderr, "gshmem: GSHMEM_DEBUG_SUBSYS: unknown subsystem '%s'\n", tok);
+      if (!found) report_error("environment", "GSHMEM_DEBUG_SUBSYS: unknown subsystem '%s'", tok);
     }
     if (mask) g_log.mask = mask;
   }

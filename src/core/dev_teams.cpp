@@ -15,7 +15,7 @@ int dev_team_stride(const team::Team& t, int* stride) {
 #if GSHMEM_HAVE_CUDA
 namespace {
 void check(const char* call, const GpuContext& g, CUresult res, const char* what) {
-  if (res != CUDA_SUCCESS) api_error(call, "%s failed: %s", what, cu::error_string(res));
+  if (res != CUDA_SUCCESS) fatal(call, "%s failed: %s", what, cu::error_string(res));
   (void)g;
 }
 CUdeviceptr ctrl(const Runtime& r) { return static_cast<CUdeviceptr>(r.heap.device_segment(r.my_pe)); }

@@ -87,10 +87,8 @@ Status gpu_alloc_mode(const Config& cfg, const GpuContext& g, bool* ipc) {
       return Status::not_available;
     }
     *ipc = false;
-  } else if (m == "auto") *ipc = !(vmm && fd);
-  else {
-    GSHMEM_WARN(Subsys::init, "GSHMEM_DEVICE_ALLOC=%s: expected auto, vmm or ipc", m.c_str());
-    return Status::invalid_argument;
+  } else {  // auto (the table allows nothing else)
+    *ipc = !(vmm && fd);
   }
   if (*ipc) GSHMEM_INFO(Subsys::init, "device heap: cudaMalloc + CUDA IPC (fixed size, no growth)");
   return Status::ok;

@@ -34,19 +34,24 @@ void print_build(FILE* out) {
 void print_env_table(FILE* out, const Config& cfg, bool markdown) {
   int n = 0;
   const CfgRow* rows = config_rows(&n);
+  auto type_text = [](const CfgRow& r) {
+    const std::string allowed = cfg_allowed_text(r);
+    if (r.type == CfgType::Enum) return "one of " + allowed;
+    return std::string(cfg_type_name(r.type)) + (allowed.empty() ? "" : ", " + allowed);
+  };
   if (markdown) {
-    fprintf(out, "| variable | type | default | description |\n|---|---|---|---|\n");
+    fprintf(out, "| variable | type and allowed values | default | description |\n|---|---|---|---|\n");
     for (int i = 0; i < n; ++i)
-      fprintf(out, "| `%s` | %s | `%s` | %s |\n", rows[i].name, cfg_type_name(rows[i].type),
+      fprintf(out, "| `%s` | %s | `%s` | %s |\n", rows[i].name, type_text(rows[i]).c_str(),
               rows[i].def[0] ? rows[i].def : "\"\"", rows[i].help);
     return;
   }
-  fprintf(out, "environment (value, type, default: description):\n");
+  fprintf(out, "environment (value [set: from the environment]; type and allowed values; default; description):\n");
   for (int i = 0; i < n; ++i) {
     std::string v = config_value_string(cfg, i);
-    fprintf(out, "  %-26s = %-14s %-8s default %-8s %s%s\n", rows[i].name, v.empty() ? "\"\"" : v.c_str(),
-            cfg_type_name(rows[i].type), rows[i].def[0] ? rows[i].def : "\"\"", rows[i].help,
-            config_was_set(cfg, i) ? " [set]" : "");
+    fprintf(out, "  %-26s = %s%s\n      %s; default %s; %s\n", rows[i].name, v.empty() ? "\"\"" : v.c_str(),
+            config_was_set(cfg, i) ? " [set]" : "", type_text(rows[i]).c_str(), rows[i].def[0] ? rows[i].def : "\"\"",
+            rows[i].help);
   }
 }
 

@@ -26,12 +26,11 @@ namespace {
 std::mutex g_init_mu;
 
 [[noreturn]] void init_failed(const char* call, const char* what, Status st) {
-  char msg[512];
-  snprintf(msg, sizeof msg, "gshmem: %s: %s (%s)", call, what, status_name(st));
-  fprintf(stderr, "%s%s\n", msg, g_rt && g_rt->boot ? "" : "; set GSHMEM_DEBUG=INFO for details");
-  if (g_rt && g_rt->boot) g_rt->boot->abort(1, msg);
-  fflush(nullptr);
-  _exit(1);
+  fatal(call, "%s (%s)%s", what, status_name(st), g_rt && g_rt->boot ? "" : "; set GSHMEM_DEBUG=INFO for details");
+}
+// Once a bootstrap exists, an error anywhere ends the whole job: every PE and the launcher hear of it.
+void abort_job(int status, const char* msg) {
+  if (g_rt && g_rt->boot) g_rt->boot->abort(status, msg);
 }
 }  // namespace
 
@@ -40,21 +39,6 @@ void health_hook() {
   if (g_rt && g_rt->boot) g_rt->boot->check_health();
 }
 }  // namespace
-
-void api_error(const char* call, const char* fmt, ...) {
-  char what[768];
-  va_list ap;
-  va_start(ap, fmt);
-  vsnprintf(what, sizeof what, fmt, ap);
-  va_end(ap);
-  char msg[1024];
-  const int pe = g_rt ? g_rt->my_pe : -1;
-  snprintf(msg, sizeof msg, "gshmem: %s: %s (pe %d)", call, what, pe);
-  fprintf(stderr, "%s\n", msg);
-  if (g_rt && g_rt->boot) g_rt->boot->abort(1, msg);
-  fflush(nullptr);
-  _exit(1);
-}
 
 namespace {
 // Wall time of shmem_init's phases, printed at INFO (GSHMEM_DEBUG=INFO GSHMEM_DEBUG_SUBSYS=INIT):
@@ -99,15 +83,13 @@ void runtime_init(const char* call, int requested_thread, int* provided, const b
     return;
   }
   if (state == static_cast<int>(RtState::finalized)) {
-    fprintf(stderr, "gshmem: %s: called after shmem_finalize; re-initialisation is not supported\n", call);
-    fflush(nullptr);
-    _exit(1);
+    fatal(call, "called after shmem_finalize; re-initialisation is not supported");
   }
   const Config* cfg = nullptr;
   if (config_load(&cfg) != Status::ok) init_failed(call, "invalid environment (see the messages above)", Status::invalid_argument);
   log_configure(cfg->SHMEM_DEBUG ? "DEBUG" : cfg->GSHMEM_DEBUG.c_str(), cfg->GSHMEM_DEBUG_SUBSYS.c_str());
-  g_wait_spin = static_cast<uint32_t>(cfg->GSHMEM_WAIT_SPIN < 0 ? 0 : cfg->GSHMEM_WAIT_SPIN);
-  g_health_ms = static_cast<uint32_t>(cfg->GSHMEM_HEALTH_CHECK_MS < 1 ? 1 : cfg->GSHMEM_HEALTH_CHECK_MS);
+  g_wait_spin = static_cast<uint32_t>(cfg->GSHMEM_WAIT_SPIN);       // ranges checked at load
+  g_health_ms = static_cast<uint32_t>(cfg->GSHMEM_HEALTH_CHECK_MS);
   g_wait_health_hook = health_hook;
 
   auto* rt = new Runtime;
@@ -115,6 +97,7 @@ void runtime_init(const char* call, int requested_thread, int* provided, const b
   Status st = boot::create(*cfg, uid_args, &rt->boot);
   if (st != Status::ok) init_failed(call, "no bootstrap could start (GSHMEM_BOOTSTRAP)", st);
   g_rt = rt;
+  set_job_abort_hook(abort_job);
   rt->my_pe = rt->boot->rank();
   rt->npes = rt->boot->size();
   log_set_pe(rt->my_pe);
@@ -131,12 +114,7 @@ void runtime_init(const char* call, int requested_thread, int* provided, const b
   st = topo::discover(*rt->boot, &rt->topo);
   if (st != Status::ok) init_failed(call, "topology discovery failed", st);
   phases.mark("secret+topology");
-  const std::string& kind = cfg->GSHMEM_HEAP_KIND;
-  if (kind != "auto" && kind != "host" && kind != "device") {
-    char what[200];
-    snprintf(what, sizeof what, "GSHMEM_HEAP_KIND=%s: expected auto, host or device", kind.c_str());
-    init_failed(call, what, Status::invalid_argument);
-  }
+  const std::string& kind = cfg->GSHMEM_HEAP_KIND;  // auto, host or device (checked at load)
   heap::DeviceHeapSpec spec;
   bool use_device = false;
 #if GSHMEM_HAVE_CUDA
@@ -161,12 +139,7 @@ void runtime_init(const char* call, int requested_thread, int* provided, const b
   if (kind == "device" && !use_device)
     init_failed(call, "GSHMEM_HEAP_KIND=device but this PE has no usable CUDA GPU", Status::not_available);
   phases.mark("gpu probe+bind");
-  const std::string& engine = cfg->GSHMEM_PROXY_ENGINE;
-  if (engine != "auto" && engine != "tcp" && engine != "ib") {
-    char what[200];
-    snprintf(what, sizeof what, "GSHMEM_PROXY_ENGINE=%s: expected auto, tcp or ib", engine.c_str());
-    init_failed(call, what, Status::invalid_argument);
-  }
+  const std::string& engine = cfg->GSHMEM_PROXY_ENGINE;  // auto, tcp or ib (checked at load)
   // The PEs this PE maps directly. CPU PEs forced through the proxy map nobody else; GPU PEs keep
   // their same-node peers mapped (team collectives, the copy engine) and send device-initiated
   // operations through the proxy instead.
@@ -332,9 +305,9 @@ void check_team_args(const char* call, team::Team& t, uint64_t op, uint64_t a, u
   }
   if (!ok) {
     if (bb == ~0ull)
-      api_error(call, "collective calls differ between PEs: pe %d is in another collective (op %llu) than pe %d (op %llu)",
+      fatal(call, "collective calls differ between PEs: pe %d is in another collective (op %llu) than pe %d (op %llu)",
                 bad, (unsigned long long)ba, g_rt->my_pe, (unsigned long long)op);
-    api_error(call, "arguments differ between PEs (mismatch): pe %d passed (%llu, %llu), pe %d passed (%llu, %llu)", bad,
+    fatal(call, "arguments differ between PEs (mismatch): pe %d passed (%llu, %llu), pe %d passed (%llu, %llu)", bad,
               (unsigned long long)ba, (unsigned long long)bb, g_rt->my_pe, (unsigned long long)a,
               (unsigned long long)b);
   }

@@ -7,6 +7,7 @@
 
 #include "bootstrap/bootstrap.hpp"
 #include "common/config.hpp"
+#include "common/fatal.hpp"
 #include "core/gpu.hpp"
 #include "heap/heap.hpp"
 #include "team/team.hpp"
@@ -48,9 +49,6 @@ extern std::atomic<int> g_rt_state;
 void runtime_init(const char* call, int requested_thread, int* provided, const boot::UidArgs* uid_args = nullptr);
 void runtime_finalize();
 
-// Reports a bad call: "gshmem: <call>: <message> (pe N)" and ends the job through the bootstrap
-// with a non-zero status. Never returns; never calls exit().
-[[noreturn]] void api_error(const char* call, const char* fmt, ...) __attribute__((format(printf, 2, 3)));
 
 // Barrier over all PEs without the quiet (shmem_sync_all); barrier_all = quiet + this.
 void sync_world();

@@ -25,11 +25,8 @@ uint64_t ns_between(std::chrono::steady_clock::time_point a, std::chrono::steady
 }
 
 unsigned lanes_from_config(const Runtime& rt) {
-  const int64_t n = rt.cfg->GSHMEM_PROXY_CE_STREAMS;
-  if (n < 1 || n > static_cast<int64_t>(LanePlan::kMaxLanes))
-    api_error("shmem_init", "GSHMEM_PROXY_CE_STREAMS=%lld on pe %d: expected 1 to %u", static_cast<long long>(n),
-              rt.my_pe, LanePlan::kMaxLanes);
-  return static_cast<unsigned>(n);
+  static_assert(LanePlan::kMaxLanes == 16, "GSHMEM_PROXY_CE_STREAMS allows 1..16 (config_table.def)");
+  return static_cast<unsigned>(rt.cfg->GSHMEM_PROXY_CE_STREAMS);
 }
 }  // namespace
 
@@ -74,7 +71,7 @@ CUdeviceptr CeEngine::addr(uint32_t pe, uint32_t seg, uint64_t off, uint64_t n, 
   const uint64_t base = pe < static_cast<uint32_t>(rt_.npes) ? rt_.heap.device_segment(static_cast<int>(pe)) : 0;
   const uint64_t limit = GSHMEM_DEV_CTRL_BYTES + rt_.heap.size();
   if (seg != GSHMEM_TRIG_SEG_DEVICE || !base || off > limit || n > limit - off)
-    api_error(kCall, "%s to pe %u: segment %u offset 0x%llx + %llu bytes is outside its device segment (%llu bytes)",
+    fatal(kCall, "%s to pe %u: segment %u offset 0x%llx + %llu bytes is outside its device segment (%llu bytes)",
               what, pe, seg, static_cast<unsigned long long>(off), static_cast<unsigned long long>(n),
               static_cast<unsigned long long>(limit));
   return static_cast<CUdeviceptr>(base + off);

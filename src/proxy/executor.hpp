@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <cstdio>
 
+#include "common/fatal.hpp"
 #include "proxy/fifo.hpp"
 
 namespace gshmem::proxy {
@@ -70,8 +71,7 @@ class Executor {
  private:
   void reject(const char* why, const gshmem_trigger_fields& f) {
     ++rejected_;
-    fprintf(stderr, "gshmem: proxy: rejected trigger (%s): op %u, pe %u, size %llu, offset 0x%llx, version %u\n",
-            why, f.op, f.pe, static_cast<unsigned long long>(f.size), static_cast<unsigned long long>(f.dst_off),
+    report_error("proxy", "rejected trigger (%s): op %u, pe %u, size %llu, offset 0x%llx, version %u", why, f.op, f.pe, static_cast<unsigned long long>(f.size), static_cast<unsigned long long>(f.dst_off),
             f.version);
   }
   void run(const gshmem_trigger& t, const gshmem_trigger* ext, uint64_t n_ext) {

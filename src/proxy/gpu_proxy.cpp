@@ -224,7 +224,7 @@ Status gpu_proxy_start(Runtime& rt, const std::vector<Route>& routes, GpuProxy**
   if (any_ce) p->ce = std::make_unique<CeEngine>(rt, p->dev_words + offsetof(gshmem_proxy_dev_words, completed));
   if (any_tcp) p->tcp = std::make_unique<TcpEngine>(*rt.tcp);
 #if GSHMEM_HAVE_IBVERBS
-  if (any_ib) p->ib = std::make_unique<IbEngine>(*rt.ib, [](const char* msg) { api_error(kCall, "%s", msg); });
+  if (any_ib) p->ib = std::make_unique<IbEngine>(*rt.ib, [](const char* msg) { fatal(kCall, "%s", msg); });
 #endif
   p->route = std::make_unique<RouteEngine>(p->ce.get(), p->tcp.get(), p->ib.get(), routes);
   p->exec = std::make_unique<Executor>(*p->fifo, *p->route);
@@ -252,7 +252,7 @@ void gpu_proxy_quiet(GpuProxy& p) {
   uint64_t head = 0;
   CUresult r = d.cuMemcpyAsync(reinterpret_cast<CUdeviceptr>(&head), p.dev_words, sizeof head, p.qstream);
   if (r == CUDA_SUCCESS) r = d.cuStreamSynchronize(p.qstream);
-  if (r != CUDA_SUCCESS) api_error("shmem_quiet", "reading the proxy FIFO head failed: %s", cu::error_string(r));
+  if (r != CUDA_SUCCESS) fatal("shmem_quiet", "reading the proxy FIFO head failed: %s", cu::error_string(r));
   p.fifo->quiet(head);
 }
 

@@ -52,10 +52,10 @@ class RouteEngine final : public Engine {
     if (ib_) ib_->flush();
   }
   Engine& at(uint32_t pe) {
-    if (pe >= routes_.size()) api_error("gshmem proxy", "trigger for pe %u: there are %zu PEs", pe, routes_.size());
+    if (pe >= routes_.size()) fatal("gshmem proxy", "trigger for pe %u: there are %zu PEs", pe, routes_.size());
     const Route r = routes_[pe];
     Engine* e = r == Route::copy_engine ? ce_ : r == Route::tcp ? tcp_ : r == Route::ib ? ib_ : nullptr;
-    if (!e) api_error("gshmem proxy", "trigger for pe %u, which this PE reaches without the proxy", pe);
+    if (!e) fatal("gshmem proxy", "trigger for pe %u, which this PE reaches without the proxy", pe);
     return *e;
   }
   Engine* ce_;

@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "bootstrap/uid.hpp"
+#include "common/fatal.hpp"
 #include "common/log.hpp"
 
 namespace gshmem::transport {
@@ -68,9 +69,8 @@ bool read_all(int fd, void* p, size_t n) {
 }
 
 [[noreturn]] void lost(int me, int pe, const char* what) {
-  fprintf(stderr, "gshmem[pe %d]: tcp transport: connection to pe %d lost during %s; ending the job\n", me, pe, what);
-  fflush(nullptr);
-  _exit(1);
+  (void)me;
+  fatal("tcp transport", "connection to pe %d lost during %s; ending the job", pe, what);
 }
 
 // The owner applies a remote atomic to its own memory (so it is atomic with its local atomics).
@@ -121,10 +121,8 @@ struct Tcp::Impl {
     const size_t s = r.seg;
     std::lock_guard<std::mutex> lock(seg_mu);
     if (s >= bases.size() || !bases[s] || r.off > sizes[s] || r.len > sizes[s] - r.off) {
-      fprintf(stderr, "gshmem[pe %d]: tcp transport: pe %d sent an out-of-range request (segment %zu, offset %llu, %llu bytes)\n",
-              me, from, s, (unsigned long long)r.off, (unsigned long long)r.len);
-      fflush(nullptr);
-      _exit(1);
+      fatal("tcp transport", "pe %d sent an out-of-range request (segment %zu, offset %llu, %llu bytes)", from, s,
+            (unsigned long long)r.off, (unsigned long long)r.len);
     }
     return bases[s] + r.off;
   }
@@ -229,9 +227,7 @@ struct Tcp::Impl {
   }
   int conn(int pe) {
     if (out[static_cast<size_t>(pe)] < 0) {
-      fprintf(stderr, "gshmem[pe %d]: tcp transport: no connection to pe %d\n", me, pe);
-      fflush(nullptr);
-      _exit(1);
+      fatal("tcp transport", "no connection to pe %d", pe);
     }
     return out[static_cast<size_t>(pe)];
   }

@@ -56,3 +56,55 @@ TEST(Config, EnvironmentIsReadAndValidated) {
   EXPECT_EQ(c->GSHMEM_WAIT_SPIN, 17);
   EXPECT_EQ(c->GSHMEM_BOOTSTRAP, "auto");
 }
+
+namespace {
+const CfgRow& row(const char* name) {
+  int n = 0;
+  const CfgRow* rows = config_rows(&n);
+  for (int i = 0; i < n; ++i)
+    if (std::string(rows[i].name) == name) return rows[i];
+  ADD_FAILURE() << "no row " << name;
+  return rows[0];
+}
+}  // namespace
+
+TEST(Config, EnumValuesAreCheckedAtLoad) {
+  std::string why;
+  EXPECT_TRUE(config_check_value(row("GSHMEM_HEAP_KIND"), "device", &why));
+  EXPECT_TRUE(config_check_value(row("GSHMEM_PROXY_ENGINE"), "IB", &why));  // ignoring case
+  EXPECT_FALSE(config_check_value(row("GSHMEM_HEAP_KIND"), "gpu", &why));
+  EXPECT_EQ(why, "is not one of auto, device or host");
+  EXPECT_FALSE(config_check_value(row("GSHMEM_BOOTSTRAP"), "", &why));
+  EXPECT_EQ(cfg_allowed_text(row("GSHMEM_DEBUG")), "NONE, WARN, INFO, DEBUG or TRACE");
+}
+
+TEST(Config, RangesAreCheckedAtLoad) {
+  std::string why;
+  const CfgRow& threads = row("GSHMEM_COLL_THREADS");
+  EXPECT_TRUE(config_check_value(threads, "32", &why));
+  EXPECT_TRUE(config_check_value(threads, "1024", &why));
+  EXPECT_FALSE(config_check_value(threads, "1056", &why));
+  EXPECT_FALSE(config_check_value(threads, "100", &why));  // not a multiple of 32
+  EXPECT_EQ(why, "is out of range: allowed a multiple of 32 from 32 to 1024");
+  EXPECT_FALSE(config_check_value(threads, "0x", &why));
+  EXPECT_EQ(why, "is not a valid integer");
+  const CfgRow& lanes = row("GSHMEM_PROXY_CE_STREAMS");
+  EXPECT_FALSE(config_check_value(lanes, "0", &why));
+  EXPECT_FALSE(config_check_value(lanes, "17", &why));
+  EXPECT_TRUE(config_check_value(lanes, "16", &why));
+  const CfgRow& size = row("SHMEM_SYMMETRIC_SIZE");
+  EXPECT_TRUE(config_check_value(size, "4K", &why));
+  EXPECT_FALSE(config_check_value(size, "1K", &why));
+  EXPECT_EQ(why, "is out of range: allowed at least 4K");
+  EXPECT_EQ(cfg_allowed_text(row("GSHMEM_WAIT_SPIN")), "at least 0");
+  EXPECT_EQ(cfg_allowed_text(row("GSHMEM_BOOTSTRAP_UID")), "");
+}
+
+TEST(Config, EveryDefaultIsAllowed) {
+  int n = 0;
+  const CfgRow* rows = config_rows(&n);
+  for (int i = 0; i < n; ++i) {
+    std::string why;
+    EXPECT_TRUE(config_check_value(rows[i], rows[i].def, &why)) << rows[i].name << ": " << why;
+  }
+}
