@@ -9,7 +9,7 @@
 #include "gshmem/export.h"
 #include "gshmem/version.h"
 #include "gshmem/constants.h"
-#include "gshmem/type_tables.h"
+#include "gshmem/device_host/type_tables.h"
 
 GSHMEM_EXTERN_C_BEGIN
 

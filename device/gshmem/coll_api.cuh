@@ -4,10 +4,9 @@
 // handle is the same small integer the host got from shmem_team_split_*. Algorithms and memory
 // ordering: gshmem/impl/coll.cuh and docs/teams-collectives.md.
 #pragma once
+#include "gshmem/device_host/team.h"
+#include "gshmem/device_host/type_tables.h"
 #include "gshmem/impl/coll.cuh"
-
-#define GSHMEM_D static __device__ __forceinline__
-#define GSHMEM_DEV gshmem::dev
 
 #ifdef __CUDA_ARCH__
 GSHMEM_D int shmem_team_my_pe(shmem_team_t team) {
@@ -73,13 +72,13 @@ GSHMEM_RMA_TYPES_DEVICE(GSHMEM_DDEF_COLL)
 #undef GSHMEM_DDEF_COLL
 #define GSHMEM_DDEF_REDUCE(T, N, OP, F)                                                                 \
   GSHMEM_D int shmem_##N##_##OP##_reduce(shmem_team_t team, T *d, const T *s, size_t n) {               \
-    GSHMEM_DEV::reduce<GSHMEM_DEV::Thread, T, GSHMEM_DEV::F>("shmem_" #N "_" #OP "_reduce", team, d, s, n); \
+    GSHMEM_DEV::reduce<GSHMEM_DEV::Thread, T, GSHMEM_DEV::Reduce<F>>("shmem_" #N "_" #OP "_reduce", team, d, s, n); \
     return 0;                                                                                           \
   }
 #define GSHMEM_DDEF_REDUCE_BIT(T, N) \
-  GSHMEM_DDEF_REDUCE(T, N, and, OpAnd) GSHMEM_DDEF_REDUCE(T, N, or, OpOr) GSHMEM_DDEF_REDUCE(T, N, xor, OpXor)
-#define GSHMEM_DDEF_REDUCE_MINMAX(T, N) GSHMEM_DDEF_REDUCE(T, N, max, OpMax) GSHMEM_DDEF_REDUCE(T, N, min, OpMin)
-#define GSHMEM_DDEF_REDUCE_ARITH(T, N) GSHMEM_DDEF_REDUCE(T, N, sum, OpSum) GSHMEM_DDEF_REDUCE(T, N, prod, OpProd)
+  GSHMEM_DDEF_REDUCE(T, N, and, GSHMEM_REDUCE_AND) GSHMEM_DDEF_REDUCE(T, N, or, GSHMEM_REDUCE_OR) GSHMEM_DDEF_REDUCE(T, N, xor, GSHMEM_REDUCE_XOR)
+#define GSHMEM_DDEF_REDUCE_MINMAX(T, N) GSHMEM_DDEF_REDUCE(T, N, max, GSHMEM_REDUCE_MAX) GSHMEM_DDEF_REDUCE(T, N, min, GSHMEM_REDUCE_MIN)
+#define GSHMEM_DDEF_REDUCE_ARITH(T, N) GSHMEM_DDEF_REDUCE(T, N, sum, GSHMEM_REDUCE_SUM) GSHMEM_DDEF_REDUCE(T, N, prod, GSHMEM_REDUCE_PROD)
 GSHMEM_REDUCE_BIT_TYPES(GSHMEM_DDEF_REDUCE_BIT)
 GSHMEM_REDUCE_MINMAX_TYPES_DEVICE(GSHMEM_DDEF_REDUCE_MINMAX)
 GSHMEM_REDUCE_MINMAX_TYPES_DEVICE(GSHMEM_DDEF_REDUCE_ARITH)
@@ -150,15 +149,15 @@ GSHMEM_RMA_TYPES_DEVICE(GSHMEMX_DDEF_COLL_TYPED)
 
 #define GSHMEMX_DDEF_REDUCE_SCOPE(T, N, OP, F, S, SC)                                                   \
   GSHMEM_D int shmemx_##N##_##OP##_reduce_##SC(shmem_team_t team, T *d, const T *s, size_t n) {         \
-    GSHMEM_DEV::reduce<GSHMEM_DEV::S, T, GSHMEM_DEV::F>("shmemx_" #N "_" #OP "_reduce_" #SC, team, d, s, n); \
+    GSHMEM_DEV::reduce<GSHMEM_DEV::S, T, GSHMEM_DEV::Reduce<F>>("shmemx_" #N "_" #OP "_reduce_" #SC, team, d, s, n); \
     return 0;                                                                                           \
   }
 #define GSHMEMX_DDEF_REDUCE(T, N, OP, F) \
   GSHMEMX_DDEF_REDUCE_SCOPE(T, N, OP, F, Warp, warp) GSHMEMX_DDEF_REDUCE_SCOPE(T, N, OP, F, Block, block)
 #define GSHMEMX_DDEF_REDUCE_BIT(T, N) \
-  GSHMEMX_DDEF_REDUCE(T, N, and, OpAnd) GSHMEMX_DDEF_REDUCE(T, N, or, OpOr) GSHMEMX_DDEF_REDUCE(T, N, xor, OpXor)
-#define GSHMEMX_DDEF_REDUCE_MINMAX(T, N) GSHMEMX_DDEF_REDUCE(T, N, max, OpMax) GSHMEMX_DDEF_REDUCE(T, N, min, OpMin)
-#define GSHMEMX_DDEF_REDUCE_ARITH(T, N) GSHMEMX_DDEF_REDUCE(T, N, sum, OpSum) GSHMEMX_DDEF_REDUCE(T, N, prod, OpProd)
+  GSHMEMX_DDEF_REDUCE(T, N, and, GSHMEM_REDUCE_AND) GSHMEMX_DDEF_REDUCE(T, N, or, GSHMEM_REDUCE_OR) GSHMEMX_DDEF_REDUCE(T, N, xor, GSHMEM_REDUCE_XOR)
+#define GSHMEMX_DDEF_REDUCE_MINMAX(T, N) GSHMEMX_DDEF_REDUCE(T, N, max, GSHMEM_REDUCE_MAX) GSHMEMX_DDEF_REDUCE(T, N, min, GSHMEM_REDUCE_MIN)
+#define GSHMEMX_DDEF_REDUCE_ARITH(T, N) GSHMEMX_DDEF_REDUCE(T, N, sum, GSHMEM_REDUCE_SUM) GSHMEMX_DDEF_REDUCE(T, N, prod, GSHMEM_REDUCE_PROD)
 GSHMEM_REDUCE_BIT_TYPES(GSHMEMX_DDEF_REDUCE_BIT)
 GSHMEM_REDUCE_MINMAX_TYPES_DEVICE(GSHMEMX_DDEF_REDUCE_MINMAX)
 GSHMEM_REDUCE_MINMAX_TYPES_DEVICE(GSHMEMX_DDEF_REDUCE_ARITH)
@@ -173,5 +172,3 @@ GSHMEM_REDUCE_MINMAX_TYPES_DEVICE(GSHMEMX_DDEF_REDUCE_ARITH)
 #undef GSHMEM_DDEF_REDUCE_ARITH
 #undef GSHMEM_DDEF_REDUCE
 #endif
-#undef GSHMEM_DEV
-#undef GSHMEM_D

@@ -4,13 +4,12 @@
 // names instead (see docs/design.md, "Device API"). The shmemx_*_warp/_block extensions are
 // device-only and visible in both passes.
 #pragma once
-#include "gshmem/state.cuh"
+#include "gshmem/device_host/type_tables.h"
 #include "gshmem/impl/amo.cuh"
+#include "gshmem/impl/core.cuh"
 #include "gshmem/impl/rma.cuh"
 #include "gshmem/impl/sync.cuh"
-
-#define GSHMEM_D static __device__ __forceinline__
-#define GSHMEM_DEV gshmem::dev
+#include "gshmem/state.cuh"
 
 #ifdef __CUDA_ARCH__
 /* ---- C names, thread scope ---- */
@@ -203,7 +202,7 @@ GSHMEM_AMO_BIT_TYPES(GSHMEM_DDEF_AMO_BIT)
 GSHMEM_P2P_TYPES(GSHMEM_DDEF_P2P)
 #undef GSHMEM_DDEF_P2P
 GSHMEM_D void shmem_wait_until(long *v, int c, long x) { GSHMEM_DEV::wait_until("shmem_wait_until", v, c, x); }
-GSHMEM_D void shmem_wait(long *v, long x) { GSHMEM_DEV::wait_until("shmem_wait", v, 1, x); }
+GSHMEM_D void shmem_wait(long *v, long x) { GSHMEM_DEV::wait_until("shmem_wait", v, SHMEM_CMP_NE, x); }
 #endif /* __CUDA_ARCH__ */
 
 /* Updates a signal on pe without data (SHMEM_SIGNAL_SET or SHMEM_SIGNAL_ADD). An atomic like any
@@ -283,4 +282,3 @@ static inline int shmemx_collective_launch_query_gridsize(const void *func, dim3
   return static_cast<int>(e);
 }
 
-#undef GSHMEM_D

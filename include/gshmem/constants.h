@@ -12,15 +12,8 @@
 #define SHMEM_THREAD_SERIALIZED 2
 #define SHMEM_THREAD_MULTIPLE 3
 
-#define SHMEM_CMP_EQ 0
-#define SHMEM_CMP_NE 1
-#define SHMEM_CMP_GT 2
-#define SHMEM_CMP_GE 3
-#define SHMEM_CMP_LT 4
-#define SHMEM_CMP_LE 5
-
-#define SHMEM_SIGNAL_SET 0
-#define SHMEM_SIGNAL_ADD 1
+/* SHMEM_CMP_* and SHMEM_SIGNAL_*: shared with device code and the runtime */
+#include "gshmem/device_host/ops.h"
 
 #define SHMEM_MALLOC_ATOMICS_REMOTE (1L << 0)
 #define SHMEM_MALLOC_SIGNAL_REMOTE (1L << 1)

@@ -3,6 +3,11 @@
 #ifndef GSHMEM_CTX_H
 #define GSHMEM_CTX_H
 
+#include <stddef.h>
+#include <stdint.h>
+
+#include "gshmem/device_host/team.h"
+#include "gshmem/device_host/type_tables.h"
 #include "gshmem/export.h"
 
 GSHMEM_EXTERN_C_BEGIN

@@ -2,6 +2,8 @@
  * Selection is over the distinct C base types (int32_t, size_t, ... are typedefs of these). */
 #ifndef GSHMEM_GENERIC_H
 #define GSHMEM_GENERIC_H
+/* Part of shmem.h (it comes last there); included on its own it brings shmem.h first. */
+#include "shmem.h"
 
 /* X(T, TYPENAME, OP) */
 #define GSHMEM_G_RMA(X, OP) X(long double, longdouble, OP) GSHMEM_G_RMA_DEV(X, OP)

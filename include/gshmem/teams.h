@@ -4,15 +4,16 @@
 #ifndef GSHMEM_TEAMS_H
 #define GSHMEM_TEAMS_H
 
+#include <stddef.h>
+#include <stdint.h>
+
 #include "gshmem/export.h"
+#include "gshmem/device_host/type_tables.h"
 
 GSHMEM_EXTERN_C_BEGIN
 
-typedef int shmem_team_t;
-#define SHMEM_TEAM_INVALID ((shmem_team_t)-1)
-#define SHMEM_TEAM_WORLD ((shmem_team_t)0)
-#define SHMEM_TEAM_SHARED ((shmem_team_t)1)
-#define SHMEMX_TEAM_NODE ((shmem_team_t)2)
+/* shmem_team_t and the predefined handles (shared with device code) */
+#include "gshmem/device_host/team.h"
 
 typedef struct {
   int num_contexts;

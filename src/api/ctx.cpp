@@ -6,8 +6,11 @@
 // shmem_ctx_quiet on one context never waits for another's traffic.
 #include <shmem.h>
 
-#include "api/access.hpp"
-#include "api/device_ops.hpp"
+#include "common/fatal.hpp"
+#include "core/rma.hpp"
+#include "core/runtime.hpp"
+#include "core/streams.hpp"
+#include "core/teams.hpp"
 
 struct gshmem_ctx {
   int team;
@@ -22,12 +25,7 @@ constexpr long kKnownOptions = SHMEM_CTX_SERIALIZED | SHMEM_CTX_PRIVATE | SHMEM_
 
 int world_pe(const char* call, shmem_ctx_t ctx, int pe) {
   if (!ctx) gshmem::fatal(call, "ctx is SHMEM_CTX_INVALID (target pe %d)", pe);
-  if (ctx->team == SHMEM_TEAM_WORLD) return pe;
-  gshmem::team::Team* t = gshmem::api::rt(call).teams.get(ctx->team);
-  if (!t) gshmem::fatal(call, "the context's team %d was destroyed", ctx->team);
-  if (pe < 0 || pe >= t->size())
-    gshmem::fatal(call, "pe %d out of range [0, %d) of the context's team %d", pe, t->size(), ctx->team);
-  return t->pes[static_cast<size_t>(pe)];
+  return gshmem::core::team_world_pe(call, ctx->team, pe);
 }
 
 // The translated PE, passed as the argument of the default-context call; while this temporary
@@ -36,10 +34,10 @@ struct CtxPe {
   int pe;
   bool set;
   CtxPe(int p, shmem_ctx_t c) : pe(p), set(c->stream != nullptr) {
-    if (set) gshmem::api::set_ctx_stream(c->stream);
+    if (set) gshmem::core::set_thread_stream(c->stream);
   }
   ~CtxPe() {
-    if (set) gshmem::api::set_ctx_stream(nullptr);
+    if (set) gshmem::core::set_thread_stream(nullptr);
   }
   CtxPe(const CtxPe&) = delete;
   CtxPe& operator=(const CtxPe&) = delete;
@@ -48,9 +46,9 @@ struct CtxPe {
 
 void ctx_quiet(const char* call, shmem_ctx_t ctx) {
   if (ctx->stream) {
-    gshmem::api::transport_quiet();
-    gshmem::memory_fence();
-    gshmem::api::dev_stream_quiet(call, ctx->stream);
+    gshmem::core::transport_quiet();
+    gshmem::core::memory_fence();
+    gshmem::core::context_stream_quiet(call, ctx->stream);
   } else {
     shmem_quiet();
   }
@@ -67,15 +65,14 @@ int shmem_ctx_create(long options, shmem_ctx_t* ctx) { return shmem_team_create_
 
 int shmem_team_create_ctx(shmem_team_t team, long options, shmem_ctx_t* ctx) {
   const char* call = "shmem_team_create_ctx";
-  gshmem::Runtime& r = gshmem::api::rt(call);
+  if (!gshmem::core::running()) fatal(call, "called before shmem_init");
   if (!ctx) fatal(call, "ctx is NULL");
   if (options & ~kKnownOptions) fatal(call, "unknown options 0x%lx", options);
-  gshmem::team::Team* t = r.teams.get(team);
-  if (!t || t->my_index < 0) {
+  if (!gshmem::core::team_member(team)) {
     *ctx = SHMEM_CTX_INVALID;
     return 1;
   }
-  *ctx = new gshmem_ctx{team, options, false, gshmem::api::dev_active() ? gshmem::api::dev_stream_create(call) : nullptr};
+  *ctx = new gshmem_ctx{team, options, false, gshmem::core::context_stream_create(call)};
   return 0;
 }
 
@@ -83,7 +80,7 @@ void shmem_ctx_destroy(shmem_ctx_t ctx) {
   if (!ctx) return;
   if (ctx->is_default) fatal("shmem_ctx_destroy", "SHMEM_CTX_DEFAULT cannot be destroyed");
   ctx_quiet("shmem_ctx_destroy", ctx);  // its operations complete before the context goes away
-  if (ctx->stream) gshmem::api::dev_stream_destroy("shmem_ctx_destroy", ctx->stream);
+  if (ctx->stream) gshmem::core::context_stream_destroy("shmem_ctx_destroy", ctx->stream);
   delete ctx;
 }
 
@@ -100,8 +97,8 @@ int shmem_ctx_get_team(shmem_ctx_t ctx, shmem_team_t* team) {
 void shmem_ctx_fence(shmem_ctx_t ctx) {
   (void)world_pe("shmem_ctx_fence", ctx, 0);
   if (ctx->stream) {  // one stream executes in order: only the transport needs ordering
-    gshmem::api::transport_quiet();
-    gshmem::memory_fence();
+    gshmem::core::transport_quiet();
+    gshmem::core::memory_fence();
   } else {
     shmem_fence();
   }

@@ -4,17 +4,19 @@
 // completes the holder's RMA (quiet) before serving the next ticket.
 #include <shmem.h>
 
-#include "api/access.hpp"
+#include <atomic>
+
+#include "common/fatal.hpp"
 #include "common/wait.hpp"
+#include "core/rma.hpp"
 
 using namespace gshmem;
-using namespace gshmem::api;
 
 namespace {
 constexpr unsigned long long kLow = 0xffffffffull;
 unsigned long long* word(const char* call, long* lock) {
   if (!lock) fatal(call, "lock is NULL");
-  (void)target(call, lock, sizeof(long), 0, "lock");
+  core::check_symmetric(call, lock, sizeof(long), 0, "lock");
   return reinterpret_cast<unsigned long long*>(lock);
 }
 }  // namespace

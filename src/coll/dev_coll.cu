@@ -3,14 +3,9 @@
 // driver on first use; they run the same code as the in-kernel collectives
 // (device/gshmem/impl/coll.cuh) with one block per row. The host validated every argument, so the
 // per-call device checks are off; team handles are still checked.
-#include <cuda/atomic>
-
-#include "gshmem/device_host/state.h"
-
-// Filled by the library from the published device state (cuModuleGetGlobal).
-extern "C" {
-__constant__ gshmem_device_state gshmemi_dstate;
-}
+// This module's copy of the device state is an external symbol the library fills from the
+// published state (cuModuleGetGlobal): see gshmem/state.cuh.
+#define GSHMEM_DEVICE_STATE_MODULE
 #define GSHMEM_DEVICE_CHECKS 0
 #include "gshmem/impl/coll.cuh"
 
@@ -43,21 +38,21 @@ K gshmem_k_alltoalls(int team, void *d, const void *s, ptrdiff_t dst, ptrdiff_t 
 // the bitwise operations; min and max need the signedness.
 #define KR(OPN, OP, TN, T)                                                              \
   K gshmem_k_reduce_##OPN##_##TN(int team, T *d, const T *s, size_t n) {                \
-    reduce<Block, T, OP>("shmemx_reduce_on_stream", team, d, s, n, blockIdx.x, gridDim.x); \
+    reduce<Block, T, Reduce<OP>>("shmemx_reduce_on_stream", team, d, s, n, blockIdx.x, gridDim.x); \
   }
 #define KR_INT(OPN, OP) KR(OPN, OP, u8, uint8_t) KR(OPN, OP, u16, uint16_t) KR(OPN, OP, u32, uint32_t) KR(OPN, OP, u64, uint64_t)
 #define KR_SIGNED(OPN, OP) KR(OPN, OP, i8, int8_t) KR(OPN, OP, i16, int16_t) KR(OPN, OP, i32, int32_t) KR(OPN, OP, i64, int64_t)
 #define KR_FLOAT(OPN, OP) KR(OPN, OP, f32, float) KR(OPN, OP, f64, double)
-KR_INT(and, OpAnd)
-KR_INT(or, OpOr)
-KR_INT(xor, OpXor)
-KR_INT(sum, OpSum)
-KR_FLOAT(sum, OpSum)
-KR_INT(prod, OpProd)
-KR_FLOAT(prod, OpProd)
-KR_INT(min, OpMin)
-KR_SIGNED(min, OpMin)
-KR_FLOAT(min, OpMin)
-KR_INT(max, OpMax)
-KR_SIGNED(max, OpMax)
-KR_FLOAT(max, OpMax)
+KR_INT(and, GSHMEM_REDUCE_AND)
+KR_INT(or, GSHMEM_REDUCE_OR)
+KR_INT(xor, GSHMEM_REDUCE_XOR)
+KR_INT(sum, GSHMEM_REDUCE_SUM)
+KR_FLOAT(sum, GSHMEM_REDUCE_SUM)
+KR_INT(prod, GSHMEM_REDUCE_PROD)
+KR_FLOAT(prod, GSHMEM_REDUCE_PROD)
+KR_INT(min, GSHMEM_REDUCE_MIN)
+KR_SIGNED(min, GSHMEM_REDUCE_MIN)
+KR_FLOAT(min, GSHMEM_REDUCE_MIN)
+KR_INT(max, GSHMEM_REDUCE_MAX)
+KR_SIGNED(max, GSHMEM_REDUCE_MAX)
+KR_FLOAT(max, GSHMEM_REDUCE_MAX)

@@ -1,26 +1,32 @@
-#include "core/runtime.hpp"
+// shmem_init in phases, and shmem_finalize in the reverse order. Each phase either succeeds or
+// ends the job with a message naming what failed (common/fatal); the collective ones are reached
+// by every PE.
+#include "core/detail/runtime.hpp"
 
-#include "core/dev_teams.hpp"
+#include <unistd.h>
 
 #include <algorithm>
 #include <array>
 #include <chrono>
-#include <cstdarg>
 #include <cstdio>
 #include <cstring>
-#include <unistd.h>
+#include <mutex>
 
 #include "bootstrap/uid.hpp"
-#include "coll/barrier.hpp"
+#include "coll/dev_teams.hpp"
 #include "common/log.hpp"
-#include "core/info.hpp"
-#include "proxy/gpu_proxy.hpp"
 #include "common/wait.hpp"
+#include "core/info.hpp"
+#include "core/rma.hpp"
+#include "core/route_plan.hpp"
+#include "core/runtime.hpp"
+#include "gshmem/constants.h"
+#include "mem/device_state.hpp"
 
-namespace gshmem {
+namespace gshmem::core {
 
 Runtime* g_rt = nullptr;
-std::atomic<int> g_rt_state{static_cast<int>(RtState::uninit)};
+std::atomic<int> g_state{static_cast<int>(State::uninit)};
 
 namespace {
 std::mutex g_init_mu;
@@ -32,15 +38,10 @@ std::mutex g_init_mu;
 void abort_job(int status, const char* msg) {
   if (g_rt && g_rt->boot) g_rt->boot->abort(status, msg);
 }
-}  // namespace
-
-namespace {
 void health_hook() {
   if (g_rt && g_rt->boot) g_rt->boot->check_health();
 }
-}  // namespace
 
-namespace {
 // Wall time of shmem_init's phases, printed at INFO (GSHMEM_DEBUG=INFO GSHMEM_DEBUG_SUBSYS=INIT):
 // where an init's time goes, for docs/perf.
 class InitPhases {
@@ -51,13 +52,16 @@ class InitPhases {
     last_ = now;
   }
   void report() const {
+    if (!log_on(LogLevel::info, Subsys::init)) return;
     char line[512];
     int len = 0;
     double total = 0;
-    for (int i = 0; i < n_ && len < static_cast<int>(sizeof line); ++i) {
+    line[0] = 0;
+    for (int i = 0; i < n_; ++i) {
       total += phases_[i].ms;
-      len += snprintf(line + len, sizeof line - static_cast<size_t>(len), "%s%s %.1f", i ? ", " : "",
-                      phases_[i].name, phases_[i].ms);
+      if (len < static_cast<int>(sizeof line))
+        len += snprintf(line + len, sizeof line - static_cast<size_t>(len), "%s%s %.1f", i ? ", " : "",
+                        phases_[i].name, phases_[i].ms);
     }
     GSHMEM_INFO(Subsys::init, "shmem_init phases (ms): %s; total %.1f", line, total);
   }
@@ -72,249 +76,391 @@ class InitPhases {
   int n_ = 0;
   std::chrono::steady_clock::time_point last_ = std::chrono::steady_clock::now();
 };
-}  // namespace
 
-void runtime_init(const char* call, int requested_thread, int* provided, const boot::UidArgs* uid_args) {
-  InitPhases phases;
-  std::lock_guard<std::mutex> lock(g_init_mu);
-  const int state = g_rt_state.load();
-  if (state == static_cast<int>(RtState::running)) {
-    if (provided) *provided = g_rt->thread_level;
-    return;
-  }
-  if (state == static_cast<int>(RtState::finalized)) {
-    fatal(call, "called after shmem_finalize; re-initialisation is not supported");
-  }
+// ---- phases ----
+
+const Config& load_config(const char* call) {
   const Config* cfg = nullptr;
   if (config_load(&cfg) != Status::ok) init_failed(call, "invalid environment (see the messages above)", Status::invalid_argument);
   log_configure(cfg->SHMEM_DEBUG ? "DEBUG" : cfg->GSHMEM_DEBUG.c_str(), cfg->GSHMEM_DEBUG_SUBSYS.c_str());
-  g_wait_spin = static_cast<uint32_t>(cfg->GSHMEM_WAIT_SPIN);       // ranges checked at load
+  g_wait_spin = static_cast<uint32_t>(cfg->GSHMEM_WAIT_SPIN);  // ranges checked at load
   g_health_ms = static_cast<uint32_t>(cfg->GSHMEM_HEALTH_CHECK_MS);
   g_wait_health_hook = health_hook;
+  return *cfg;
+}
 
-  auto* rt = new Runtime;
-  rt->cfg = cfg;
-  Status st = boot::create(*cfg, uid_args, &rt->boot);
+void start_bootstrap(const char* call, Runtime& r, const boot::UidArgs* uid) {
+  const Status st = boot::create(*r.cfg, uid, &r.boot);
   if (st != Status::ok) init_failed(call, "no bootstrap could start (GSHMEM_BOOTSTRAP)", st);
-  g_rt = rt;
   set_job_abort_hook(abort_job);
-  rt->my_pe = rt->boot->rank();
-  rt->npes = rt->boot->size();
-  log_set_pe(rt->my_pe);
-  GSHMEM_INFO(Subsys::init, "bootstrap %s: pe %d of %d", rt->boot->name(), rt->my_pe, rt->npes);
-  phases.mark("config+bootstrap");
+  r.my_pe = r.boot->rank();
+  r.npes = r.boot->size();
+  log_set_pe(r.my_pe);
+  GSHMEM_INFO(Subsys::init, "bootstrap %s: pe %d of %d", r.boot->name(), r.my_pe, r.npes);
+}
 
-  std::vector<std::array<uint8_t, 16>> secrets(static_cast<size_t>(rt->npes));
-  if (rt->my_pe == 0 && boot::random_bytes(secrets[0].data(), 16) != Status::ok)
+// PE 0's random job secret (fd passing, tcp transport) and which PEs share a node.
+void agree_secret_and_topology(const char* call, Runtime& r) {
+  std::vector<std::array<uint8_t, 16>> secrets(static_cast<size_t>(r.npes));
+  if (r.my_pe == 0 && boot::random_bytes(secrets[0].data(), 16) != Status::ok)
     init_failed(call, "no randomness for the job secret", Status::system_error);
-  st = rt->boot->allgather(secrets.data(), 16);
+  Status st = r.boot->allgather(secrets.data(), 16);
   if (st != Status::ok) init_failed(call, "bootstrap allgather failed", st);
-  memcpy(rt->job_secret, secrets[0].data(), 16);
-
-  st = topo::discover(*rt->boot, &rt->topo);
+  memcpy(r.job_secret, secrets[0].data(), 16);
+  std::vector<topo::NodeRecord> records(static_cast<size_t>(r.npes));
+  records[static_cast<size_t>(r.my_pe)] = topo::self_record();
+  st = r.boot->allgather(records.data(), sizeof(topo::NodeRecord));
+  if (st == Status::ok) st = topo::build(r.my_pe, records, &r.topo);
   if (st != Status::ok) init_failed(call, "topology discovery failed", st);
-  phases.mark("secret+topology");
-  const std::string& kind = cfg->GSHMEM_HEAP_KIND;  // auto, host or device (checked at load)
-  heap::DeviceHeapSpec spec;
+}
+
+// The device heap kind: GSHMEM_HEAP_KIND=device, or auto and the program has GPU code built against
+// shmem.h (a plain C program touches its heap with the CPU, so it gets the host kind even on a GPU
+// machine). Binds the GPU and fills spec; false for the host kind.
+bool bind_gpu(const char* call, Runtime& r, heap::DeviceHeapSpec* spec) {
+  const std::string& kind = r.cfg->GSHMEM_HEAP_KIND;
   bool use_device = false;
 #if GSHMEM_HAVE_CUDA
-  // auto: a device heap only for programs that contain GPU code built against shmem.h; a plain C
-  // program touches its heap with the CPU, so it gets the host kind even on a GPU machine.
-  if (kind == "device" || (kind == "auto" && device_code_present())) {
+  if (kind == "device" || (kind == "auto" && mem::device_code_present())) {
     const cu::Driver* drv = nullptr;
     int count = 0;
-    use_device = gpu_probe(&drv, &count) == Status::ok;
+    use_device = mem::gpu_probe(&drv, &count) == Status::ok;
     if (use_device) {
-      rt->gpu = std::make_unique<GpuContext>();
-      st = gpu_bind(*cfg, rt->topo, drv, count, rt->gpu.get());
+      r.gpu = std::make_unique<mem::GpuContext>();
+      Status st = mem::gpu_bind(drv, count, static_cast<int>(r.cfg->GSHMEM_DEVICE), r.topo.local_rank,
+                                r.topo.local_size, r.gpu.get());
       if (st != Status::ok) init_failed(call, "cannot bind this PE to a GPU (GSHMEM_DEVICE)", st);
-      spec.drv = drv;
-      spec.dev = rt->gpu->dev;
-      spec.reserve = cfg->GSHMEM_DEVICE_HEAP_RESERVE;
-      st = gpu_alloc_mode(*cfg, *rt->gpu, &spec.ipc);
+      spec->drv = drv;
+      spec->dev = r.gpu->dev;
+      spec->reserve = r.cfg->GSHMEM_DEVICE_HEAP_RESERVE;
+      st = mem::gpu_alloc_mode(*r.gpu, r.cfg->GSHMEM_DEVICE_ALLOC, &spec->ipc);
       if (st != Status::ok) init_failed(call, "GSHMEM_DEVICE_ALLOC: unusable allocation mode", st);
+      r.ops = std::make_unique<mem::DeviceOps>(*r.gpu);
+      r.local = std::make_unique<mem::GpuLocalMemory>(*r.ops);
     }
   }
+#else
+  (void)spec;
 #endif
   if (kind == "device" && !use_device)
     init_failed(call, "GSHMEM_HEAP_KIND=device but this PE has no usable CUDA GPU", Status::not_available);
-  phases.mark("gpu probe+bind");
-  const std::string& engine = cfg->GSHMEM_PROXY_ENGINE;  // auto, tcp or ib (checked at load)
-  // The PEs this PE maps directly. CPU PEs forced through the proxy map nobody else; GPU PEs keep
-  // their same-node peers mapped (team collectives, the copy engine) and send device-initiated
-  // operations through the proxy instead.
-  const bool force = cfg->GSHMEM_FORCE_PROXY;
-  std::vector<int> mapped = rt->topo.local_pes;
-  if (force && !use_device) mapped = {rt->my_pe};
-  topo::Topology heap_topo = rt->topo;
-  heap_topo.local_pes = mapped;
-  st = rt->heap.init(*rt->boot, heap_topo, cfg->SHMEM_SYMMETRIC_SIZE, cfg->GSHMEM_SYMMETRIC_DATA, rt->job_secret,
-                     use_device ? &spec : nullptr);
-  if (st != Status::ok)
-    init_failed(call, "cannot set up the symmetric heap (SHMEM_SYMMETRIC_SIZE, GPU memory)", st);
-  rt->teams.init(&rt->heap, rt->topo, mapped);
-  phases.mark("heap+teams");
-  // routes[pe]: how device code reaches pe: directly (none), or through the proxy with the copy
-  // engine (mapped peers), InfiniBand (the others; auto falls back to tcp below when any PE cannot
-  // set it up) or what GSHMEM_PROXY_ENGINE forces. remote: PEs the tcp transport connects to (not
-  // mapped, or proxied by a GPU PE whose proxy uses tcp for everything).
-  std::vector<proxy::Route> routes(static_cast<size_t>(rt->npes), proxy::Route::none);
-  std::vector<int> remote, ib_peers;
-  bool any_via = false;
-  for (int pe = 0; pe < rt->npes; ++pe) {
-    if (pe == rt->my_pe) continue;
-    const bool is_mapped = std::find(mapped.begin(), mapped.end(), pe) != mapped.end();
-    const bool via = use_device && (force || !is_mapped);
-    any_via = any_via || via;
-    if (!is_mapped || (via && engine == "tcp")) remote.push_back(pe);
-    if (!via) continue;
-    proxy::Route& r = routes[static_cast<size_t>(pe)];
-    r = engine == "tcp" ? proxy::Route::tcp : engine == "ib" || !is_mapped ? proxy::Route::ib : proxy::Route::copy_engine;
-    if (r == proxy::Route::ib) ib_peers.push_back(pe);
+  return use_device;
+}
+
+// The PEs this PE maps: its node's. CPU PEs forced through the proxy map nobody else; GPU PEs keep
+// their same-node peers mapped (team collectives, the copy engine) and send device-initiated
+// operations through the proxy instead.
+std::vector<int> mapped_pes(const Runtime& r, bool gpu) {
+  if (r.cfg->GSHMEM_FORCE_PROXY && !gpu) return {r.my_pe};
+  return r.topo.local_pes;
+}
+
+void setup_heap(const char* call, Runtime& r, bool gpu, const heap::DeviceHeapSpec& spec) {
+  const std::vector<int> mapped = mapped_pes(r, gpu);
+  Status st = r.heap.init(*r.boot, mapped, r.cfg->SHMEM_SYMMETRIC_SIZE, r.cfg->GSHMEM_SYMMETRIC_DATA, r.job_secret,
+                          gpu ? &spec : nullptr);
+  if (st != Status::ok) init_failed(call, "cannot set up the symmetric heap (SHMEM_SYMMETRIC_SIZE, GPU memory)", st);
+#if GSHMEM_HAVE_CUDA
+  if (gpu)
+    r.ops->set_scratch(reinterpret_cast<void*>(r.heap.device_segment(r.my_pe) + GSHMEM_DEV_CTRL_SCRATCH));
+#endif
+  r.teams.init(&r.heap, r.my_pe, r.npes, mapped, r.topo.local_pes);
+}
+
+// Collective: every PE learns which transports any PE needs (they are set up collectively).
+struct Wants {
+  bool tcp_if_ib = false;  // some PE has tcp peers even when ib works
+  bool ib = false;         // some PE wants ib peers
+  bool tcp_without_ib = false;
+};
+Wants gather_wants(const char* call, Runtime& r, const RoutePlan& p) {
+  std::vector<int32_t> flags(static_cast<size_t>(r.npes), 0);
+  flags[static_cast<size_t>(r.my_pe)] = (p.tcp_peers.empty() ? 0 : 1) | (p.ib_peers.empty() ? 0 : 2);
+  const Status st = r.boot->allgather(flags.data(), sizeof(int32_t));
+  if (st != Status::ok) init_failed(call, "bootstrap allgather failed", st);
+  Wants w;
+  for (int32_t f : flags) {
+    w.tcp_if_ib = w.tcp_if_ib || (f & 1);
+    w.ib = w.ib || (f & 2);
   }
-  // Every PE takes part in the transport set-ups (they are collective), even one with nothing
-  // remote: bit 0, this PE has tcp peers; bit 1, it wants InfiniBand peers.
-  bool any_remote = !remote.empty(), any_ib = !ib_peers.empty();
-  {
-    std::vector<int32_t> flags(static_cast<size_t>(rt->npes), 0);
-    flags[static_cast<size_t>(rt->my_pe)] = (any_remote ? 1 : 0) | (any_ib ? 2 : 0);
-    st = rt->boot->allgather(flags.data(), sizeof(int32_t));
-    if (st != Status::ok) init_failed(call, "bootstrap allgather failed", st);
-    any_remote = any_ib = false;
-    for (int32_t f : flags) {
-      any_remote = any_remote || (f & 1);
-      any_ib = any_ib || (f & 2);
+  w.tcp_without_ib = w.tcp_if_ib || w.ib;  // without ib every ib peer is a tcp peer
+  return w;
+}
+
+#if GSHMEM_HAVE_IBVERBS
+// Collective: what this PE registers (the host control block, the globals, and the device segment
+// through a dma-buf when the driver gives one), then the ib transport's set-up.
+Status start_ib(Runtime& r, const std::vector<int>& peers, std::string* why) {
+  namespace ib = transport::ib;
+  ib::Options opt;
+  opt.hca = r.cfg->GSHMEM_IB_HCA;
+  opt.gid_index = static_cast<int>(r.cfg->GSHMEM_IB_GID_INDEX);
+  std::vector<ib::SegmentSpec> segs;
+  int fd = -1;
+  if (!peers.empty()) {
+    segs.push_back({transport::Seg::host, r.heap.my_control(), heap::kControlBytes, -1});
+    const heap::Region& d = r.heap.data_region();
+    if (d.size) segs.push_back({transport::Seg::data, reinterpret_cast<void*>(d.lo), d.size, -1});
+    if (!r.heap.is_device())
+      segs[0].len = heap::kControlBytes + r.heap.size();  // the host heap follows the control block
+#if GSHMEM_HAVE_CUDA
+    if (const uint64_t base = r.heap.device_segment(r.my_pe)) {
+      const size_t len = GSHMEM_DEV_CTRL_BYTES + r.heap.size();
+      fd = mem::gpu_dmabuf_fd(*r.gpu, base, len);
+      segs.push_back({transport::Seg::device, reinterpret_cast<void*>(base), len, fd});
+    }
+#endif
+  }
+  const Status st = ib::IbTransport::start(*r.boot, peers, segs, opt, r.local_memory(), &r.ib, why);
+  if (fd >= 0) close(fd);  // the registration keeps what it needs
+  return st;
+}
+#endif
+
+void start_tcp(const char* call, Runtime& r, const std::vector<int>& peers) {
+  std::vector<char*> bases{reinterpret_cast<char*>(r.heap.my_control()), reinterpret_cast<char*>(r.heap.data_region().lo)};
+  std::vector<size_t> sizes{heap::kControlBytes + (r.heap.is_device() ? 0 : r.heap.size()), r.heap.data_region().size};
+  const Status st =
+      transport::Tcp::create(*r.boot, peers, bases, sizes, r.cfg->GSHMEM_BOOTSTRAP_IFNAME, r.local_memory(), &r.tcp);
+  if (st != Status::ok) init_failed(call, "cannot start the tcp transport to the other nodes", st);
+#if GSHMEM_HAVE_CUDA
+  if (r.gpu) {
+    // owner-side atomics arrive while this PE's kernels run: load the atomic kernels now
+    r.ops->preload("shmem_init (tcp transport)",
+                   reinterpret_cast<void*>(r.heap.device_segment(r.my_pe) + GSHMEM_DEV_CTRL_SCRATCH));
+    r.tcp->set_segment(transport::Seg::device, reinterpret_cast<char*>(r.heap.device_segment(r.my_pe)),
+                       GSHMEM_DEV_CTRL_BYTES + r.heap.size());
+  }
+#endif
+  if (!peers.empty()) GSHMEM_INFO(Subsys::init, "%zu PEs reached through the tcp transport", peers.size());
+}
+
+// The route table and the transports it names; the GPU proxy for device code's proxied PEs.
+void setup_routes(const char* call, Runtime& r, bool gpu) {
+  PlanInput in;
+  in.my_pe = r.my_pe;
+  in.npes = r.npes;
+  in.mapped.assign(static_cast<size_t>(r.npes), false);
+  for (int pe = 0; pe < r.npes; ++pe) in.mapped[static_cast<size_t>(pe)] = r.heap.is_mapped(pe);
+  in.gpu = gpu;
+  in.force_proxy = r.cfg->GSHMEM_FORCE_PROXY;
+  in.engine = r.cfg->GSHMEM_PROXY_ENGINE;
+  RoutePlan plan = plan_routes(in);
+  if (!plan.error.empty()) init_failed(call, plan.error.c_str(), Status::not_available);
+  const Wants w = gather_wants(call, r, plan);
+  bool ib_ok = false;
+  if (w.ib) {
+    std::string why = "this gshmem was built without rdma-core headers (libibverbs-dev)";
+#if GSHMEM_HAVE_IBVERBS
+    ib_ok = start_ib(r, plan.ib_peers, &why) == Status::ok;
+#endif
+    if (!ib_ok) {
+      GSHMEM_INFO(Subsys::init, "%s; PEs on other nodes are reached through the tcp transport", why.c_str());
+      in.ib_usable = false;
+      plan = plan_routes(in);
+      if (!plan.error.empty()) {
+        const std::string what = plan.error + ": " + why;
+        init_failed(call, what.c_str(), Status::not_available);
+      }
     }
   }
-  if (any_ib) {
-    std::string why;
-    st = proxy::ib_start(*rt, ib_peers, &why);
-    if (st != Status::ok && engine == "ib") {
-      const std::string what = "GSHMEM_PROXY_ENGINE=ib: " + why;
-      init_failed(call, what.c_str(), st);
-    }
-    if (st != Status::ok) {
-      GSHMEM_INFO(Subsys::init, "%s; the proxy uses the tcp transport for PEs on other nodes", why.c_str());
-      for (proxy::Route& r : routes)
-        if (r == proxy::Route::ib) r = proxy::Route::tcp;  // unmapped PEs: already tcp peers
-    }
+  if (ib_ok ? w.tcp_if_ib : w.tcp_without_ib) start_tcp(call, r, plan.tcp_peers);
+
+  r.routes.assign(static_cast<size_t>(r.npes), transport::Route{});
+  for (int pe = 0; pe < r.npes; ++pe) {
+    transport::Route& x = r.routes[static_cast<size_t>(pe)];
+    x.via = plan.via[static_cast<size_t>(pe)];
+    x.mapped = r.heap.is_mapped(pe);
+    if (x.via == transport::Via::tcp) x.transport = r.tcp.get();
+#if GSHMEM_HAVE_IBVERBS
+    if (x.via == transport::Via::ib) x.transport = r.ib.get();
+#endif
   }
-  if (any_remote) {
-    std::vector<char*> bases{reinterpret_cast<char*>(rt->heap.control(rt->my_pe)),
-                             reinterpret_cast<char*>(rt->heap.data_region().lo)};
-    std::vector<size_t> sizes{heap::kControlBytes + rt->heap.size(), rt->heap.data_region().size};
-    if (use_device) sizes[0] = heap::kControlBytes;  // the device heap is the device segment
-    st = transport::Tcp::create(*rt->boot, remote, bases, sizes, cfg->GSHMEM_BOOTSTRAP_IFNAME, &rt->tcp);
-    if (st != Status::ok) init_failed(call, "cannot start the tcp transport to the other nodes", st);
-    if (use_device) proxy::gpu_attach_tcp(*rt);
-    transport::Tcp* tcp = rt->tcp.get();
-    rt->teams.set_remote({[tcp](int pe, uint64_t off, uint64_t v) {
-                            tcp->amo(pe, transport::Seg::host, off, transport::AmoOp::set, 8, v, 0);
-                          },
-                          [tcp](int pe, uint64_t off, void* dst, size_t n) {
-                            tcp->get(pe, transport::Seg::host, off, dst, n);
-                          }});
-    GSHMEM_INFO(Subsys::init, "%zu PEs reached through the tcp transport", remote.size());
-  }
-  phases.mark("transports");
-  if (any_via) {
-    st = proxy::gpu_proxy_start(*rt, routes, &rt->gproxy);
+#if GSHMEM_HAVE_CUDA
+  if (gpu && plan.any_proxied) {
+    Status st = proxy::GpuProxy::create(*r.ops, r.npes, r.cfg->GSHMEM_PROXY_FIFO_SLOTS, &r.proxy);
     if (st != Status::ok) init_failed(call, "cannot start the GPU proxy (pinned FIFO, proxy thread)", st);
-    GSHMEM_INFO(Subsys::init, "device operations to %s other PEs go through the proxy", force ? "all" : "off-node");
+    if (std::count(plan.via.begin(), plan.via.end(), transport::Via::copy_engine)) {
+      const heap::SymmetricHeap* h = &r.heap;
+      r.ce = std::make_unique<transport::CopyEngine>(
+          *r.ops, r.npes, static_cast<unsigned>(r.cfg->GSHMEM_PROXY_CE_STREAMS),
+          [h](int pe) { return h->device_segment(pe); }, [h] { return GSHMEM_DEV_CTRL_BYTES + h->size(); },
+          r.proxy->completion_word());
+      for (transport::Route& x : r.routes)
+        if (x.via == transport::Via::copy_engine) x.transport = r.ce.get();
+    }
+    std::vector<transport::Transport*> via(static_cast<size_t>(r.npes), nullptr);
+    for (int pe = 0; pe < r.npes; ++pe)
+      if (r.routes[static_cast<size_t>(pe)].proxied()) via[static_cast<size_t>(pe)] = r.routes[static_cast<size_t>(pe)].transport;
+    if ((st = r.proxy->start(std::move(via))) != Status::ok) init_failed(call, "cannot start the GPU proxy thread", st);
+    GSHMEM_INFO(Subsys::init, "device operations to %s other PEs go through the proxy",
+                r.cfg->GSHMEM_FORCE_PROXY ? "all" : "off-node");
   }
-  rt->thread_level = requested_thread;
+#endif
+  for (const transport::Route& x : r.routes)
+    if (!x.mapped && x.via != transport::Via::self && !x.transport)
+      init_failed(call, "internal: a PE that is not mapped has no transport", Status::internal_error);
+  // Team synchronisation reaches unmapped PEs' control blocks through their transport.
+  Runtime* rp = &r;
+  r.teams.set_remote({[rp](int pe, uint64_t off, uint64_t v) {
+                        transport::Transport& t = *rp->routes[static_cast<size_t>(pe)].transport;
+                        check_transport("team synchronisation", t,
+                                        t.amo(pe, transport::Seg::host, off, GSHMEM_AMO_SET, 8, v, 0, nullptr));
+                      },
+                      [rp](int pe, uint64_t off, void* dst, size_t n) {
+                        transport::Transport& t = *rp->routes[static_cast<size_t>(pe)].transport;
+                        check_transport("team synchronisation", t, t.get(pe, transport::Seg::host, off, dst, n));
+                      }});
+}
+
+// What the collectives module uses of the runtime (coll/env.hpp).
+void attach_collectives(Runtime& r) {
+  coll::Env& e = r.coll_env;
+  e.my_pe = r.my_pe;
+  e.npes = r.npes;
+  e.cfg = r.cfg;
+  e.heap = &r.heap;
+  e.teams = &r.teams;
+  e.routes = &r.routes;
+#if GSHMEM_HAVE_CUDA
+  e.ops = r.ops.get();
+#endif
+  e.transport_quiet = [] { transport_quiet(); };
+  e.quiet = [] { quiet("shmem_barrier"); };
+  coll::set_env(&e);
+}
+}  // namespace
+
+void not_running(const char* call) {
+  fatal(call, "called %s", g_state.load() == static_cast<int>(State::finalized) ? "after shmem_finalize" : "before shmem_init");
+}
+
+void init_runtime(const char* call, int requested_thread, int* provided, const boot::UidArgs* uid) {
+  InitPhases phases;
+  std::lock_guard<std::mutex> lock(g_init_mu);
+  const int state = g_state.load();
+  if (state == static_cast<int>(State::running)) {
+    if (provided) *provided = g_rt->thread_level;
+    return;
+  }
+  if (state == static_cast<int>(State::finalized)) fatal(call, "called after shmem_finalize; re-initialisation is not supported");
+  auto* r = new Runtime;
+  r->cfg = &load_config(call);
+  g_rt = r;
+  start_bootstrap(call, *r, uid);
+  phases.mark("config+bootstrap");
+  agree_secret_and_topology(call, *r);
+  phases.mark("secret+topology");
+  heap::DeviceHeapSpec spec;
+  const bool gpu = bind_gpu(call, *r, &spec);
+  phases.mark("gpu probe+bind");
+  setup_heap(call, *r, gpu, spec);
+  phases.mark("heap+teams");
+  setup_routes(call, *r, gpu);
+  attach_collectives(*r);
+  phases.mark("transports+proxy");
+  r->thread_level = requested_thread;
   if (provided) *provided = requested_thread;
-  g_rt_state.store(static_cast<int>(RtState::running));
-  phases.mark("proxy");
-  republish_device_state();
-  for (int h : {team::kWorld, team::kShared, team::kNode}) dev_team_publish(call, *rt, *rt->teams.get(h));
+  g_state.store(static_cast<int>(State::running));
+  republish_device_state(*r);
+#if GSHMEM_HAVE_CUDA
+  if (r->ops)
+    for (int h : {team::kWorld, team::kShared, team::kNode}) coll::dev_team_publish(call, *r->ops, r->heap, *r->teams.get(h));
+#endif
   phases.mark("device state");
-  st = rt->boot->barrier();
+  const Status st = r->boot->barrier();
   if (st != Status::ok) init_failed(call, "bootstrap barrier failed", st);
   phases.mark("barrier");
   phases.report();
-  if (rt->my_pe == 0) {
-    if (cfg->SHMEM_VERSION || cfg->SHMEM_INFO) print_version(stdout);
-    if (cfg->SHMEM_INFO) print_env_table(stdout, *cfg, /*markdown=*/false);
+  if (r->my_pe == 0) {
+    if (r->cfg->SHMEM_VERSION || r->cfg->SHMEM_INFO) print_version(stdout);
+    if (r->cfg->SHMEM_INFO) print_env_table(stdout, *r->cfg, /*markdown=*/false);
     fflush(stdout);
   }
 }
 
-void runtime_finalize() {
+void init(const char* call, int requested_thread, int* provided) { init_runtime(call, requested_thread, provided, nullptr); }
+
+void finalize() {
   std::lock_guard<std::mutex> lock(g_init_mu);
-  if (g_rt_state.load() != static_cast<int>(RtState::running)) return;
+  if (g_state.load() != static_cast<int>(State::running)) return;
+  Runtime& r = *g_rt;
   memory_fence();
-  if (g_rt->gproxy) proxy::gpu_proxy_quiet(*g_rt->gproxy);
-  if (g_rt->tcp) g_rt->tcp->quiet();
+#if GSHMEM_HAVE_CUDA
+  if (r.proxy) r.proxy->quiet();
+#endif
+  if (r.tcp) check_transport("shmem_finalize", *r.tcp, r.tcp->quiet());
   // A bootstrap barrier, not a shared-memory one: once it returns every PE has stopped touching
   // peer memory, and no PE closes its bootstrap connection while another still checks health.
-  g_rt->boot->barrier();
-  proxy::gpu_proxy_stop(g_rt->gproxy);
-  g_rt->gproxy = nullptr;
+  r.boot->barrier();
+#if GSHMEM_HAVE_CUDA
+  r.proxy.reset();
+  r.ce.reset();
+#endif
 #if GSHMEM_HAVE_IBVERBS
-  g_rt->ib.reset();  // after the proxy (its engine) and before the heap it registered
+  r.ib.reset();  // after the proxy (which used it) and before the heap it registered
 #endif
-  if (g_rt->tcp) g_rt->tcp->shutdown();
-  g_rt_state.store(static_cast<int>(RtState::finalized));
+  if (r.tcp) r.tcp->shutdown();
+  coll::set_env(nullptr);
+  r.routes.clear();
+  g_state.store(static_cast<int>(State::finalized));
 #if GSHMEM_HAVE_CUDA
-  if (g_rt->gpu) g_rt->gpu->drv->cuCtxSynchronize();
+  if (r.gpu) r.gpu->drv->cuCtxSynchronize();
 #endif
-  g_rt->heap.finalize();
+  r.heap.finalize();
 #if GSHMEM_HAVE_CUDA
-  if (g_rt->gpu) gpu_release(g_rt->gpu.get());
+  r.local.reset();
+  r.ops.reset();
+  if (r.gpu) mem::gpu_release(r.gpu.get());
 #endif
-  g_rt->boot->finalize();
+  r.boot->finalize();
 }
 
-void republish_device_state() {
-  Runtime& rt = *g_rt;
+bool running() noexcept { return g_state.load(std::memory_order_relaxed) == static_cast<int>(State::running); }
+int my_pe() noexcept { return running() ? g_rt->my_pe : -1; }
+int n_pes() noexcept { return running() ? g_rt->npes : -1; }
+int thread_level(const char* call) { return rt(call).thread_level; }
+const char* bootstrap_name(const char* call) { return rt(call).boot->name(); }
+int local_npes(const char* call) { return rt(call).topo.local_size; }
+int local_pe(const char* call) { return rt(call).topo.local_rank; }
+int device_ordinal(const char* call) {
+#if GSHMEM_HAVE_CUDA
+  Runtime& r = rt(call);
+  return r.gpu ? r.gpu->ordinal : -1;
+#else
+  (void)rt(call);
+  return -1;
+#endif
+}
+const Config& config(const char* call) { return *rt(call).cfg; }
+
+void global_exit(int status) {
+  fflush(nullptr);
+  if (running()) g_rt->boot->global_exit(status);
+  terminate(status);
+}
+
+void republish_device_state(Runtime& r) {
   gshmem_device_state s{};
   s.version = GSHMEM_DEVICE_STATE_VERSION;
   s.size = sizeof s;
-  s.my_pe = rt.my_pe;
-  s.npes = rt.npes;
-  if (rt.heap.is_device()) {
-    s.window_base = rt.heap.window_base();
-    s.window_stride = rt.heap.window_stride();
-    s.heap_size = rt.heap.size();
-    s.heap_base = reinterpret_cast<uint64_t>(rt.heap.base());
-    s.peer_table = rt.heap.peer_table();
-    if (rt.tcp)
-      rt.tcp->set_segment(transport::Seg::device, reinterpret_cast<char*>(rt.heap.device_segment(rt.my_pe)),
-                          GSHMEM_DEV_CTRL_BYTES + rt.heap.size());
+  s.my_pe = r.my_pe;
+  s.npes = r.npes;
+  if (r.heap.is_device()) {
+    s.window_base = r.heap.window_base();
+    s.window_stride = r.heap.window_stride();
+    s.heap_size = r.heap.size();
+    s.heap_base = reinterpret_cast<uint64_t>(r.heap.base());
+    s.peer_table = r.heap.peer_table();
+    if (r.tcp)
+      r.tcp->set_segment(transport::Seg::device, reinterpret_cast<char*>(r.heap.device_segment(r.my_pe)),
+                         GSHMEM_DEV_CTRL_BYTES + r.heap.size());
   }
-  if (rt.gproxy) proxy::gpu_proxy_fill(*rt.gproxy, &s);
+#if GSHMEM_HAVE_CUDA
+  if (r.proxy) r.proxy->fill(&s);
+#endif
   s.initialized = 1;
-  publish_device_state(s);
+  mem::publish_device_state(s);
 }
 
-void sync_team(team::Team& t) {
-  std::lock_guard<std::mutex> lock(t.mu);
-  g_rt->teams.sync(t);
-}
-
-void sync_world() { sync_team(*g_rt->teams.get(team::kWorld)); }
-
-void check_team_args(const char* call, team::Team& t, uint64_t op, uint64_t a, uint64_t b) {
-  int bad = -1;
-  uint64_t ba = 0, bb = 0;
-  bool ok;
-  {
-    std::lock_guard<std::mutex> lock(t.mu);
-    ok = g_rt->teams.check_args(t, op, a, b, &bad, &ba, &bb);
-  }
-  if (!ok) {
-    if (bb == ~0ull)
-      fatal(call, "collective calls differ between PEs: pe %d is in another collective (op %llu) than pe %d (op %llu)",
-                bad, (unsigned long long)ba, g_rt->my_pe, (unsigned long long)op);
-    fatal(call, "arguments differ between PEs (mismatch): pe %d passed (%llu, %llu), pe %d passed (%llu, %llu)", bad,
-              (unsigned long long)ba, (unsigned long long)bb, g_rt->my_pe, (unsigned long long)a,
-              (unsigned long long)b);
-  }
-}
-
-void check_collective_args(const char* call, uint64_t op, uint64_t a, uint64_t b) {
-  check_team_args(call, *g_rt->teams.get(team::kWorld), op, a, b);
-}
-
-}  // namespace gshmem
+}  // namespace gshmem::core

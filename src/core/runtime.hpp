@@ -1,67 +1,36 @@
-// The runtime object: owns bootstrap, topology and heap; init/finalize order; the error path.
+// The runtime's lifetime and the facts every API call may ask for. shmem_init builds the runtime
+// in phases (runtime.cpp); everything it owns is behind core's functions (src/core/*.hpp), never
+// reached directly from the API layer.
 #pragma once
 #include <atomic>
+#include <cstddef>
 #include <cstdint>
-#include <memory>
-#include <mutex>
 
-#include "bootstrap/bootstrap.hpp"
 #include "common/config.hpp"
 #include "common/fatal.hpp"
-#include "core/gpu.hpp"
-#include "heap/heap.hpp"
-#include "team/team.hpp"
-#include "transport/ib_transport.hpp"
-#include "transport/tcp.hpp"
-#include "topo/topo.hpp"
 
-namespace gshmem {
-namespace proxy {
-class GpuProxy;
-}
+namespace gshmem::core {
 
-struct Runtime {
-  const Config* cfg = nullptr;
-  std::unique_ptr<boot::Bootstrap> boot;
-  topo::Topology topo;
-  heap::SymmetricHeap heap;
-  int my_pe = 0;
-  int npes = 1;
-  int thread_level = 0;
-  team::Teams teams;
-  std::unique_ptr<transport::Tcp> tcp;  // PEs this PE cannot map (other nodes, or GSHMEM_FORCE_PROXY)
-#if GSHMEM_HAVE_IBVERBS
-  std::unique_ptr<transport::ib::Transport> ib;  // the GPU proxy's InfiniBand peers
-#endif
-  uint8_t job_secret[16] = {};
-#if GSHMEM_HAVE_CUDA
-  std::unique_ptr<GpuContext> gpu;  // set on GPU PEs (device heap kind)
-#endif
-  proxy::GpuProxy* gproxy = nullptr;  // GPU PEs with peers reached through the proxy
-};
+// Initialises once; later calls while running are no-ops (provided gets the level in force). The
+// bootstrap is chosen from the environment (core/uniqueid.hpp: from a unique id). Ends the job
+// with a message on failure.
+void init(const char* call, int requested_thread, int* provided);
+void finalize();
+bool running() noexcept;
 
-enum class RtState : int { uninit = 0, running = 1, finalized = 2 };
-extern Runtime* g_rt;
-extern std::atomic<int> g_rt_state;
+// -1 before shmem_init and after shmem_finalize.
+int my_pe() noexcept;
+int n_pes() noexcept;
+int thread_level(const char* call);
+const char* bootstrap_name(const char* call);
+int local_npes(const char* call);
+int local_pe(const char* call);
+int device_ordinal(const char* call);  // -1 on a CPU PE
+const Config& config(const char* call);
 
-// Initialises once; later calls while running are no-ops. Aborts with a message on failure.
-// uid_args: explicit unique-id bootstrap (shmemx_init_attr), else chosen from the environment.
-void runtime_init(const char* call, int requested_thread, int* provided, const boot::UidArgs* uid_args = nullptr);
-void runtime_finalize();
-
-
-// Barrier over all PEs without the quiet (shmem_sync_all); barrier_all = quiet + this.
-void sync_world();
-// Sync of any team (serialised per team).
-void sync_team(team::Team& t);
-// Cross-checks that every PE passed the same arguments to a collective; reports the first PE
-// that differs. Includes a world sync.
-void check_collective_args(const char* call, uint64_t op, uint64_t a, uint64_t b);
-void check_team_args(const char* call, team::Team& t, uint64_t op, uint64_t a, uint64_t b);
-
-// Sends the device heap geometry to every nvcc-compiled translation unit (init, heap growth).
-void republish_device_state();
+// Every PE exits with status (stdio flushed); without a running job only this process.
+[[noreturn]] void global_exit(int status);
 
 inline void memory_fence() noexcept { std::atomic_thread_fence(std::memory_order_seq_cst); }
 
-}  // namespace gshmem
+}  // namespace gshmem::core

@@ -1,68 +1,36 @@
 #include "proxy/gpu_proxy.hpp"
 
-#include "core/runtime.hpp"
-
 #if GSHMEM_HAVE_CUDA
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
-#include <mutex>
 #include <cstddef>
 #include <cstring>
+#include <mutex>
 #include <new>
 #include <thread>
 
-#include "api/device_ops.hpp"
+#include "common/fatal.hpp"
 #include "common/log.hpp"
-#include "proxy/ce_engine.hpp"
 #include "proxy/executor.hpp"
-#include "proxy/ib_engine.hpp"
-#include "proxy/route_engine.hpp"
-#include "proxy/tcp_engine.hpp"
 
 namespace gshmem::proxy {
 namespace {
-
 constexpr const char* kCall = "gshmem proxy";
-
-void check(CUresult r, const char* what) { api::cu_check(kCall, r, what); }
-
-// The tcp transport's access to this PE's GPU memory.
-class GpuMemory final : public transport::LocalMemory {
- public:
-  explicit GpuMemory(GpuContext& g) : g_(g) {}
-  bool is_device(const void* p) const override {
-    gpu_make_current(g_);
-    unsigned int type = 0;
-    return g_.drv->cuPointerGetAttribute(&type, CU_POINTER_ATTRIBUTE_MEMORY_TYPE, reinterpret_cast<CUdeviceptr>(p)) ==
-               CUDA_SUCCESS &&
-           type == CU_MEMORYTYPE_DEVICE;
-  }
-  void copy(void* dst, const void* src, size_t n) override { api::dev_copy("tcp transport", dst, src, n, true); }
-  uint64_t amo(void* p, transport::AmoOp op, size_t size, uint64_t a, uint64_t b) override {
-    return api::dev_amo("tcp transport", p, size, static_cast<api::AmoOp>(op), a, b);
-  }
-
- private:
-  GpuContext& g_;
-};
-
 }  // namespace
 
-class GpuProxy {
- public:
-  Runtime* rt = nullptr;
+struct GpuProxy::Impl {
+  mem::DeviceOps* ops = nullptr;
+  mem::GpuContext* gpu = nullptr;
+  int npes = 0;
   uint32_t log2 = 0;
   Fifo::Slot* slots = nullptr;                 // pinned, mapped
   gshmem_proxy_host_words* host = nullptr;     // pinned, mapped
   CUdeviceptr slots_dev = 0, host_dev = 0;
   CUdeviceptr dev_words = 0, results = 0, peers = 0;  // GPU memory
   std::unique_ptr<Fifo> fifo;
-  std::unique_ptr<CeEngine> ce;
-  std::unique_ptr<TcpEngine> tcp;
-  std::unique_ptr<Engine> ib;
-  std::unique_ptr<RouteEngine> route;
   std::unique_ptr<Executor> exec;
+  bool marks = false;  // a transport completes asynchronously and writes the completion word itself
   CUstream qstream = nullptr;
   std::atomic<bool> stop{false};
   std::thread thread;
@@ -97,8 +65,12 @@ class GpuProxy {
   }
   static constexpr int kStuckSeconds = 10;
 
+  void check(CUresult r, const char* what) {
+    if (r != CUDA_SUCCESS) fatal(kCall, "%s failed: %s", what, cu::error_string(r));
+  }
+
   void run() {
-    gpu_make_current(*rt->gpu);
+    mem::gpu_make_current(*gpu);
     uint32_t idle = 0;
     auto last = std::chrono::steady_clock::now();
     while (!stop.load(std::memory_order_relaxed)) {
@@ -110,7 +82,7 @@ class GpuProxy {
             std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - t0).count());
         polled += n;
       }
-      if (n && !route->deferred()) mirror_completed();  // a deferred engine writes the mirror itself
+      if (n && !marks) mirror_completed();  // a marking transport writes the completion word itself
       if (n || exec->outstanding()) {
         idle = 0;
         continue;
@@ -130,8 +102,8 @@ class GpuProxy {
     }
     while (exec->poll(batch()) || exec->outstanding()) {
     }
-    GSHMEM_INFO(Subsys::proxy, "proxy on pe %d: %llu FIFO slots handled in %.1f us", rt->my_pe,
-                static_cast<unsigned long long>(polled), busy_ns / 1e3);
+    GSHMEM_INFO(Subsys::proxy, "proxy: %llu FIFO slots handled in %.1f us", static_cast<unsigned long long>(polled),
+                busy_ns / 1e3);
   }
   uint64_t busy_ns = 0, polled = 0;  // host time in polls that found work, and the slots they took
   // Slots per batch: as many as are ready, up to the FIFO's size. A batch ends with one completion
@@ -145,7 +117,7 @@ class GpuProxy {
   // counts (once per slot).
   uint64_t stall_tail = ~0ull, warned_tail = ~0ull;
   void report_stall() {
-    const cu::Driver& d = *rt->gpu->drv;
+    const cu::Driver& d = *gpu->drv;
     uint64_t head = 0;
     if (d.cuMemcpyAsync(reinterpret_cast<CUdeviceptr>(&head), dev_words, sizeof head, wstream) != CUDA_SUCCESS ||
         d.cuStreamSynchronize(wstream) != CUDA_SUCCESS)
@@ -165,19 +137,22 @@ class GpuProxy {
   // keeps the values increasing).
   void mirror_completed() {
     const CUdeviceptr at = dev_words + offsetof(gshmem_proxy_dev_words, completed);
-    check(rt->gpu->drv->cuStreamWriteValue64(wstream, at, fifo->completed(), 0),
+    check(gpu->drv->cuStreamWriteValue64(wstream, at, fifo->completed(), 0),
           "cuStreamWriteValue64(proxy completion)");
   }
   CUstream wstream = nullptr;  // the proxy thread's own stream (completion mirror, stall reports)
 };
 
-Status gpu_proxy_start(Runtime& rt, const std::vector<Route>& routes, GpuProxy** out) {
-  GpuContext& g = *rt.gpu;
+GpuProxy::GpuProxy(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
+
+Status GpuProxy::create(mem::DeviceOps& ops, int npes, int64_t want, std::unique_ptr<GpuProxy>* out) {
+  mem::GpuContext& g = ops.gpu();
   const cu::Driver& d = *g.drv;
-  gpu_make_current(g);
-  auto p = std::make_unique<GpuProxy>();
-  p->rt = &rt;
-  const int64_t want = rt.cfg->GSHMEM_PROXY_FIFO_SLOTS;
+  mem::gpu_make_current(g);
+  auto p = std::make_unique<Impl>();
+  p->ops = &ops;
+  p->gpu = &g;
+  p->npes = npes;
   uint32_t log2 = 6;
   while (log2 < 24 && (int64_t{1} << log2) < want) ++log2;
   p->log2 = log2;
@@ -191,53 +166,45 @@ Status gpu_proxy_start(Runtime& rt, const std::vector<Route>& routes, GpuProxy**
   GSHMEM_CU(d, cuMemHostGetDevicePointer, &p->host_dev, p->host, 0);
   GSHMEM_CU(d, cuMemAlloc, &p->dev_words, sizeof(gshmem_proxy_dev_words));
   GSHMEM_CU(d, cuMemAlloc, &p->results, cap * sizeof(gshmem_proxy_result));
-  GSHMEM_CU(d, cuMemAlloc, &p->peers, static_cast<size_t>(rt.npes));
-  std::vector<uint8_t> via(routes.size(), 0);  // device code: 1 = push a trigger for this PE
-  for (size_t pe = 0; pe < routes.size(); ++pe) via[pe] = routes[pe] != Route::none;
+  GSHMEM_CU(d, cuMemAlloc, &p->peers, static_cast<size_t>(npes));
   GSHMEM_CU(d, cuStreamCreate, &p->qstream, CU_STREAM_NON_BLOCKING);
   GSHMEM_CU(d, cuStreamCreate, &p->wstream, CU_STREAM_NON_BLOCKING);
   GSHMEM_CU(d, cuMemsetD8Async, p->dev_words, 0, sizeof(gshmem_proxy_dev_words), p->qstream);
   GSHMEM_CU(d, cuMemsetD8Async, p->results, 0, cap * sizeof(gshmem_proxy_result), p->qstream);
-  GSHMEM_CU(d, cuMemcpyAsync, p->peers, reinterpret_cast<CUdeviceptr>(via.data()), via.size(), p->qstream);
+  GSHMEM_CU(d, cuMemsetD8Async, p->peers, 0, static_cast<size_t>(npes), p->qstream);
   GSHMEM_CU(d, cuStreamSynchronize, p->qstream);
   static_assert(sizeof(std::atomic<uint64_t>) == sizeof(uint64_t), "FIFO counters are plain words");
   auto* tail = new (&p->host->tail) std::atomic<uint64_t>(0);
   auto* completed = new (&p->host->completed) std::atomic<uint64_t>(0);
   p->fifo = std::make_unique<Fifo>(log2, p->slots, tail, completed);
-
-  bool any_ce = false, any_tcp = false, any_ib = false;
-  for (Route r : routes) {
-    any_ce = any_ce || r == Route::copy_engine;
-    any_tcp = any_tcp || r == Route::tcp;
-    any_ib = any_ib || r == Route::ib;
-  }
-#if GSHMEM_HAVE_IBVERBS
-  const bool ib_up = rt.ib != nullptr;
-#else
-  const bool ib_up = false;
-#endif
-  if ((any_tcp && !rt.tcp) || (any_ib && !ib_up)) {
-    GSHMEM_WARN(Subsys::proxy, "proxy: PEs need the %s transport, which did not start", any_ib && !ib_up ? "ib" : "tcp");
-    return Status::internal_error;
-  }
-  api::dev_amo_preload("shmem_init (GPU proxy)", g, reinterpret_cast<void*>(p->results));
-  if (any_ce) p->ce = std::make_unique<CeEngine>(rt, p->dev_words + offsetof(gshmem_proxy_dev_words, completed));
-  if (any_tcp) p->tcp = std::make_unique<TcpEngine>(*rt.tcp);
-#if GSHMEM_HAVE_IBVERBS
-  if (any_ib) p->ib = std::make_unique<IbEngine>(*rt.ib, [](const char* msg) { fatal(kCall, "%s", msg); });
-#endif
-  p->route = std::make_unique<RouteEngine>(p->ce.get(), p->tcp.get(), p->ib.get(), routes);
-  p->exec = std::make_unique<Executor>(*p->fifo, *p->route);
-  GpuProxy* raw = p.get();
-  p->thread = std::thread([raw] { raw->run(); });
-  p->watchdog = std::thread([raw] { raw->watch(); });
-  GSHMEM_INFO(Subsys::proxy, "GPU proxy: %zu-slot FIFO, engines:%s%s%s", cap, any_ce ? " copy-engine" : "",
-              any_tcp ? " tcp" : "", any_ib ? " ib" : "");
-  *out = p.release();
+  out->reset(new GpuProxy(std::move(p)));
   return Status::ok;
 }
 
-void gpu_proxy_fill(const GpuProxy& p, gshmem_device_state* s) {
+CUdeviceptr GpuProxy::completion_word() const {
+  return impl_->dev_words + offsetof(gshmem_proxy_dev_words, completed);
+}
+
+Status GpuProxy::start(std::vector<transport::Transport*> via) {
+  Impl& p = *impl_;
+  const cu::Driver& d = *p.gpu->drv;
+  mem::gpu_make_current(*p.gpu);
+  std::vector<uint8_t> proxied(static_cast<size_t>(p.npes), 0);  // device code: 1 = push a trigger for this PE
+  for (size_t pe = 0; pe < via.size() && pe < proxied.size(); ++pe) proxied[pe] = via[pe] != nullptr;
+  GSHMEM_CU(d, cuMemcpyAsync, p.peers, reinterpret_cast<CUdeviceptr>(proxied.data()), proxied.size(), p.qstream);
+  GSHMEM_CU(d, cuStreamSynchronize, p.qstream);
+  for (transport::Transport* t : via) p.marks = p.marks || (t && t->has_marks());
+  p.ops->preload("shmem_init (GPU proxy)", reinterpret_cast<void*>(p.results));
+  p.exec = std::make_unique<Executor>(*p.fifo, std::move(via));
+  Impl* raw = &p;
+  p.thread = std::thread([raw] { raw->run(); });
+  p.watchdog = std::thread([raw] { raw->watch(); });
+  GSHMEM_INFO(Subsys::proxy, "GPU proxy: %zu-slot FIFO", size_t{1} << p.log2);
+  return Status::ok;
+}
+
+void GpuProxy::fill(gshmem_device_state* s) const {
+  const Impl& p = *impl_;
   s->proxy_slots = p.slots_dev;
   s->proxy_dev = p.dev_words;
   s->proxy_host = p.host_dev;
@@ -246,9 +213,10 @@ void gpu_proxy_fill(const GpuProxy& p, gshmem_device_state* s) {
   s->proxy_log2 = p.log2;
 }
 
-void gpu_proxy_quiet(GpuProxy& p) {
-  const cu::Driver& d = *p.rt->gpu->drv;
-  gpu_make_current(*p.rt->gpu);
+void GpuProxy::quiet() {
+  Impl& p = *impl_;
+  const cu::Driver& d = *p.gpu->drv;
+  mem::gpu_make_current(*p.gpu);
   uint64_t head = 0;
   CUresult r = d.cuMemcpyAsync(reinterpret_cast<CUdeviceptr>(&head), p.dev_words, sizeof head, p.qstream);
   if (r == CUDA_SUCCESS) r = d.cuStreamSynchronize(p.qstream);
@@ -256,70 +224,25 @@ void gpu_proxy_quiet(GpuProxy& p) {
   p.fifo->quiet(head);
 }
 
-void gpu_proxy_stop(GpuProxy* p) {
-  if (!p) return;
+GpuProxy::~GpuProxy() {
+  Impl& p = *impl_;
   {
-    std::lock_guard<std::mutex> lk(p->wd_mu);
-    p->stop.store(true);
+    std::lock_guard<std::mutex> lk(p.wd_mu);
+    p.stop.store(true);
   }
-  p->wd_cv.notify_all();
-  if (p->watchdog.joinable()) p->watchdog.join();
-  if (p->thread.joinable()) p->thread.join();
-  const cu::Driver& d = *p->rt->gpu->drv;
-  p->exec.reset();
-  p->route.reset();
-  p->ce.reset();
-  p->tcp.reset();
-  p->ib.reset();
-  d.cuStreamDestroy(p->qstream);
-  d.cuStreamDestroy(p->wstream);
-  d.cuMemFree(p->dev_words);
-  d.cuMemFree(p->results);
-  d.cuMemFree(p->peers);
-  d.cuMemFreeHost(p->slots);
-  d.cuMemFreeHost(p->host);
-  delete p;
+  p.wd_cv.notify_all();
+  if (p.watchdog.joinable()) p.watchdog.join();
+  if (p.thread.joinable()) p.thread.join();
+  const cu::Driver& d = *p.gpu->drv;
+  p.exec.reset();
+  d.cuStreamDestroy(p.qstream);
+  d.cuStreamDestroy(p.wstream);
+  d.cuMemFree(p.dev_words);
+  d.cuMemFree(p.results);
+  d.cuMemFree(p.peers);
+  d.cuMemFreeHost(p.slots);
+  d.cuMemFreeHost(p.host);
 }
 
-transport::LocalMemory* gpu_local_memory(Runtime& rt) {
-  static GpuMemory* mem = nullptr;  // lives as long as the transports (the process)
-  if (!mem && rt.gpu) mem = new GpuMemory(*rt.gpu);
-  return mem;
-}
-
-int gpu_dmabuf_fd(Runtime& rt, uint64_t base, size_t len) {
-  if (!rt.gpu) return -1;
-  gpu_make_current(*rt.gpu);
-  int fd = -1;
-  const CUresult r = rt.gpu->drv->cuMemGetHandleForAddressRange(&fd, static_cast<CUdeviceptr>(base), len,
-                                                                 CU_MEM_RANGE_HANDLE_TYPE_DMA_BUF_FD, 0);
-  if (r != CUDA_SUCCESS) {
-    GSHMEM_INFO(Subsys::proxy, "no dma-buf for the device segment (%s); the ib transport registers it directly",
-                cu::error_string(r));
-    return -1;
-  }
-  return fd;
-}
-
-void gpu_attach_tcp(Runtime& rt) {
-  rt.tcp->set_local_memory(gpu_local_memory(rt));
-  // owner-side atomics arrive while this PE's kernels run: load the atomic kernels now
-  api::dev_amo_preload("shmem_init (tcp transport)", *rt.gpu,
-                       reinterpret_cast<void*>(rt.heap.device_segment(rt.my_pe) + GSHMEM_DEV_CTRL_SCRATCH));
-  rt.tcp->set_segment(transport::Seg::device, reinterpret_cast<char*>(rt.heap.device_segment(rt.my_pe)),
-                      GSHMEM_DEV_CTRL_BYTES + rt.heap.size());
-}
-
-}  // namespace gshmem::proxy
-#else
-namespace gshmem::proxy {
-class GpuProxy {};
-Status gpu_proxy_start(Runtime&, const std::vector<Route>&, GpuProxy**) { return Status::not_available; }
-transport::LocalMemory* gpu_local_memory(Runtime&) { return nullptr; }
-int gpu_dmabuf_fd(Runtime&, uint64_t, size_t) { return -1; }
-void gpu_proxy_fill(const GpuProxy&, gshmem_device_state*) {}
-void gpu_proxy_quiet(GpuProxy&) {}
-void gpu_proxy_stop(GpuProxy*) {}
-void gpu_attach_tcp(Runtime&) {}
 }  // namespace gshmem::proxy
 #endif

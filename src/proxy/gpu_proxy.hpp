@@ -1,45 +1,48 @@
-// The proxy of a GPU PE: the trigger FIFO GPU threads push into (slots and the proxy's counters in
-// host-pinned memory mapped into the GPU; the producers' head in GPU memory), one proxy thread
-// that runs the executor over it, and the engines behind it: the copy engine for peers whose heap
-// is mapped in this process (cuMemcpyAsync, cuStreamWriteValue64 and one-thread atomic kernels on
-// one stream per target PE), the tcp transport for the others (GPU memory staged through host
-// buffers). Device side: device/gshmem/impl/proxy.cuh. Design notes: docs/transport.md.
+// The GPU proxy: the host side of the trigger FIFO GPU threads push into for PEs they do not reach
+// by loads and stores (other nodes; every peer with GSHMEM_FORCE_PROXY). A pinned, device-mapped
+// ring, the GPU-memory words producers reserve slots and poll completion with, and one thread per
+// PE that runs the executor (executor.hpp) over the route table's transports (the copy engine for
+// mapped peers, ib or tcp for the others). Device side: device/gshmem/impl/proxy.cuh. Design
+// notes: docs/transport.md.
 #pragma once
 #include <cstdint>
-#include <string>
+#include <memory>
 #include <vector>
 
 #include "common/status.hpp"
 #include "gshmem/device_host/state.h"
+#include "mem/device_ops.hpp"
 #include "transport/transport.hpp"
-
-namespace gshmem {
-struct Runtime;
-}
 
 namespace gshmem::proxy {
 
-class GpuProxy;
+#if GSHMEM_HAVE_CUDA
+class GpuProxy {
+ public:
+  // Allocates the FIFO (fifo_slots rounded up to a power of two, 64..16M) and its words; the
+  // thread starts with start().
+  static Status create(mem::DeviceOps& ops, int npes, int64_t fifo_slots, std::unique_ptr<GpuProxy>* out);
+  ~GpuProxy();  // stops the thread (after a final quiet) and frees the FIFO
+  GpuProxy(const GpuProxy&) = delete;
+  GpuProxy& operator=(const GpuProxy&) = delete;
 
-// How device code reaches each PE: directly (none: mapped, or itself) or through the proxy with
-// one of its engines. rt.tcp / rt.ib must connect to the PEs routed to them.
-enum class Route : uint8_t { none, copy_engine, tcp, ib };
+  // The GPU-memory word producers poll for completion: a transport with completion marks (the
+  // copy engine) writes each completed token there itself.
+  CUdeviceptr completion_word() const;
+  // via[pe]: the transport for triggers to pe (null: pe is reached by loads and stores). Starts the
+  // proxy thread and its watchdog.
+  Status start(std::vector<transport::Transport*> via);
+  // The FIFO's addresses for the device state.
+  void fill(gshmem_device_state* s) const;
+  // Host side: waits until every trigger GPU threads have pushed so far has completed.
+  void quiet();
 
-Status gpu_proxy_start(Runtime& rt, const std::vector<Route>& routes, GpuProxy** out);
-// The FIFO's addresses for the device state.
-void gpu_proxy_fill(const GpuProxy& p, gshmem_device_state* s);
-// Host side: waits until every trigger GPU threads have pushed so far has completed.
-void gpu_proxy_quiet(GpuProxy& p);
-// Stops the thread (after a final quiet) and frees the FIFO.
-void gpu_proxy_stop(GpuProxy* p);
-// The transport's access to this PE's GPU memory (staging, owner-side atomics); rt.tcp must exist.
-void gpu_attach_tcp(Runtime& rt);
-// The same access for any transport (null on a PE without a GPU).
-transport::LocalMemory* gpu_local_memory(Runtime& rt);
-// Collective (every PE calls it once any PE routes a peer to ib, also with no peers of its own):
-// sets up rt.ib for peers; not_available with why when InfiniBand cannot be used (ib_setup.cpp).
-Status ib_start(Runtime& rt, const std::vector<int>& peers, std::string* why);
-// A dma-buf file descriptor for [base, base + len) of this PE's GPU memory, or -1 (logged).
-int gpu_dmabuf_fd(Runtime& rt, uint64_t base, size_t len);
+  struct Impl;
+
+ private:
+  explicit GpuProxy(std::unique_ptr<Impl> impl);
+  std::unique_ptr<Impl> impl_;
+};
+#endif
 
 }  // namespace gshmem::proxy

@@ -3,8 +3,9 @@
 #include <algorithm>
 #include <cstring>
 
-#include "coll/barrier.hpp"
+#include "common/fatal.hpp"
 #include "common/log.hpp"
+#include "team/barrier.hpp"
 
 namespace gshmem::team {
 
@@ -21,24 +22,25 @@ void Teams::read_control(int pe, const void* field, void* dst, size_t n) const {
   else remote_.read(pe, off, dst, n);
 }
 
-Status Teams::init(const heap::SymmetricHeap* h, const topo::Topology& t, const std::vector<int>& shared) {
+Status Teams::init(const heap::SymmetricHeap* h, int my_pe, int npes, const std::vector<int>& shared,
+                   const std::vector<int>& node) {
   heap_ = h;
-  my_pe_ = t.my_pe;
+  my_pe_ = my_pe;
   auto make = [&](int handle, std::vector<int> pes) {
     auto team = std::make_unique<Team>();
     team->handle = handle;
     team->slot = handle;
     team->pes = std::move(pes);
-    team->my_index = team->index_of(t.my_pe);
+    team->my_index = team->index_of(my_pe);
     team->predefined = true;
     used_slots_ |= 1ull << handle;
     table_.push_back(std::move(team));
   };
-  std::vector<int> world(static_cast<size_t>(t.npes));
-  for (int i = 0; i < t.npes; ++i) world[static_cast<size_t>(i)] = i;
+  std::vector<int> world(static_cast<size_t>(npes));
+  for (int i = 0; i < npes; ++i) world[static_cast<size_t>(i)] = i;
   make(kWorld, world);
   make(kShared, shared);  // PEs that can load/store each other's memory
-  make(kNode, t.local_pes);
+  make(kNode, node);
   return Status::ok;
 }
 
@@ -52,7 +54,7 @@ void Teams::sync(Team& t) {
   const int slot = t.slot;
   const heap::SymmetricHeap* h = heap_;
   heap::Flag* mine = h->control(my_pe_)->teams[slot].barrier;
-  coll::dissemination_barrier(
+  dissemination_barrier(
       mine,
       [&](int pe, int k, uint64_t e) {
         if (heap::ControlBlock* c = h->control(pe)) {
@@ -64,6 +66,27 @@ void Teams::sync(Team& t) {
         }
       },
       t.pes, t.my_index, ++t.epoch);
+}
+
+void Teams::sync_serialized(Team& t) {
+  std::lock_guard<std::mutex> lock(t.mu);
+  sync(t);
+}
+
+void Teams::check_args_or_fail(const char* call, Team& t, uint64_t op, uint64_t a, uint64_t b) {
+  int bad = -1;
+  uint64_t ba = 0, bb = 0;
+  bool ok;
+  {
+    std::lock_guard<std::mutex> lock(t.mu);
+    ok = check_args(t, op, a, b, &bad, &ba, &bb);
+  }
+  if (ok) return;
+  if (bb == ~0ull)
+    fatal(call, "collective calls differ between PEs: pe %d is in another collective (op %llu) than pe %d (op %llu)",
+          bad, (unsigned long long)ba, my_pe_, (unsigned long long)op);
+  fatal(call, "arguments differ between PEs (mismatch): pe %d passed (%llu, %llu), pe %d passed (%llu, %llu)", bad,
+        (unsigned long long)ba, (unsigned long long)bb, my_pe_, (unsigned long long)a, (unsigned long long)b);
 }
 
 bool Teams::check_args(Team& t, uint64_t op, uint64_t a, uint64_t b, int* bad_pe, uint64_t* bad_a, uint64_t* bad_b) {

@@ -11,7 +11,6 @@
 
 #include "common/status.hpp"
 #include "heap/heap.hpp"
-#include "topo/topo.hpp"
 
 namespace gshmem::team {
 
@@ -41,8 +40,9 @@ struct RemoteControl {
 
 class Teams {
  public:
-  // shared: the PEs that map each other's memory (SHMEM_TEAM_SHARED); the node's PEs form NODE.
-  Status init(const heap::SymmetricHeap* h, const topo::Topology& t, const std::vector<int>& shared);
+  // shared: the PEs that map each other's memory (SHMEM_TEAM_SHARED); node: the node's PEs (NODE).
+  Status init(const heap::SymmetricHeap* h, int my_pe, int npes, const std::vector<int>& shared,
+              const std::vector<int>& node);
   void set_remote(RemoteControl r) { remote_ = std::move(r); }
   // Reads n bytes at offset off of pe's control block (mapped or through the transport).
   void read_control(int pe, const void* field_in_my_block, void* dst, size_t n) const;
@@ -53,7 +53,12 @@ class Teams {
   Status split(Team& parent, const std::vector<std::vector<int>>& members_of, int num_contexts,
                std::vector<int>* out);
   Status destroy(Team& t);
+  // The team's dissemination barrier; sync_serialized holds the team's lock (threads sharing a team).
   void sync(Team& t);
+  void sync_serialized(Team& t);
+  // check_args under the team's lock; on a mismatch ends the job with a message naming call, the
+  // differing PE and both PEs' values.
+  void check_args_or_fail(const char* call, Team& t, uint64_t op, uint64_t a, uint64_t b);
   // Publishes (op, a, b) and checks every member published the same; false + the first
   // differing member and its values when not. Includes a team sync.
   bool check_args(Team& t, uint64_t op, uint64_t a, uint64_t b, int* bad_pe, uint64_t* bad_a, uint64_t* bad_b);

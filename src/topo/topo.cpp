@@ -3,20 +3,13 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <cstdio>
 #include <cstring>
 #include <map>
 
 #include "common/log.hpp"
 
 namespace gshmem::topo {
-
-namespace {
-struct NodeRecord {
-  char id[192];
-  int32_t pid;
-  int32_t pad;
-};
-}  // namespace
 
 std::string node_identity() {
   char host[128] = {};
@@ -27,32 +20,36 @@ std::string node_identity() {
   return id;
 }
 
-Status discover(boot::Bootstrap& b, Topology* t) {
-  t->my_pe = b.rank();
-  t->npes = b.size();
-  std::vector<NodeRecord> rec(static_cast<size_t>(t->npes));
-  NodeRecord& me = rec[static_cast<size_t>(t->my_pe)];
-  t->node_name = node_identity();
-  snprintf(me.id, sizeof me.id, "%s", t->node_name.c_str());
-  me.pid = getpid();
-  GSHMEM_CHECK(b.allgather(rec.data(), sizeof(NodeRecord)));
+NodeRecord self_record() {
+  NodeRecord r{};
+  snprintf(r.id, sizeof r.id, "%s", node_identity().c_str());
+  r.pid = getpid();
+  return r;
+}
+
+Status build(int my_pe, const std::vector<NodeRecord>& rec, Topology* t) {
+  const int npes = static_cast<int>(rec.size());
+  if (my_pe < 0 || my_pe >= npes) return Status::invalid_argument;
+  t->my_pe = my_pe;
+  t->npes = npes;
+  t->node_name.assign(rec[static_cast<size_t>(my_pe)].id, strnlen(rec[static_cast<size_t>(my_pe)].id, sizeof rec[0].id));
   std::map<std::string, int> nodes;  // in order of first appearance by PE
-  t->node_of.assign(static_cast<size_t>(t->npes), 0);
-  t->pid_of.assign(static_cast<size_t>(t->npes), 0);
-  std::vector<std::string> order;
-  for (int pe = 0; pe < t->npes; ++pe) {
-    std::string id(rec[pe].id, strnlen(rec[pe].id, sizeof rec[pe].id));
+  t->node_of.assign(static_cast<size_t>(npes), 0);
+  t->pid_of.assign(static_cast<size_t>(npes), 0);
+  for (int pe = 0; pe < npes; ++pe) {
+    const NodeRecord& r = rec[static_cast<size_t>(pe)];
+    std::string id(r.id, strnlen(r.id, sizeof r.id));
     auto it = nodes.find(id);
     if (it == nodes.end()) it = nodes.emplace(id, static_cast<int>(nodes.size())).first;
-    t->node_of[pe] = it->second;
-    t->pid_of[pe] = rec[pe].pid;
+    t->node_of[static_cast<size_t>(pe)] = it->second;
+    t->pid_of[static_cast<size_t>(pe)] = r.pid;
   }
   t->n_nodes = static_cast<int>(nodes.size());
-  t->my_node = t->node_of[t->my_pe];
+  t->my_node = t->node_of[static_cast<size_t>(my_pe)];
   t->local_pes.clear();
-  for (int pe = 0; pe < t->npes; ++pe)
-    if (t->node_of[pe] == t->my_node) {
-      if (pe == t->my_pe) t->local_rank = static_cast<int>(t->local_pes.size());
+  for (int pe = 0; pe < npes; ++pe)
+    if (t->node_of[static_cast<size_t>(pe)] == t->my_node) {
+      if (pe == my_pe) t->local_rank = static_cast<int>(t->local_pes.size());
       t->local_pes.push_back(pe);
     }
   t->local_size = static_cast<int>(t->local_pes.size());

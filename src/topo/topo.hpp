@@ -1,11 +1,14 @@
 // Which PEs share a node. A node is a (hostname, network namespace) pair: PEs in different
 // network namespaces cannot reach each other's abstract Unix sockets, so they are treated as
 // different nodes, which is also what the two-namespace multi-node tests rely on.
+// Pure: each PE describes itself (self_record), the caller gathers every PE's record (the
+// bootstrap's allgather) and build() computes the topology from them.
 #pragma once
+#include <cstdint>
 #include <string>
 #include <vector>
 
-#include "bootstrap/bootstrap.hpp"
+#include "common/status.hpp"
 
 namespace gshmem::topo {
 
@@ -22,7 +25,17 @@ struct Topology {
   std::string node_name;
 };
 
+// What one PE publishes: its node identity and process id (a fixed-size wire record).
+struct NodeRecord {
+  char id[192];
+  int32_t pid;
+  int32_t pad;
+};
+static_assert(sizeof(NodeRecord) == 200, "NodeRecord is a wire format");
+
 std::string node_identity();  // hostname + ":" + net namespace id
-Status discover(boot::Bootstrap& b, Topology* out);
+NodeRecord self_record();
+// records[pe] for every PE of the job (records.size() PEs).
+Status build(int my_pe, const std::vector<NodeRecord>& records, Topology* out);
 
 }  // namespace gshmem::topo

@@ -55,16 +55,130 @@ std::string fmt(const char* f, ...) {
 }
 }  // namespace
 
-Status Transport::fail(std::string msg) {
-  err_ = std::move(msg);
-  return Status::system_error;
+Status IbTransport::setup_local(const Verbs& v, const std::vector<int>& peers, const std::vector<SegmentSpec>& segs,
+                                const Options& opt, char* record, std::vector<uint32_t>* psn, std::string* why) {
+  if (peers.empty()) return Status::ok;  // PEs without ib peers publish ok and nothing else
+  Head* head = reinterpret_cast<Head*>(record);
+  QpInfo* mine = reinterpret_cast<QpInfo*>(head + 1);
+  if (!opt.verbs_error.empty() || !v.get_device_list) {
+    *why = opt.verbs_error.empty() ? "no verbs table" : opt.verbs_error;
+    return Status::not_available;
+  }
+  Status st = open_device(v, opt.hca, &dev_, why);
+  if (st != Status::ok) return st;
+  if (v.query_device) {
+    ibv_device_attr da{};
+    if (v.query_device(dev_.ctx, &da) == 0) {
+      nic_atomics_ = da.atomic_cap != IBV_ATOMIC_NONE;
+      global_atomics_ = da.atomic_cap == IBV_ATOMIC_GLOB;
+    }
+  }
+  if (!(pd_ = v.alloc_pd(dev_.ctx))) {
+    *why = fmt("ibv_alloc_pd on %s failed: %s", dev_.name.c_str(), strerror(errno));
+    return Status::system_error;
+  }
+  const int cqe = static_cast<int>(kQueueDepth * peers.size());
+  if (!(cq_ = v.create_cq(dev_.ctx, cqe, nullptr, nullptr, 0))) {
+    *why = fmt("ibv_create_cq(%d entries) on %s failed: %s", cqe, dev_.name.c_str(), strerror(errno));
+    return Status::system_error;
+  }
+  for (const SegmentSpec& s : segs) {
+    ibv_mr* mr = nullptr;
+    std::string how;
+    if (s.dmabuf_fd >= 0) {
+      if (v.reg_dmabuf_mr) {
+        mr = v.reg_dmabuf_mr(pd_, 0, s.len, reinterpret_cast<uint64_t>(s.base), s.dmabuf_fd, kAccess);
+        if (!mr) how = fmt("ibv_reg_dmabuf_mr: %s; ", strerror(errno));
+      } else {
+        how = "no ibv_reg_dmabuf_mr in this rdma-core; ";
+      }
+    }
+    if (!mr) mr = v.reg_mr(pd_, s.base, s.len, kAccess);  // GPU memory: needs a peer-memory module
+    if (!mr) {
+      *why = fmt("cannot register the %s segment (%zu bytes at %p): %sibv_reg_mr: %s", seg_name(s.seg), s.len, s.base,
+                 how.c_str(), strerror(errno));
+      return Status::system_error;
+    }
+    if (!how.empty())
+      GSHMEM_INFO(Subsys::transport, "ib: %s segment registered with ibv_reg_mr (%s)", seg_name(s.seg), how.c_str());
+    mrs_.push_back(mr);
+    reg_.add_local(static_cast<int>(s.seg), s.base, s.len, mr->lkey, mr->rkey);
+    head->segs[static_cast<int>(s.seg)] = reg_.local_record(static_cast<int>(s.seg));
+  }
+  staging_ = static_cast<char*>(aligned_alloc(4096, kStagingBytes));
+  results_ = static_cast<uint64_t*>(aligned_alloc(4096, kResultSlots * sizeof(uint64_t)));
+  if (!staging_ || !results_) {
+    *why = "out of host memory for the staging buffers";
+    return Status::out_of_memory;
+  }
+  if (!(staging_mr_ = v.reg_mr(pd_, staging_, kStagingBytes, kAccess)) ||
+      !(results_mr_ = v.reg_mr(pd_, results_, kResultSlots * sizeof(uint64_t), kAccess))) {
+    *why = fmt("cannot register the staging buffers: ibv_reg_mr: %s", strerror(errno));
+    return Status::system_error;
+  }
+  std::mt19937 rng(std::random_device{}());
+  ibv_gid gid{};
+  if (dev_.roce && v.query_gid(dev_.ctx, dev_.port, opt.gid_index, &gid) != 0) {
+    *why = fmt("ibv_query_gid(%s port %u index %d) failed", dev_.name.c_str(), dev_.port, opt.gid_index);
+    return Status::system_error;
+  }
+  for (int pe : peers) {
+    ibv_qp_init_attr ia{};
+    ia.send_cq = ia.recv_cq = cq_;
+    ia.qp_type = IBV_QPT_RC;
+    ia.cap.max_send_wr = kQueueDepth;
+    ia.cap.max_recv_wr = 1;
+    ia.cap.max_send_sge = ia.cap.max_recv_sge = 1;
+    ibv_qp* qp = v.create_qp(pd_, &ia);
+    if (!qp) {
+      *why = fmt("ibv_create_qp for pe %d failed: %s", pe, strerror(errno));
+      return Status::system_error;
+    }
+    qps_[static_cast<size_t>(pe)] = qp;
+    if ((st = qp_to_init(v, qp, dev_.port)) != Status::ok) {
+      *why = fmt("the queue pair for pe %d did not reach INIT", pe);
+      return st;
+    }
+    (*psn)[static_cast<size_t>(pe)] = rng() & 0xffffff;
+    QpInfo& q = mine[pe];
+    q.version = kQpInfoVersion;
+    q.qpn = qp->qp_num;
+    q.psn = (*psn)[static_cast<size_t>(pe)];
+    q.lid = dev_.port_attr.lid;
+    q.port = dev_.port;
+    q.mtu = static_cast<uint8_t>(dev_.port_attr.active_mtu);
+    q.roce = dev_.roce;
+    memcpy(q.gid, gid.raw, 16);
+  }
+  return Status::ok;
 }
 
-Status Transport::create(const Verbs& v, boot::Bootstrap& boot, const std::vector<int>& peers,
-                         const std::vector<SegmentSpec>& segs, const Options& opt, std::unique_ptr<Transport>* out,
-                         std::string* why) {
-  std::unique_ptr<Transport> t(new Transport());
+// My queue pair for pe goes to pe's queue pair for me.
+Status IbTransport::connect(const std::vector<int>& peers, const std::vector<char>& all, size_t rec_bytes,
+                            const std::vector<uint32_t>& psn, int gid_index, std::string* why) {
+  for (const int pe : peers) {
+    const char* rec = all.data() + rec_bytes * static_cast<size_t>(pe);
+    const Head* h = reinterpret_cast<const Head*>(rec);
+    const QpInfo& theirs = reinterpret_cast<const QpInfo*>(h + 1)[me_];
+    ibv_qp* qp = qps_[static_cast<size_t>(pe)];
+    Status st;
+    if ((st = qp_to_rtr(v_, qp, theirs, dev_.port, gid_index)) != Status::ok ||
+        (st = qp_to_rts(v_, qp, psn[static_cast<size_t>(pe)])) != Status::ok) {
+      *why = fmt("ib transport: cannot connect to pe %d (queue pair %u)", pe, theirs.qpn);
+      return st;
+    }
+    for (int s = 0; s < kSegs; ++s)
+      if (h->segs[s].len) reg_.set_remote(pe, s, h->segs[s]);
+  }
+  return Status::ok;
+}
+
+Status IbTransport::create(const Verbs& v, boot::Bootstrap& boot, const std::vector<int>& peers,
+                           const std::vector<SegmentSpec>& segs, const Options& opt, mem::LocalMemory* mem,
+                           std::unique_ptr<IbTransport>* out, std::string* why) {
+  std::unique_ptr<IbTransport> t(new IbTransport());
   t->v_ = v;
+  t->mem_ = mem;
   t->me_ = boot.rank();
   const int n = boot.size();
   t->qps_.assign(static_cast<size_t>(n), nullptr);
@@ -72,106 +186,10 @@ Status Transport::create(const Verbs& v, boot::Bootstrap& boot, const std::vecto
   std::vector<uint32_t> psn(static_cast<size_t>(n), 0);
   const size_t rec_bytes = sizeof(Head) + static_cast<size_t>(n) * sizeof(QpInfo);
   std::vector<char> all(rec_bytes * static_cast<size_t>(n), 0);
-  Head* head = reinterpret_cast<Head*>(all.data() + rec_bytes * static_cast<size_t>(t->me_));
-  QpInfo* mine = reinterpret_cast<QpInfo*>(head + 1);
+  char* mine = all.data() + rec_bytes * static_cast<size_t>(t->me_);
   std::string local_why;
-  // Local set-up (PEs without ib peers publish ok and nothing else).
-  auto setup = [&]() -> Status {
-    if (peers.empty()) return Status::ok;
-    if (!opt.verbs_error.empty() || !v.get_device_list) {
-      local_why = opt.verbs_error.empty() ? "no verbs table" : opt.verbs_error;
-      return Status::not_available;
-    }
-    Status st = open_device(v, opt.hca, &t->dev_, &local_why);
-    if (st != Status::ok) return st;
-    if (v.query_device) {
-      ibv_device_attr da{};
-      if (v.query_device(t->dev_.ctx, &da) == 0) {
-        t->nic_atomics_ = da.atomic_cap != IBV_ATOMIC_NONE;
-        t->global_atomics_ = da.atomic_cap == IBV_ATOMIC_GLOB;
-      }
-    }
-    if (!(t->pd_ = v.alloc_pd(t->dev_.ctx))) {
-      local_why = fmt("ibv_alloc_pd on %s failed: %s", t->dev_.name.c_str(), strerror(errno));
-      return Status::system_error;
-    }
-    const int cqe = static_cast<int>(kQueueDepth * peers.size());
-    if (!(t->cq_ = v.create_cq(t->dev_.ctx, cqe, nullptr, nullptr, 0))) {
-      local_why = fmt("ibv_create_cq(%d entries) on %s failed: %s", cqe, t->dev_.name.c_str(), strerror(errno));
-      return Status::system_error;
-    }
-    for (const SegmentSpec& s : segs) {
-      ibv_mr* mr = nullptr;
-      std::string how;
-      if (s.dmabuf_fd >= 0) {
-        if (v.reg_dmabuf_mr) {
-          mr = v.reg_dmabuf_mr(t->pd_, 0, s.len, reinterpret_cast<uint64_t>(s.base), s.dmabuf_fd, kAccess);
-          if (!mr) how = fmt("ibv_reg_dmabuf_mr: %s; ", strerror(errno));
-        } else {
-          how = "no ibv_reg_dmabuf_mr in this rdma-core; ";
-        }
-      }
-      if (!mr) mr = v.reg_mr(t->pd_, s.base, s.len, kAccess);  // GPU memory: needs a peer-memory module
-      if (!mr) {
-        local_why = fmt("cannot register the %s segment (%zu bytes at %p): %sibv_reg_mr: %s", seg_name(s.seg), s.len,
-                        s.base, how.c_str(), strerror(errno));
-        return Status::system_error;
-      }
-      if (!how.empty())
-        GSHMEM_INFO(Subsys::transport, "ib: %s segment registered with ibv_reg_mr (%s)", seg_name(s.seg), how.c_str());
-      t->mrs_.push_back(mr);
-      t->reg_.add_local(static_cast<int>(s.seg), s.base, s.len, mr->lkey, mr->rkey);
-      head->segs[static_cast<int>(s.seg)] = t->reg_.local_record(static_cast<int>(s.seg));
-    }
-    t->staging_ = static_cast<char*>(aligned_alloc(4096, kStagingBytes));
-    t->results_ = static_cast<uint64_t*>(aligned_alloc(4096, kResultSlots * sizeof(uint64_t)));
-    if (!t->staging_ || !t->results_) {
-      local_why = "out of host memory for the staging buffers";
-      return Status::out_of_memory;
-    }
-    if (!(t->staging_mr_ = v.reg_mr(t->pd_, t->staging_, kStagingBytes, kAccess)) ||
-        !(t->results_mr_ = v.reg_mr(t->pd_, t->results_, kResultSlots * sizeof(uint64_t), kAccess))) {
-      local_why = fmt("cannot register the staging buffers: ibv_reg_mr: %s", strerror(errno));
-      return Status::system_error;
-    }
-    std::mt19937 rng(std::random_device{}());
-    ibv_gid gid{};
-    if (t->dev_.roce && v.query_gid(t->dev_.ctx, t->dev_.port, opt.gid_index, &gid) != 0) {
-      local_why = fmt("ibv_query_gid(%s port %u index %d) failed", t->dev_.name.c_str(), t->dev_.port, opt.gid_index);
-      return Status::system_error;
-    }
-    for (int pe : peers) {
-      ibv_qp_init_attr ia{};
-      ia.send_cq = ia.recv_cq = t->cq_;
-      ia.qp_type = IBV_QPT_RC;
-      ia.cap.max_send_wr = kQueueDepth;
-      ia.cap.max_recv_wr = 1;
-      ia.cap.max_send_sge = ia.cap.max_recv_sge = 1;
-      ibv_qp* qp = v.create_qp(t->pd_, &ia);
-      if (!qp) {
-        local_why = fmt("ibv_create_qp for pe %d failed: %s", pe, strerror(errno));
-        return Status::system_error;
-      }
-      t->qps_[static_cast<size_t>(pe)] = qp;
-      if ((st = qp_to_init(v, qp, t->dev_.port)) != Status::ok) {
-        local_why = fmt("the queue pair for pe %d did not reach INIT", pe);
-        return st;
-      }
-      psn[static_cast<size_t>(pe)] = rng() & 0xffffff;
-      QpInfo& q = mine[pe];
-      q.version = kQpInfoVersion;
-      q.qpn = qp->qp_num;
-      q.psn = psn[static_cast<size_t>(pe)];
-      q.lid = t->dev_.port_attr.lid;
-      q.port = t->dev_.port;
-      q.mtu = static_cast<uint8_t>(t->dev_.port_attr.active_mtu);
-      q.roce = t->dev_.roce;
-      memcpy(q.gid, gid.raw, 16);
-    }
-    return Status::ok;
-  };
-  Status st = setup();
-  head->ok = st == Status::ok;
+  Status st = t->setup_local(v, peers, segs, opt, mine, &psn, &local_why);
+  reinterpret_cast<Head*>(mine)->ok = st == Status::ok;
   // Every PE publishes, so a PE whose set-up failed ends the others' waits too.
   Status bs = boot.allgather(all.data(), rec_bytes);
   if (bs != Status::ok) {
@@ -184,26 +202,11 @@ Status Transport::create(const Verbs& v, boot::Bootstrap& boot, const std::vecto
       *why = fmt("ib transport: pe %d could not set up its InfiniBand resources (its message says why)", pe);
       st = Status::not_available;
     }
-  // Connect: my queue pair for pe goes to pe's queue pair for me.
-  for (size_t k = 0; k < peers.size() && st == Status::ok; ++k) {
-    const int pe = peers[k];
-    const char* rec = all.data() + rec_bytes * static_cast<size_t>(pe);
-    const Head* h = reinterpret_cast<const Head*>(rec);
-    const QpInfo& theirs = reinterpret_cast<const QpInfo*>(h + 1)[t->me_];
-    ibv_qp* qp = t->qps_[static_cast<size_t>(pe)];
-    if ((st = qp_to_rtr(v, qp, theirs, t->dev_.port, opt.gid_index)) != Status::ok ||
-        (st = qp_to_rts(v, qp, psn[static_cast<size_t>(pe)])) != Status::ok) {
-      *why = fmt("ib transport: cannot connect to pe %d (queue pair %u)", pe, theirs.qpn);
-      break;
-    }
-    for (int s = 0; s < kSegs; ++s)
-      if (h->segs[s].len) t->reg_.set_remote(pe, s, h->segs[s]);
-  }
+  if (st == Status::ok) st = t->connect(peers, all, rec_bytes, psn, opt.gid_index, why);
   // Nobody sends before every queue pair is ready to receive; everybody learns of a failure. Every
   // PE reaches this second allgather, also one whose set-up failed.
-  int32_t ok = st == Status::ok;
   std::vector<int32_t> oks(static_cast<size_t>(n), 0);
-  oks[static_cast<size_t>(t->me_)] = ok;
+  oks[static_cast<size_t>(t->me_)] = st == Status::ok;
   if ((bs = boot.allgather(oks.data(), sizeof(int32_t))) != Status::ok) {
     *why = "ib transport: bootstrap allgather failed";
     return bs;
@@ -221,7 +224,17 @@ Status Transport::create(const Verbs& v, boot::Bootstrap& boot, const std::vecto
   return Status::ok;
 }
 
-Transport::~Transport() {
+Status IbTransport::start(boot::Bootstrap& boot, const std::vector<int>& peers, const std::vector<SegmentSpec>& segs,
+                          Options opt, mem::LocalMemory* mem, std::unique_ptr<IbTransport>* out, std::string* why) {
+  Verbs v;
+  if (!peers.empty()) {
+    std::string load_why;
+    if (load_verbs(&v, &load_why) != Status::ok) opt.verbs_error = load_why;
+  }
+  return create(v, boot, peers, segs, opt, mem, out, why);
+}
+
+IbTransport::~IbTransport() {
   if (inflight_total_) (void)quiet();
   for (ibv_qp* qp : qps_)
     if (qp) v_.destroy_qp(qp);
@@ -235,7 +248,7 @@ Transport::~Transport() {
   free(results_);
 }
 
-Status Transport::remote(int pe, Seg seg, uint64_t off, size_t n, const char* what, uint64_t* raddr, uint32_t* rkey) {
+Status IbTransport::remote(int pe, Seg seg, uint64_t off, size_t n, const char* what, uint64_t* raddr, uint32_t* rkey) {
   if (pe < 0 || static_cast<size_t>(pe) >= qps_.size() || !qps_[static_cast<size_t>(pe)])
     return fail(fmt("ib transport: %s to pe %d, which is not connected through ib", what, pe));
   if (!reg_.remote(pe, static_cast<int>(seg), off, n, raddr, rkey))
@@ -244,7 +257,7 @@ Status Transport::remote(int pe, Seg seg, uint64_t off, size_t n, const char* wh
   return Status::ok;
 }
 
-Status Transport::post(int pe, ibv_send_wr* wr, const char* what) {
+Status IbTransport::post(int pe, ibv_send_wr* wr, const char* what) {
   while (inflight_[static_cast<size_t>(pe)] >= kQueueDepth) {
     const Status st = poll_some();
     if (st != Status::ok) return st;
@@ -260,7 +273,7 @@ Status Transport::post(int pe, ibv_send_wr* wr, const char* what) {
   return Status::ok;
 }
 
-Status Transport::poll_some() {
+Status IbTransport::poll_some() {
   ibv_wc wc[16];
   const int got = v_.poll_cq(cq_, 16, wc);
   if (got < 0) return fail(fmt("ib transport: ibv_poll_cq failed (%d)", got));
@@ -277,7 +290,7 @@ Status Transport::poll_some() {
   return Status::ok;
 }
 
-Status Transport::drain(int pe) {
+Status IbTransport::drain(int pe) {
   while (inflight_[static_cast<size_t>(pe)]) {
     const Status st = poll_some();
     if (st != Status::ok) return st;
@@ -285,19 +298,13 @@ Status Transport::drain(int pe) {
   return Status::ok;
 }
 
-Status Transport::quiet() {
+Status IbTransport::quiet() {
   while (inflight_total_) {
     const Status st = poll_some();
     if (st != Status::ok) return st;
   }
-  for (const Delivery& d : deliveries_) {
-    if (mem_ && mem_->is_device(d.dst)) mem_->copy(d.dst, d.from, d.n);
-    else memcpy(d.dst, d.from, d.n);
-  }
-  for (const Fetched& f : fetched_) {
-    if (mem_ && mem_->is_device(f.old)) mem_->copy(f.old, &results_[f.slot], sizeof(uint64_t));
-    else *f.old = results_[f.slot];
-  }
+  for (const Delivery& d : deliveries_) mem::store_local(mem_, d.dst, d.from, d.n);
+  for (const Fetched& f : fetched_) mem::store_local(mem_, f.old, &results_[f.slot], sizeof(uint64_t));
   deliveries_.clear();
   fetched_.clear();
   staged_ = 0;
@@ -305,7 +312,7 @@ Status Transport::quiet() {
   return Status::ok;
 }
 
-char* Transport::stage(size_t n, Status* st) {
+char* IbTransport::stage(size_t n, Status* st) {
   *st = Status::ok;
   if (staged_ + n > kStagingBytes) *st = quiet();  // frees every staged byte
   if (*st != Status::ok) return nullptr;
@@ -314,14 +321,14 @@ char* Transport::stage(size_t n, Status* st) {
   return p;
 }
 
-uint32_t Transport::result_slot(Status* st) {
+uint32_t IbTransport::result_slot(Status* st) {
   *st = Status::ok;
   if (next_slot_ == kResultSlots) *st = quiet();
   return *st == Status::ok ? next_slot_++ : 0;
 }
 
 // One RDMA write or read of n bytes between local (lkey) and raddr (rkey).
-Status Transport::post_rdma(int pe, bool write, const void* local, size_t n, uint32_t lkey, uint64_t raddr,
+Status IbTransport::post_rdma(int pe, bool write, const void* local, size_t n, uint32_t lkey, uint64_t raddr,
                             uint32_t rkey, unsigned flags, const char* what) {
   ibv_sge sge{reinterpret_cast<uint64_t>(local), static_cast<uint32_t>(n), lkey};
   ibv_send_wr wr{};
@@ -336,7 +343,7 @@ Status Transport::post_rdma(int pe, bool write, const void* local, size_t n, uin
 
 // One NIC atomic on the 8-byte word at raddr: fetch-add of x, or compare-swap (expected x, new
 // y); the old value lands in results_[slot].
-Status Transport::post_atomic(int pe, bool cswap, uint64_t raddr, uint32_t rkey, uint32_t slot, uint64_t x, uint64_t y,
+Status IbTransport::post_atomic(int pe, bool cswap, uint64_t raddr, uint32_t rkey, uint32_t slot, uint64_t x, uint64_t y,
                               unsigned flags, const char* what) {
   ibv_sge sge{reinterpret_cast<uint64_t>(&results_[slot]), 8, results_mr_->lkey};
   ibv_send_wr wr{};
@@ -353,7 +360,7 @@ Status Transport::post_atomic(int pe, bool cswap, uint64_t raddr, uint32_t rkey,
 
 // put (write) or get of n bytes between local and (pe, seg, off), in pieces; a local buffer that
 // is not registered goes through the staging area (copied in now for a put, out at quiet for a get).
-Status Transport::transfer(bool write, int pe, Seg seg, uint64_t off, char* local, size_t n) {
+Status IbTransport::transfer(bool write, int pe, Seg seg, uint64_t off, char* local, size_t n) {
   uint64_t raddr = 0;
   uint32_t rkey = 0;
   Status st = remote(pe, seg, off, n, write ? "put" : "get", &raddr, &rkey);
@@ -378,22 +385,33 @@ Status Transport::transfer(bool write, int pe, Seg seg, uint64_t off, char* loca
   return st;
 }
 
-Status Transport::put(int pe, Seg seg, uint64_t off, const void* src, size_t n) {
+Status IbTransport::put_nbi(int pe, Seg seg, uint64_t off, const void* src, size_t n) {
   return transfer(true, pe, seg, off, const_cast<char*>(static_cast<const char*>(src)), n);  // only read
 }
 
-Status Transport::get(int pe, Seg seg, uint64_t off, void* dst, size_t n) {
+Status IbTransport::put(int pe, Seg seg, uint64_t off, const void* src, size_t n) {
+  GSHMEM_CHECK(put_nbi(pe, seg, off, src, n));
+  return drain(pe);  // the NIC has read a registered source (a staged one was copied at the call)
+}
+
+Status IbTransport::get_nbi(int pe, Seg seg, uint64_t off, void* dst, size_t n) {
   return transfer(false, pe, seg, off, static_cast<char*>(dst), n);
 }
 
-Status Transport::signal(int pe, Seg seg, uint64_t off, uint64_t value, bool add) {
+Status IbTransport::get(int pe, Seg seg, uint64_t off, void* dst, size_t n) {
+  GSHMEM_CHECK(get_nbi(pe, seg, off, dst, n));
+  return quiet();  // delivers staged data
+}
+
+Status IbTransport::signal(int pe, Seg seg, uint64_t off, uint64_t value, int sig_op) {
+  const bool add = sig_op == SHMEM_SIGNAL_ADD;
   uint64_t raddr = 0;
   uint32_t rkey = 0;
   Status st = remote(pe, seg, off, 8, "signal", &raddr, &rkey);
   if (st != Status::ok) return st;
   if (raddr & 7) return fail(fmt("ib transport: signal to pe %d at offset 0x%llx is not 8-byte aligned", pe,
                                  static_cast<unsigned long long>(off)));
-  if (add && !nic_atomics_) return amo(pe, seg, off, AmoOp::add, 8, value, 0, nullptr);
+  if (add && !nic_atomics_) return amo_nbi(pe, seg, off, GSHMEM_AMO_ADD, 8, value, 0, nullptr);
   // The read completes after every earlier write on this queue pair is in the target's memory;
   // IBV_SEND_FENCE holds the signal until that read is done.
   if ((st = post_rdma(pe, false, &results_[0], 8, results_mr_->lkey, raddr, rkey, 0,
@@ -408,7 +426,7 @@ Status Transport::signal(int pe, Seg seg, uint64_t off, uint64_t value, bool add
 
 // One NIC atomic on the 8-byte word at raddr, waited for: fetch-add of x (cswap false) or
 // compare-swap (expected x, new y); *seen = the word before it.
-Status Transport::atomic_step(int pe, uint64_t raddr, uint32_t rkey, bool cswap, uint64_t x, uint64_t y,
+Status IbTransport::atomic_step(int pe, uint64_t raddr, uint32_t rkey, bool cswap, uint64_t x, uint64_t y,
                               uint64_t* seen) {
   Status st;
   const uint32_t slot = result_slot(&st);
@@ -422,7 +440,7 @@ Status Transport::atomic_step(int pe, uint64_t raddr, uint32_t rkey, bool cswap,
 
 // An operation the NIC does not have, as compare-swap steps on the aligned word around it
 // (shift: the operand's bit offset in that word).
-Status Transport::emulate(int pe, uint64_t word, uint32_t rkey, AmoOp op, size_t bytes, unsigned shift, uint64_t a,
+Status IbTransport::emulate(int pe, uint64_t word, uint32_t rkey, gshmem_amo_op op, size_t bytes, unsigned shift, uint64_t a,
                           uint64_t b, uint64_t* old) {
   const uint64_t width = bytes == 8 ? ~0ull : 0xffffffffull;
   const uint64_t mask = width << shift;
@@ -432,14 +450,11 @@ Status Transport::emulate(int pe, uint64_t word, uint32_t rkey, AmoOp op, size_t
     const uint64_t was = (cur & mask) >> shift;
     const uint64_t now = amo_new_value(op, was, a & width, b & width) & width;
     uint64_t seen = cur;
-    if (op != AmoOp::fetch && now != was)
+    if (op != GSHMEM_AMO_FETCH && now != was)
       st = atomic_step(pe, word, rkey, true, cur, (cur & ~mask) | (now << shift), &seen);
     if (st != Status::ok) break;
     if (seen == cur) {
-      if (old) {
-        if (mem_ && mem_->is_device(old)) mem_->copy(old, &was, sizeof was);
-        else *old = was;
-      }
+      if (old) mem::store_local(mem_, old, &was, sizeof was);
       return Status::ok;
     }
     cur = seen;  // another writer came first: again from its value
@@ -447,7 +462,14 @@ Status Transport::emulate(int pe, uint64_t word, uint32_t rkey, AmoOp op, size_t
   return st;
 }
 
-Status Transport::amo(int pe, Seg seg, uint64_t off, AmoOp op, size_t bytes, uint64_t a, uint64_t b, uint64_t* old) {
+Status IbTransport::amo(int pe, Seg seg, uint64_t off, gshmem_amo_op op, size_t bytes, uint64_t a, uint64_t b,
+                        uint64_t* old) {
+  GSHMEM_CHECK(amo_nbi(pe, seg, off, op, bytes, a, b, old));
+  return quiet();  // delivers the old value
+}
+
+Status IbTransport::amo_nbi(int pe, Seg seg, uint64_t off, gshmem_amo_op op, size_t bytes, uint64_t a, uint64_t b,
+                            uint64_t* old) {
   if (bytes != 4 && bytes != 8)
     return fail(fmt("ib transport: atomic on pe %d: %zu-byte operand (4 or 8 bytes)", pe, bytes));
   if (off % bytes)
@@ -461,12 +483,12 @@ Status Transport::amo(int pe, Seg seg, uint64_t off, AmoOp op, size_t bytes, uin
   raddr += off & 7;
   if (!nic_atomics_)
     return fail(fmt("ib transport: atomic on pe %d: %s reports no atomic operations", pe, dev_.name.c_str()));
-  const bool native = bytes == 8 && (op == AmoOp::add || op == AmoOp::fetch || op == AmoOp::cswap);
+  const bool native = bytes == 8 && (op == GSHMEM_AMO_ADD || op == GSHMEM_AMO_FETCH || op == GSHMEM_AMO_CSWAP);
   if (!native) return emulate(pe, raddr & ~7ull, rkey, op, bytes, static_cast<unsigned>((raddr & 7) * 8), a, b, old);
   const uint32_t slot = old ? result_slot(&st) : 0;  // slot 0: scratch for an unused old value
   if (st != Status::ok) return st;
-  const bool cs = op == AmoOp::cswap;
-  if ((st = post_atomic(pe, cs, raddr, rkey, slot, op == AmoOp::fetch ? 0 : a, b, 0, "an atomic")) != Status::ok)
+  const bool cs = op == GSHMEM_AMO_CSWAP;
+  if ((st = post_atomic(pe, cs, raddr, rkey, slot, op == GSHMEM_AMO_FETCH ? 0 : a, b, 0, "an atomic")) != Status::ok)
     return st;
   if (old) fetched_.push_back({old, slot});
   return Status::ok;

@@ -2,10 +2,11 @@
 // registered once (GPU memory through dma-buf, falling back to plain registration, which works
 // with a peer-memory kernel module), RDMA write/read for put/get, 64-bit NIC atomics.
 //
-// Contract (what the proxy's engine relies on):
-// * put/get/amo/signal only post work requests; quiet() polls until everything posted has
-//   completed and only then delivers get data that went through the staging buffer and the old
-//   values of fetching atomics. A source that is not registered is staged at the call.
+// Contract (transport/transport.hpp): put_nbi/get_nbi/amo_nbi/signal only post work requests;
+//   quiet() polls until everything posted has completed and only then delivers get data that went
+//   through the staging buffer and the old values of fetching atomics. A source that is not
+//   registered is staged at the call. The blocking forms wait for their own work requests
+//   (put: the NIC has read the source; get, amo: the data or old value has arrived).
 // * A signal is performed after every earlier put to the same PE: it is posted behind an 8-byte
 //   RDMA read of the target (which completes only after the earlier writes on that queue pair have
 //   been placed in memory) with IBV_SEND_FENCE (which holds the signal until that read is done).
@@ -24,6 +25,7 @@
 #include <vector>
 
 #include "bootstrap/bootstrap.hpp"
+#include "mem/local_memory.hpp"
 #include "transport/ib.hpp"
 #include "transport/transport.hpp"
 
@@ -43,7 +45,7 @@ struct Options {
   std::string verbs_error;  // why the verbs table could not be loaded (this PE then fails, collectively)
 };
 
-class Transport {
+class IbTransport final : public transport::Transport {
  public:
   static constexpr uint32_t kQueueDepth = 128;     // work requests in flight per queue pair
   static constexpr size_t kStagingBytes = 1 << 20;  // registered staging for unregistered buffers
@@ -51,28 +53,47 @@ class Transport {
 
   // Collective over boot: every PE calls it (also one with no peers). peers: the PEs this PE
   // reaches through ib; segs: what this PE registers (peers address it by Seg and offset).
+  // The set-up every PE runs (collectively) once any PE wants ib peers: loads rdma-core
+  // (libibverbs.so.1) and creates the transport; not_available with why when InfiniBand cannot be
+  // used here or on some other PE.
+  static Status start(boot::Bootstrap& boot, const std::vector<int>& peers, const std::vector<SegmentSpec>& segs,
+                      Options opt, mem::LocalMemory* mem, std::unique_ptr<IbTransport>* out, std::string* why);
+  // create with an explicit verbs table (the unit tests' fake NIC).
+  // mem: how to touch GPU memory for staging (null on CPU PEs); it must outlive the transport.
   static Status create(const Verbs& v, boot::Bootstrap& boot, const std::vector<int>& peers,
-                       const std::vector<SegmentSpec>& segs, const Options& opt, std::unique_ptr<Transport>* out,
-                       std::string* why);
-  ~Transport();
-  Transport(const Transport&) = delete;
-  Transport& operator=(const Transport&) = delete;
+                       const std::vector<SegmentSpec>& segs, const Options& opt, mem::LocalMemory* mem,
+                       std::unique_ptr<IbTransport>* out, std::string* why);
+  ~IbTransport() override;
+  IbTransport(const IbTransport&) = delete;
+  IbTransport& operator=(const IbTransport&) = delete;
+  const char* name() const override { return "ib"; }
 
-  // GPU PEs: staging copies to or from GPU memory that is not registered go through mem.
-  void set_local_memory(LocalMemory* mem) { mem_ = mem; }
-
-  Status put(int pe, Seg seg, uint64_t off, const void* src, size_t n);
-  Status get(int pe, Seg seg, uint64_t off, void* dst, size_t n);
-  Status signal(int pe, Seg seg, uint64_t off, uint64_t value, bool add);
-  // bytes 4 or 8; *old (if old) receives the previous value at quiet (at return for emulated ops).
-  Status amo(int pe, Seg seg, uint64_t off, AmoOp op, size_t bytes, uint64_t a, uint64_t b, uint64_t* old);
-  Status quiet();
-  const std::string& error() const { return err_; }
+  Status put(int pe, Seg seg, uint64_t off, const void* src, size_t n) override;
+  Status put_nbi(int pe, Seg seg, uint64_t off, const void* src, size_t n) override;
+  Status get(int pe, Seg seg, uint64_t off, void* dst, size_t n) override;
+  Status get_nbi(int pe, Seg seg, uint64_t off, void* dst, size_t n) override;
+  Status signal(int pe, Seg seg, uint64_t off, uint64_t value, int sig_op) override;
+  Status amo(int pe, Seg seg, uint64_t off, gshmem_amo_op op, size_t bytes, uint64_t a, uint64_t b,
+             uint64_t* old) override;
+  // *old (if old) receives the previous value at quiet (at return for emulated operations).
+  Status amo_nbi(int pe, Seg seg, uint64_t off, gshmem_amo_op op, size_t bytes, uint64_t a, uint64_t b,
+                 uint64_t* old) override;
+  // RDMA writes on one queue pair may be placed out of order, so a fence waits for everything
+  // started (a signal, by contrast, orders itself behind a read).
+  Status fence() override { return quiet(); }
+  Status quiet() override;
   const std::string& device_name() const { return dev_.name; }
   bool global_atomics() const { return global_atomics_; }
 
  private:
-  Transport() = default;
+  IbTransport() = default;
+  // The phases of create: this PE's resources (device, protection domain, completion queue,
+  // registrations, staging) and its queue pairs, filling the record it publishes; then, after the
+  // exchange, connecting each queue pair to its peer's.
+  Status setup_local(const Verbs& v, const std::vector<int>& peers, const std::vector<SegmentSpec>& segs,
+                     const Options& opt, char* record, std::vector<uint32_t>* psn, std::string* why);
+  Status connect(const std::vector<int>& peers, const std::vector<char>& records, size_t rec_bytes,
+                 const std::vector<uint32_t>& psn, int gid_index, std::string* why);
   struct Delivery {
     void* dst;
     const void* from;
@@ -82,7 +103,6 @@ class Transport {
     uint64_t* old;
     uint32_t slot;
   };
-  Status fail(std::string msg);
   Status remote(int pe, Seg seg, uint64_t off, size_t n, const char* what, uint64_t* raddr, uint32_t* rkey);
   Status post(int pe, ibv_send_wr* wr, const char* what);
   Status post_rdma(int pe, bool write, const void* local, size_t n, uint32_t lkey, uint64_t raddr, uint32_t rkey,
@@ -95,7 +115,7 @@ class Transport {
   char* stage(size_t n, Status* st);  // staging bytes (quiet first when full)
   uint32_t result_slot(Status* st);
   Status atomic_step(int pe, uint64_t raddr, uint32_t rkey, bool cswap, uint64_t x, uint64_t y, uint64_t* seen);
-  Status emulate(int pe, uint64_t raddr, uint32_t rkey, AmoOp op, size_t bytes, unsigned shift, uint64_t a,
+  Status emulate(int pe, uint64_t raddr, uint32_t rkey, gshmem_amo_op op, size_t bytes, unsigned shift, uint64_t a,
                  uint64_t b, uint64_t* old);
 
   Verbs v_;
@@ -115,11 +135,10 @@ class Transport {
   uint32_t next_slot_ = 1;
   std::vector<Delivery> deliveries_;
   std::vector<Fetched> fetched_;
-  LocalMemory* mem_ = nullptr;
+  mem::LocalMemory* mem_ = nullptr;
   bool nic_atomics_ = true;      // ibv_device_attr::atomic_cap != IBV_ATOMIC_NONE
   bool global_atomics_ = false;  // IBV_ATOMIC_GLOB: atomic with the owner's own atomics too
   int me_ = 0;
-  std::string err_;
 };
 
 }  // namespace gshmem::transport::ib

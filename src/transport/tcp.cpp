@@ -68,8 +68,8 @@ bool read_all(int fd, void* p, size_t n) {
   return true;
 }
 
-[[noreturn]] void lost(int me, int pe, const char* what) {
-  (void)me;
+// The server thread has no caller to return an error to: a broken connection ends the job.
+[[noreturn]] void lost(int pe, const char* what) {
   fatal("tcp transport", "connection to pe %d lost during %s; ending the job", pe, what);
 }
 
@@ -78,17 +78,17 @@ bool read_all(int fd, void* p, size_t n) {
 // 64-bit fetch_and (a CAS loop storing the old value back); the mp amo suite under
 // GSHMEM_FORCE_PROXY=1 catches a regression.
 template <typename T>
-__attribute__((noinline)) T apply(T* p, AmoOp op, T a, T b) {
+__attribute__((noinline)) T apply(T* p, gshmem_amo_op op, T a, T b) {
   std::atomic_ref<T> x(*p);
   switch (op) {
-    case AmoOp::fetch: return x.load();
-    case AmoOp::set: x.store(a); return a;
-    case AmoOp::swap: return x.exchange(a);
-    case AmoOp::cswap: x.compare_exchange_strong(a, b); return a;  // a becomes the old value
-    case AmoOp::add: return x.fetch_add(a);
-    case AmoOp::band: return x.fetch_and(a);
-    case AmoOp::bor: return x.fetch_or(a);
-    default: return x.fetch_xor(a);
+    case GSHMEM_AMO_FETCH: return x.load();
+    case GSHMEM_AMO_SET: x.store(a); return a;
+    case GSHMEM_AMO_SWAP: return x.exchange(a);
+    case GSHMEM_AMO_CSWAP: x.compare_exchange_strong(a, b); return a;  // a becomes the old value
+    case GSHMEM_AMO_ADD: return x.fetch_add(a);
+    case GSHMEM_AMO_AND: return x.fetch_and(a);
+    case GSHMEM_AMO_OR: return x.fetch_or(a);
+    default: return x.fetch_xor(a);  // GSHMEM_AMO_XOR (checked when the request arrived)
   }
 }
 
@@ -106,7 +106,7 @@ struct Tcp::Impl {
   std::mutex seg_mu;  // bases/sizes: the device segment grows with the heap
   std::vector<char*> bases;
   std::vector<size_t> sizes;
-  LocalMemory* mem = nullptr;
+  mem::LocalMemory* mem = nullptr;
   std::vector<char> stage;  // the proxy thread's staging buffer for GPU memory
   int listen_fd = -1;
   std::vector<int> out;                   // per PE: my connection to its proxy (-1: none)
@@ -153,7 +153,7 @@ struct Tcp::Impl {
           close(fds[i].fd);
           fds.erase(fds.begin() + static_cast<long>(i));
           peer_of.erase(peer_of.begin() + static_cast<long>(i));
-          if (pe >= 0) lost(me, pe, "serving its requests");
+          if (pe >= 0) lost(pe, "serving its requests");
           --i;
           continue;
         }
@@ -163,11 +163,11 @@ struct Tcp::Impl {
           case op_put: {
             char* dst = local(r, r.from);
             if (!device(dst)) {
-              if (!read_all(c, dst, r.len)) lost(me, r.from, "a put");
+              if (!read_all(c, dst, r.len)) lost(r.from, "a put");
               break;
             }
             stage.resize(r.len);
-            if (!read_all(c, stage.data(), r.len)) lost(me, r.from, "a put");
+            if (!read_all(c, stage.data(), r.len)) lost(r.from, "a put");
             mem->copy(dst, stage.data(), r.len);
             break;
           }
@@ -179,27 +179,30 @@ struct Tcp::Impl {
               src = stage.data();
             }
             Rep rep{0, r.len};
-            if (!write_all(c, &rep, sizeof rep) || !write_all(c, src, r.len)) lost(me, r.from, "a get");
+            if (!write_all(c, &rep, sizeof rep) || !write_all(c, src, r.len)) lost(r.from, "a get");
             break;
           }
           case op_amo: {
+            if (r.amo >= GSHMEM_AMO_NOPS || (r.size != 4 && r.size != 8) || r.off % r.size)
+              fatal("tcp transport", "pe %u sent a malformed atomic (operation %u, %u bytes, offset %llu)", r.from,
+                    r.amo, r.size, (unsigned long long)r.off);
             r.len = r.size;
             char* p = local(r, r.from);
+            const auto op = static_cast<gshmem_amo_op>(r.amo);
             Rep rep{0, 0};
             if (device(p))
-              rep.value = mem->amo(p, static_cast<AmoOp>(r.amo), r.size, r.a, r.b);
+              rep.value = mem->amo(p, op, r.size, r.a, r.b);
             else if (r.size == 4)
-              rep.value = apply(reinterpret_cast<uint32_t*>(p), static_cast<AmoOp>(r.amo), static_cast<uint32_t>(r.a),
-                                static_cast<uint32_t>(r.b));
+              rep.value = apply(reinterpret_cast<uint32_t*>(p), op, static_cast<uint32_t>(r.a), static_cast<uint32_t>(r.b));
             else
-              rep.value = apply(reinterpret_cast<uint64_t*>(p), static_cast<AmoOp>(r.amo), r.a, r.b);
-            if (!write_all(c, &rep, sizeof rep)) lost(me, r.from, "an atomic");
+              rep.value = apply(reinterpret_cast<uint64_t*>(p), op, r.a, r.b);
+            if (!write_all(c, &rep, sizeof rep)) lost(r.from, "an atomic");
             break;
           }
           case op_flush: {
             std::atomic_thread_fence(std::memory_order_seq_cst);
             Rep rep{0, 0};
-            if (!write_all(c, &rep, sizeof rep)) lost(me, r.from, "a flush");
+            if (!write_all(c, &rep, sizeof rep)) lost(r.from, "a flush");
             break;
           }
           case op_bye: {
@@ -209,7 +212,7 @@ struct Tcp::Impl {
             --i;
             break;
           }
-          default: lost(me, r.from, "an unknown request");
+          default: lost(r.from, "an unknown request");
         }
       }
     }
@@ -225,16 +228,12 @@ struct Tcp::Impl {
     r.len = len;
     return r;
   }
-  int conn(int pe) {
-    if (out[static_cast<size_t>(pe)] < 0) {
-      fatal("tcp transport", "no connection to pe %d", pe);
-    }
-    return out[static_cast<size_t>(pe)];
-  }
+  int conn(int pe) const { return pe >= 0 && pe < npes ? out[static_cast<size_t>(pe)] : -1; }
 };
 
 Status Tcp::create(boot::Bootstrap& b, const std::vector<int>& remote, const std::vector<char*>& bases,
-                   const std::vector<size_t>& sizes, const std::string& ifname, std::unique_ptr<Tcp>* outp) {
+                   const std::vector<size_t>& sizes, const std::string& ifname, mem::LocalMemory* mem,
+                   std::unique_ptr<Tcp>* outp) {
   auto t = std::unique_ptr<Tcp>(new Tcp);
   t->impl_ = std::make_unique<Impl>();
   Impl& m = *t->impl_;
@@ -242,6 +241,7 @@ Status Tcp::create(boot::Bootstrap& b, const std::vector<int>& remote, const std
   m.npes = b.size();
   m.bases = bases;
   m.sizes = sizes;
+  m.mem = mem;
   m.out.assign(static_cast<size_t>(m.npes), -1);
   m.dirty.assign(static_cast<size_t>(m.npes), 0);
   for (int i = 0; i < m.npes; ++i) m.out_mu.push_back(std::make_unique<std::mutex>());
@@ -276,8 +276,6 @@ Status Tcp::create(boot::Bootstrap& b, const std::vector<int>& remote, const std
   return Status::ok;
 }
 
-void Tcp::set_local_memory(LocalMemory* mem) { impl_->mem = mem; }
-
 void Tcp::set_segment(Seg seg, char* base, size_t size) {
   Impl& m = *impl_;
   std::lock_guard<std::mutex> lock(m.seg_mu);
@@ -290,73 +288,103 @@ void Tcp::set_segment(Seg seg, char* base, size_t size) {
   m.sizes[s] = size;
 }
 
-void Tcp::store_local(void* dst, const void* src, size_t n) {
-  if (impl_->device(dst)) impl_->mem->copy(dst, src, n);
-  else memcpy(dst, src, n);
-}
-
 namespace {
 thread_local std::vector<char> t_stage;  // a sending thread's staging buffer for GPU memory
 }
 
-void Tcp::put(int pe, Seg seg, uint64_t off, const void* src, size_t n) {
+#define GSHMEM_TCP_CONN(pe, what)                                                                 \
+  const int c = m.conn(pe);                                                                       \
+  if (c < 0) return fail("tcp transport: " what " to pe " + std::to_string(pe) + ": no connection to that PE", \
+                         Status::invalid_argument)
+#define GSHMEM_TCP_PE(pe, what)                                                                   \
+  if (pe < 0 || pe >= m.npes)                                                                     \
+  return fail("tcp transport: " what " to pe " + std::to_string(pe) + ", which is not in the job", \
+              Status::invalid_argument)
+#define GSHMEM_TCP_LOST(pe, what) \
+  fail("tcp transport: connection to pe " + std::to_string(pe) + " lost during " what, Status::peer_failed)
+
+Status Tcp::put(int pe, Seg seg, uint64_t off, const void* src, size_t n) {
   Impl& m = *impl_;
   if (m.device(src)) {
     t_stage.resize(n);
     m.mem->copy(t_stage.data(), src, n);
     src = t_stage.data();
   }
+  GSHMEM_TCP_PE(pe, "a put");
   std::lock_guard<std::mutex> lock(*m.out_mu[static_cast<size_t>(pe)]);
+  GSHMEM_TCP_CONN(pe, "a put");
   Req r = m.req(op_put, seg, off, n);
-  const int c = m.conn(pe);
-  if (!write_all(c, &r, sizeof r) || !write_all(c, src, n)) lost(m.me, pe, "a put");
+  if (!write_all(c, &r, sizeof r) || !write_all(c, src, n)) return GSHMEM_TCP_LOST(pe, "a put");
   m.dirty[static_cast<size_t>(pe)] = 1;
+  return Status::ok;
 }
 
-void Tcp::get(int pe, Seg seg, uint64_t off, void* dst, size_t n) {
+Status Tcp::get(int pe, Seg seg, uint64_t off, void* dst, size_t n) {
   Impl& m = *impl_;
+  GSHMEM_TCP_PE(pe, "a get");
   const bool dev = m.device(dst);
   if (dev) t_stage.resize(n);
   {
     std::lock_guard<std::mutex> lock(*m.out_mu[static_cast<size_t>(pe)]);
+    GSHMEM_TCP_CONN(pe, "a get");
     Req r = m.req(op_get, seg, off, n);
     Rep rep{};
-    const int c = m.conn(pe);
     if (!write_all(c, &r, sizeof r) || !read_all(c, &rep, sizeof rep) || rep.len != n ||
         !read_all(c, dev ? t_stage.data() : dst, n))
-      lost(m.me, pe, "a get");
+      return GSHMEM_TCP_LOST(pe, "a get");
   }
   if (dev) m.mem->copy(dst, t_stage.data(), n);
+  return Status::ok;
 }
 
-uint64_t Tcp::amo(int pe, Seg seg, uint64_t off, AmoOp op, size_t size, uint64_t a, uint64_t b) {
+Status Tcp::amo(int pe, Seg seg, uint64_t off, gshmem_amo_op op, size_t size, uint64_t a, uint64_t b, uint64_t* old) {
   Impl& m = *impl_;
+  if (size != 4 && size != 8) return fail("tcp transport: atomic of " + std::to_string(size) + " bytes (4 or 8)",
+                                          Status::invalid_argument);
+  GSHMEM_TCP_PE(pe, "an atomic");
   std::lock_guard<std::mutex> lock(*m.out_mu[static_cast<size_t>(pe)]);
+  GSHMEM_TCP_CONN(pe, "an atomic");
   Req r = m.req(op_amo, seg, off, size);
   r.amo = static_cast<uint8_t>(op);
   r.size = static_cast<uint8_t>(size);
   r.a = a;
   r.b = b;
   Rep rep{};
-  const int c = m.conn(pe);
-  if (!write_all(c, &r, sizeof r) || !read_all(c, &rep, sizeof rep)) lost(m.me, pe, "an atomic");
-  return rep.value;
+  if (!write_all(c, &r, sizeof r) || !read_all(c, &rep, sizeof rep)) return GSHMEM_TCP_LOST(pe, "an atomic");
+  if (old) *old = rep.value;
+  return Status::ok;
 }
 
-void Tcp::quiet(int pe) {
+Status Tcp::amo_nbi(int pe, Seg seg, uint64_t off, gshmem_amo_op op, size_t size, uint64_t a, uint64_t b,
+                    uint64_t* old) {
+  uint64_t v = 0;
+  const Status st = amo(pe, seg, off, op, size, a, b, &v);
+  if (st == Status::ok && old) mem::store_local(impl_->mem, old, &v, sizeof v);  // old may be GPU memory
+  return st;
+}
+
+Status Tcp::signal(int pe, Seg seg, uint64_t off, uint64_t value, int sig_op) {
+  // The same connection as the data, applied after it.
+  return amo(pe, seg, off, sig_op == SHMEM_SIGNAL_ADD ? GSHMEM_AMO_ADD : GSHMEM_AMO_SET, 8, value, 0, nullptr);
+}
+
+Status Tcp::quiet(int pe) {
   Impl& m = *impl_;
+  GSHMEM_TCP_PE(pe, "a quiet");
   std::lock_guard<std::mutex> lock(*m.out_mu[static_cast<size_t>(pe)]);
-  if (!m.dirty[static_cast<size_t>(pe)]) return;
+  if (!m.dirty[static_cast<size_t>(pe)]) return Status::ok;
+  GSHMEM_TCP_CONN(pe, "a quiet");
   Req r = m.req(op_flush, Seg::host, 0, 0);
   Rep rep{};
-  const int c = m.conn(pe);
-  if (!write_all(c, &r, sizeof r) || !read_all(c, &rep, sizeof rep)) lost(m.me, pe, "a quiet");
+  if (!write_all(c, &r, sizeof r) || !read_all(c, &rep, sizeof rep)) return GSHMEM_TCP_LOST(pe, "a quiet");
   m.dirty[static_cast<size_t>(pe)] = 0;
+  return Status::ok;
 }
 
-void Tcp::quiet() {
+Status Tcp::quiet() {
   for (int pe = 0; pe < impl_->npes; ++pe)
-    if (impl_->out[static_cast<size_t>(pe)] >= 0) quiet(pe);
+    if (impl_->out[static_cast<size_t>(pe)] >= 0) GSHMEM_CHECK(quiet(pe));
+  return Status::ok;
 }
 
 void Tcp::shutdown() {

@@ -14,8 +14,8 @@
 #include <thread>
 #include <vector>
 
-#include "api/access.hpp"
-#include "proxy/tcp_engine.hpp"
+#include "core/detail/access.hpp"
+#include "proxy/executor.hpp"
 
 namespace {
 uint64_t mix(uint64_t x) {
@@ -40,7 +40,7 @@ int g_fail = 0;
 int main() {
   shmem_init();
   const int me = shmem_my_pe(), n = shmem_n_pes(), right = (me + n / 2) % n, left = (me + n - n / 2) % n;
-  if (!gshmem::g_rt->tcp || n < 2) {
+  if (!gshmem::core::g_rt->tcp || n < 2) {
     if (me == 0) printf("no tcp transport in this job (set GSHMEM_FORCE_PROXY=1); skipping\n");
     shmem_finalize();
     return 77;
@@ -50,11 +50,13 @@ int main() {
   uint64_t* sig = static_cast<uint64_t*>(shmem_calloc(1, 8));
   uint64_t* cnt = static_cast<uint64_t*>(shmem_calloc(1, 8));
   uint64_t* all = static_cast<uint64_t*>(shmem_malloc(sizeof(uint64_t) * kIters * n));
-  auto where = [](const void* p, int pe) { return gshmem::api::target("tcp_executor", p, 1, pe); };
-  CHECK(where(buf, right).remote, "pe %d is mapped, not behind the transport", right);
+  auto where = [](const void* p, int pe) { return gshmem::core::target("tcp_executor", p, 1, pe); };
+  CHECK(where(buf, right).via != nullptr, "pe %d is mapped, not behind the transport", right);
   gshmem::proxy::Fifo fifo(5);  // 32 slots: the producer waits for room often
-  gshmem::proxy::TcpEngine engine(*gshmem::g_rt->tcp);
-  gshmem::proxy::Executor exec(fifo, engine);
+  // the route table's transports (tcp for every PE that is not mapped here)
+  std::vector<gshmem::transport::Transport*> via(static_cast<size_t>(n), nullptr);
+  for (int pe = 0; pe < n; ++pe) via[static_cast<size_t>(pe)] = gshmem::core::g_rt->routes[static_cast<size_t>(pe)].transport;
+  gshmem::proxy::Executor exec(fifo, via);
   std::atomic<bool> stop{false};
   std::thread proxy([&] {
     while (!stop.load(std::memory_order_acquire)) exec.poll();
@@ -62,7 +64,7 @@ int main() {
   });
   std::vector<unsigned char> src(kSlot * kSlots), back(kSlot);
   std::vector<uint64_t> olds(kIters, ~0ull);
-  const gshmem::api::Target tb = where(buf, right), ts = where(sig, right), tc = where(cnt, 0);
+  const gshmem::core::Target tb = where(buf, right), ts = where(sig, right), tc = where(cnt, 0);
   for (int i = 0; i < kIters; ++i) {
     unsigned char* s = src.data() + (i % kSlots) * kSlot;
     for (size_t k = 0; k < kSlot; ++k) s[k] = byte_of(me, i, k);
@@ -73,11 +75,11 @@ int main() {
     gshmem_trigger_signal(right, static_cast<uint32_t>(ts.seg), ts.off, 1, 1, &t, e);
     fifo.push(t, e);
     uint64_t upto;
-    if (!tc.remote) {  // PE 0's counter is mapped here: a CPU atomic, atomic with the proxy's
+    if (!tc.via) {  // PE 0's counter is mapped here: a CPU atomic, atomic with the proxy's
       olds[static_cast<size_t>(i)] = __atomic_fetch_add(reinterpret_cast<uint64_t*>(tc.p), 1, __ATOMIC_SEQ_CST);
       upto = fifo.push(gshmem_trigger_encode(GSHMEM_TRIG_FLUSH, 0, 0, 0, 0, 0));
     } else {
-      gshmem_trigger_amo(0, static_cast<uint32_t>(tc.seg), tc.off, GSHMEM_TRIG_AMO_ADD, 8, 1, 0,
+      gshmem_trigger_amo(0, static_cast<uint32_t>(tc.seg), tc.off, GSHMEM_AMO_ADD, 8, 1, 0,
                          reinterpret_cast<uintptr_t>(&olds[static_cast<size_t>(i)]), &t, e);
       upto = fifo.push(t, e);
     }

@@ -303,10 +303,10 @@ std::vector<std::unique_ptr<Mem>> mems(int n) {
 }
 
 // A connected transport for PE me (null, with a failure recorded, if create fails).
-std::unique_ptr<Transport> connect(int me, int n, boot::Bootstrap& b, const Mem& m) {
-  std::unique_ptr<Transport> t;
+std::unique_ptr<IbTransport> connect(int me, int n, boot::Bootstrap& b, const Mem& m) {
+  std::unique_ptr<IbTransport> t;
   std::string why;
-  EXPECT_EQ(Transport::create(fake_verbs(), b, others(me, n), m.specs(me), Options{}, &t, &why), Status::ok) << why;
+  EXPECT_EQ(IbTransport::create(fake_verbs(), b, others(me, n), m.specs(me), Options{}, nullptr, &t, &why), Status::ok) << why;
   return t;
 }
 
@@ -315,8 +315,8 @@ void expect_failed_setup(int n, const std::vector<std::unique_ptr<Mem>>& mem, st
                          Status want) {
   whys->assign(static_cast<size_t>(n), "");
   run_pes(n, [&](int me, boot::Bootstrap& b) {
-    std::unique_ptr<Transport> t;
-    const Status st = Transport::create(fake_verbs(), b, others(me, n), mem[me]->specs(me), Options{}, &t, &(*whys)[me]);
+    std::unique_ptr<IbTransport> t;
+    const Status st = IbTransport::create(fake_verbs(), b, others(me, n), mem[me]->specs(me), Options{}, nullptr, &t, &(*whys)[me]);
     EXPECT_NE(st, Status::ok);
     if (want != Status::ok) {
       EXPECT_EQ(st, want);
@@ -337,7 +337,7 @@ TEST(IbTransport, PutGetSignalAndAtomicsThroughAFakeNic) {
   const int n = 3;
   const uint64_t seed = std::random_device{}();
   std::vector<std::unique_ptr<Mem>> mem = mems(n);
-  std::vector<std::unique_ptr<Transport>> tr(n);
+  std::vector<std::unique_ptr<IbTransport>> tr(n);
   run_pes(n, [&](int me, boot::Bootstrap& b) {
     Mem& m = *mem[me];
     for (size_t i = 0; i < m.host_len; ++i) m.host[i] = static_cast<char>(pay(seed, me, i));
@@ -349,7 +349,7 @@ TEST(IbTransport, PutGetSignalAndAtomicsThroughAFakeNic) {
     memset(m.dev, 0xA5, 5000);
     tr[me] = connect(me, n, b, m);
     ASSERT_TRUE(tr[me]);
-    Transport& t = *tr[me];
+    IbTransport& t = *tr[me];
     const int right = (me + 1) % n, left = (me + n - 1) % n;
     Mem& rm = *mem[right];
     ASSERT_EQ(b.barrier(), Status::ok);
@@ -357,10 +357,10 @@ TEST(IbTransport, PutGetSignalAndAtomicsThroughAFakeNic) {
     // puts: registered source, a staged (unregistered) one, GPU segment to GPU segment
     std::vector<char> loose(300);
     for (size_t i = 0; i < loose.size(); ++i) loose[i] = static_cast<char>(pay(seed ^ 2, me, i));
-    ASSERT_EQ(t.put(right, Seg::host, 128 << 10, m.host, 64 << 10), Status::ok) << t.error();
-    ASSERT_EQ(t.put(right, Seg::host, 256 << 10, loose.data(), loose.size()), Status::ok) << t.error();
+    ASSERT_EQ(t.put_nbi(right, Seg::host, 128 << 10, m.host, 64 << 10), Status::ok) << t.error();
+    ASSERT_EQ(t.put_nbi(right, Seg::host, 256 << 10, loose.data(), loose.size()), Status::ok) << t.error();
     std::fill(loose.begin(), loose.end(), 0);  // staged at the call: the source is free already
-    ASSERT_EQ(t.put(right, Seg::device, 0, m.dev + 8192, 5000), Status::ok) << t.error();
+    ASSERT_EQ(t.put_nbi(right, Seg::device, 0, m.dev + 8192, 5000), Status::ok) << t.error();
     EXPECT_EQ(static_cast<unsigned char>(rm.host[128 << 10]), 0xA5u) << "data arrived before the NIC ran";
     ASSERT_EQ(t.quiet(), Status::ok) << t.error();
     size_t bad = 0;
@@ -370,17 +370,17 @@ TEST(IbTransport, PutGetSignalAndAtomicsThroughAFakeNic) {
     EXPECT_EQ(bad, 0u);
 
     // put + signal SET + signal ADD: the signals wait behind an ordering read
-    ASSERT_EQ(t.put(right, Seg::data, 64, m.host, 1024), Status::ok);
-    ASSERT_EQ(t.signal(right, Seg::data, 8 * me, 42 + me, false), Status::ok) << t.error();
-    ASSERT_EQ(t.signal(right, Seg::data, 2048 + 8 * me, 5, true), Status::ok) << t.error();
+    ASSERT_EQ(t.put_nbi(right, Seg::data, 64, m.host, 1024), Status::ok);
+    ASSERT_EQ(t.signal(right, Seg::data, 8 * me, 42 + me, SHMEM_SIGNAL_SET), Status::ok) << t.error();
+    ASSERT_EQ(t.signal(right, Seg::data, 2048 + 8 * me, 5, SHMEM_SIGNAL_ADD), Status::ok) << t.error();
     ASSERT_EQ(t.quiet(), Status::ok) << t.error();
     EXPECT_EQ(reinterpret_cast<uint64_t*>(rm.data)[me], 42u + me);
     EXPECT_EQ(memcmp(rm.data + 64, m.host, 1024), 0);
 
     // gets from left: into a registered range and into loose memory, complete only at quiet
     std::vector<char> got(4000, 0x5A);
-    ASSERT_EQ(t.get(left, Seg::host, 1000, got.data(), got.size()), Status::ok) << t.error();
-    ASSERT_EQ(t.get(left, Seg::device, 100000, m.host + (512 << 10), 2000), Status::ok) << t.error();
+    ASSERT_EQ(t.get_nbi(left, Seg::host, 1000, got.data(), got.size()), Status::ok) << t.error();
+    ASSERT_EQ(t.get_nbi(left, Seg::device, 100000, m.host + (512 << 10), 2000), Status::ok) << t.error();
     EXPECT_EQ(got[0], 0x5A) << "get data delivered before quiet";
     ASSERT_EQ(t.quiet(), Status::ok) << t.error();
     bad = 0;
@@ -407,47 +407,47 @@ TEST(IbTransport, PutGetSignalAndAtomicsThroughAFakeNic) {
   EXPECT_EQ(scope.nic.dmabuf_calls, n);  // the device segment went through dma-buf
 
   // Every atomic from PE 0 on PE 1's data segment, 8 and 4 bytes, both halves of a word.
-  Transport& t0 = *tr[0];
+  IbTransport& t0 = *tr[0];
   char* d1 = mem[1]->data;
   memset(d1 + 512, 0, 64);
   uint64_t old = 0;
-  auto do_amo = [&](uint64_t off, AmoOp op, size_t bytes, uint64_t a, uint64_t b2) {
+  auto do_amo = [&](uint64_t off, gshmem_amo_op op, size_t bytes, uint64_t a, uint64_t b2) {
     old = 0xdeadbeefull;
-    EXPECT_EQ(t0.amo(1, Seg::data, off, op, bytes, a, b2, &old), Status::ok) << t0.error();
+    EXPECT_EQ(t0.amo_nbi(1, Seg::data, off, op, bytes, a, b2, &old), Status::ok) << t0.error();
     EXPECT_EQ(t0.quiet(), Status::ok) << t0.error();
     return old;
   };
   auto w64 = [&](size_t off) { return *reinterpret_cast<uint64_t*>(d1 + off); };
   auto w32 = [&](size_t off) { return *reinterpret_cast<uint32_t*>(d1 + off); };
-  EXPECT_EQ(do_amo(512, AmoOp::set, 8, ~0ull, 0), 0u);
+  EXPECT_EQ(do_amo(512, GSHMEM_AMO_SET, 8, ~0ull, 0), 0u);
   EXPECT_EQ(w64(512), ~0ull);  // all ones stored, not mistaken for anything
-  EXPECT_EQ(do_amo(512, AmoOp::add, 8, 2, 0), ~0ull);
+  EXPECT_EQ(do_amo(512, GSHMEM_AMO_ADD, 8, 2, 0), ~0ull);
   EXPECT_EQ(w64(512), 1u);
-  EXPECT_EQ(do_amo(512, AmoOp::cswap, 8, 1, 77), 1u);
-  EXPECT_EQ(do_amo(512, AmoOp::cswap, 8, 1, 99), 77u);  // fails: returns the old value, no change
+  EXPECT_EQ(do_amo(512, GSHMEM_AMO_CSWAP, 8, 1, 77), 1u);
+  EXPECT_EQ(do_amo(512, GSHMEM_AMO_CSWAP, 8, 1, 99), 77u);  // fails: returns the old value, no change
   EXPECT_EQ(w64(512), 77u);
-  EXPECT_EQ(do_amo(512, AmoOp::swap, 8, 1ull << 40, 0), 77u);
-  EXPECT_EQ(do_amo(512, AmoOp::band, 8, (1ull << 40) | 6, 0), 1ull << 40);
-  EXPECT_EQ(do_amo(512, AmoOp::bor, 8, 3, 0), 1ull << 40);
-  EXPECT_EQ(do_amo(512, AmoOp::bxor, 8, 1, 0), (1ull << 40) | 3);
-  EXPECT_EQ(do_amo(512, AmoOp::fetch, 8, 0, 0), (1ull << 40) | 2);
+  EXPECT_EQ(do_amo(512, GSHMEM_AMO_SWAP, 8, 1ull << 40, 0), 77u);
+  EXPECT_EQ(do_amo(512, GSHMEM_AMO_AND, 8, (1ull << 40) | 6, 0), 1ull << 40);
+  EXPECT_EQ(do_amo(512, GSHMEM_AMO_OR, 8, 3, 0), 1ull << 40);
+  EXPECT_EQ(do_amo(512, GSHMEM_AMO_XOR, 8, 1, 0), (1ull << 40) | 3);
+  EXPECT_EQ(do_amo(512, GSHMEM_AMO_FETCH, 8, 0, 0), (1ull << 40) | 2);
   // 4-byte operations on the two halves of the word at 520: the other half never changes
   *reinterpret_cast<uint64_t*>(d1 + 520) = 0x1111111122222222ull;
-  EXPECT_EQ(do_amo(520, AmoOp::add, 4, 0xF0000000u, 0), 0x22222222u);
+  EXPECT_EQ(do_amo(520, GSHMEM_AMO_ADD, 4, 0xF0000000u, 0), 0x22222222u);
   EXPECT_EQ(w32(520), 0x12222222u);  // wrapped at 32 bits
   EXPECT_EQ(w32(524), 0x11111111u);
-  EXPECT_EQ(do_amo(524, AmoOp::cswap, 4, 0x11111111u, 0xFFFFFFFFu), 0x11111111u);
+  EXPECT_EQ(do_amo(524, GSHMEM_AMO_CSWAP, 4, 0x11111111u, 0xFFFFFFFFu), 0x11111111u);
   EXPECT_EQ(w32(524), 0xFFFFFFFFu);
   EXPECT_EQ(w32(520), 0x12222222u);
-  EXPECT_EQ(do_amo(524, AmoOp::add, 4, 1, 0), 0xFFFFFFFFu);
+  EXPECT_EQ(do_amo(524, GSHMEM_AMO_ADD, 4, 1, 0), 0xFFFFFFFFu);
   EXPECT_EQ(w32(524), 0u);           // no carry out of the upper half
   EXPECT_EQ(w32(520), 0x12222222u);  // nor into the lower one
-  EXPECT_EQ(do_amo(520, AmoOp::bxor, 4, 0xFFFFFFFFu, 0), 0x12222222u);
-  EXPECT_EQ(do_amo(520, AmoOp::fetch, 4, 0, 0), 0xEDDDDDDDu);
-  EXPECT_EQ(do_amo(524, AmoOp::swap, 4, 7, 0), 0u);
+  EXPECT_EQ(do_amo(520, GSHMEM_AMO_XOR, 4, 0xFFFFFFFFu, 0), 0x12222222u);
+  EXPECT_EQ(do_amo(520, GSHMEM_AMO_FETCH, 4, 0, 0), 0xEDDDDDDDu);
+  EXPECT_EQ(do_amo(524, GSHMEM_AMO_SWAP, 4, 7, 0), 0u);
   EXPECT_EQ(w64(520), (7ull << 32) | 0xEDDDDDDDu);
   // a non-fetching atomic needs no result slot
-  EXPECT_EQ(t0.amo(1, Seg::data, 512, AmoOp::add, 8, 1, 0, nullptr), Status::ok);
+  EXPECT_EQ(t0.amo_nbi(1, Seg::data, 512, GSHMEM_AMO_ADD, 8, 1, 0, nullptr), Status::ok);
   EXPECT_EQ(t0.quiet(), Status::ok);
   EXPECT_EQ(w64(512), (1ull << 40) | 3);
   for (auto& t : tr) t.reset();
@@ -462,15 +462,15 @@ TEST(IbTransport, ContendedAtomicsFromSeveralPes) {
   // on the two halves of one word; every ticket must be handed out exactly once.
   std::vector<std::vector<uint64_t>> tickets(n);
   run_pes(n, [&](int me, boot::Bootstrap& b) {
-    std::unique_ptr<Transport> t = connect(me, n, b, *mem[me]);
+    std::unique_ptr<IbTransport> t = connect(me, n, b, *mem[me]);
     ASSERT_TRUE(t);
     ASSERT_EQ(b.barrier(), Status::ok);
     if (me != 0) {
       std::vector<uint64_t> a(rounds), lo(rounds), hi(rounds);
       for (int r = 0; r < rounds; ++r) {
-        ASSERT_EQ(t->amo(0, Seg::data, 0, AmoOp::add, 8, 1, 0, &a[r]), Status::ok) << t->error();
-        ASSERT_EQ(t->amo(0, Seg::data, 8, AmoOp::add, 4, 1, 0, &lo[r]), Status::ok) << t->error();
-        ASSERT_EQ(t->amo(0, Seg::data, 12, AmoOp::add, 4, 1, 0, &hi[r]), Status::ok) << t->error();
+        ASSERT_EQ(t->amo_nbi(0, Seg::data, 0, GSHMEM_AMO_ADD, 8, 1, 0, &a[r]), Status::ok) << t->error();
+        ASSERT_EQ(t->amo_nbi(0, Seg::data, 8, GSHMEM_AMO_ADD, 4, 1, 0, &lo[r]), Status::ok) << t->error();
+        ASSERT_EQ(t->amo_nbi(0, Seg::data, 12, GSHMEM_AMO_ADD, 4, 1, 0, &hi[r]), Status::ok) << t->error();
       }
       ASSERT_EQ(t->quiet(), Status::ok) << t->error();
       for (int r = 0; r < rounds; ++r) {
@@ -493,26 +493,61 @@ TEST(IbTransport, ContendedAtomicsFromSeveralPes) {
   EXPECT_EQ(*reinterpret_cast<uint32_t*>(mem[0]->data + 12), per);
 }
 
+// The blocking forms host calls use (transport/transport.hpp): put returns with the source read,
+// get and amo with the data or old value delivered, without a separate quiet.
+TEST(IbTransport, BlockingFormsCompleteAtReturn) {
+  NicScope scope;
+  const int n = 2;
+  const uint64_t seed = std::random_device{}();
+  std::vector<std::unique_ptr<Mem>> mem = mems(n);
+  run_pes(n, [&](int me, boot::Bootstrap& b) {
+    Mem& m = *mem[me];
+    for (size_t i = 0; i < 4096; ++i) m.host[i] = static_cast<char>(pay(seed, me, i));
+    memset(m.data, 0, 64);
+    std::unique_ptr<IbTransport> t = connect(me, n, b, m);
+    ASSERT_TRUE(t);
+    ASSERT_EQ(b.barrier(), Status::ok);
+    if (me == 0) {
+      std::vector<char> src(512);
+      for (size_t i = 0; i < src.size(); ++i) src[i] = static_cast<char>(pay(seed ^ 3, 0, i));
+      ASSERT_EQ(t->put(1, Seg::host, 8192, src.data(), src.size()), Status::ok) << t->error();
+      EXPECT_EQ(memcmp(mem[1]->host + 8192, src.data(), src.size()), 0) << "put returned before the NIC wrote";
+      std::vector<char> got(1000, 0x5A);
+      ASSERT_EQ(t->get(1, Seg::host, 100, got.data(), got.size()), Status::ok) << t->error();
+      size_t bad = 0;
+      for (size_t i = 0; i < got.size(); ++i) bad += got[i] != static_cast<char>(pay(seed, 1, 100 + i));
+      EXPECT_EQ(bad, 0u) << "get returned before its data";
+      uint64_t old = 1;
+      ASSERT_EQ(t->amo(1, Seg::data, 16, GSHMEM_AMO_ADD, 8, 5, 0, &old), Status::ok) << t->error();
+      EXPECT_EQ(old, 0u);
+      ASSERT_EQ(t->amo(1, Seg::data, 16, GSHMEM_AMO_CSWAP, 8, 5, 9, &old), Status::ok) << t->error();
+      EXPECT_EQ(old, 5u);
+      EXPECT_EQ(*reinterpret_cast<uint64_t*>(mem[1]->data + 16), 9u);
+    }
+    ASSERT_EQ(b.barrier(), Status::ok);
+  });
+}
+
 TEST(IbTransport, BadRangesAndFailedCompletionsNameThePe) {
   NicScope scope;
   const int n = 2;
   std::vector<std::unique_ptr<Mem>> mem = mems(n);
   run_pes(n, [&](int me, boot::Bootstrap& b) {
-    std::unique_ptr<Transport> t = connect(me, n, b, *mem[me]);
+    std::unique_ptr<IbTransport> t = connect(me, n, b, *mem[me]);
     ASSERT_TRUE(t);
     ASSERT_EQ(b.barrier(), Status::ok);
     if (me == 0) {
-      EXPECT_NE(t->put(1, Seg::data, 4000, mem[0]->host, 200), Status::ok);
+      EXPECT_NE(t->put_nbi(1, Seg::data, 4000, mem[0]->host, 200), Status::ok);
       EXPECT_NE(t->error().find("pe 1"), std::string::npos) << t->error();
       EXPECT_NE(t->error().find("outside"), std::string::npos) << t->error();
-      EXPECT_NE(t->amo(1, Seg::data, 6, AmoOp::add, 8, 1, 0, nullptr), Status::ok);
+      EXPECT_NE(t->amo_nbi(1, Seg::data, 6, GSHMEM_AMO_ADD, 8, 1, 0, nullptr), Status::ok);
       EXPECT_NE(t->error().find("not 8-byte aligned"), std::string::npos) << t->error();
-      EXPECT_NE(t->put(0, Seg::data, 0, mem[0]->host, 8), Status::ok);  // itself: not an ib peer
+      EXPECT_NE(t->put_nbi(0, Seg::data, 0, mem[0]->host, 8), Status::ok);  // itself: not an ib peer
       {
         std::lock_guard<std::mutex> lk(g_nic->mu);
         g_nic->fail_opcode = IBV_WR_RDMA_WRITE;
       }
-      EXPECT_EQ(t->put(1, Seg::host, 0, mem[0]->host, 64), Status::ok);  // posted fine, fails remotely
+      EXPECT_EQ(t->put_nbi(1, Seg::host, 0, mem[0]->host, 64), Status::ok);  // posted fine, fails remotely
       EXPECT_NE(t->quiet(), Status::ok);
       EXPECT_NE(t->error().find("pe 1"), std::string::npos) << t->error();
       EXPECT_NE(t->error().find("remote access error"), std::string::npos) << t->error();
@@ -527,12 +562,12 @@ TEST(IbTransport, GpuSegmentFallsBackToPlainRegistration) {
   const int n = 2;
   std::vector<std::unique_ptr<Mem>> mem = mems(n);
   run_pes(n, [&](int me, boot::Bootstrap& b) {
-    std::unique_ptr<Transport> t = connect(me, n, b, *mem[me]);
+    std::unique_ptr<IbTransport> t = connect(me, n, b, *mem[me]);
     ASSERT_TRUE(t);
     memset(mem[me]->dev, me + 1, 64);
     ASSERT_EQ(b.barrier(), Status::ok);
     if (me == 0) {
-      ASSERT_EQ(t->get(1, Seg::device, 0, mem[0]->host, 64), Status::ok) << t->error();
+      ASSERT_EQ(t->get_nbi(1, Seg::device, 0, mem[0]->host, 64), Status::ok) << t->error();
       ASSERT_EQ(t->quiet(), Status::ok) << t->error();
       EXPECT_EQ(mem[0]->host[63], 2);
     }

@@ -16,10 +16,8 @@
 #include <vector>
 
 #include "proxy/executor.hpp"
-#include "proxy/route_engine.hpp"
 
 namespace {
-using gshmem::proxy::Engine;
 using gshmem::proxy::Executor;
 using gshmem::proxy::Fifo;
 
@@ -27,43 +25,66 @@ constexpr int kPes = 3, kProducers = 4;
 constexpr size_t kSegBytes = 1 << 20;
 constexpr uint64_t kInlineOff = 512 * 1024;  // inline puts: 256 bytes per producer
 
-class DeferredEngine : public Engine {
+using gshmem::Status;
+using gshmem::transport::Seg;
+using gshmem::transport::Transport;
+
+// A transport that performs its operations only at quiet (as a copy engine or network would):
+// the executor must quiet it after every batch before it publishes completion.
+class DeferredTransport : public Transport {
  public:
-  explicit DeferredEngine(std::vector<std::vector<unsigned char>>& seg) : seg_(seg) {}
-  void put(uint32_t pe, uint32_t, uint64_t off, uint64_t src, uint64_t n) override {
+  explicit DeferredTransport(std::vector<std::vector<unsigned char>>& seg) : seg_(seg) {}
+  const char* name() const override { return "deferred"; }
+  Status put_nbi(int pe, Seg, uint64_t off, const void* src, size_t n) override {
     check(pe, off, n);
-    pending_.push_back([=, this] { memcpy(seg_[pe].data() + off, reinterpret_cast<const void*>(src), n); });
+    pending_.push_back([=, this] { memcpy(seg_[pe].data() + off, src, n); });
+    return Status::ok;
   }
-  void put_inline(uint32_t pe, uint32_t, uint64_t off, const void* data, uint64_t n) override {
+  // The blocking form the executor uses for inline data: copied now, performed later.
+  Status put(int pe, Seg, uint64_t off, const void* data, size_t n) override {
     check(pe, off, n);
     std::array<unsigned char, 16> v{};
     memcpy(v.data(), data, n);  // the trigger's slot is reused once this returns
     pending_.push_back([=, this] { memcpy(seg_[pe].data() + off, v.data(), n); });
+    return Status::ok;
   }
-  void get(uint32_t pe, uint32_t, uint64_t off, uint64_t dst, uint64_t n) override {
+  Status get_nbi(int pe, Seg, uint64_t off, void* dst, size_t n) override {
     check(pe, off, n);
-    pending_.push_back([=, this] { memcpy(reinterpret_cast<void*>(dst), seg_[pe].data() + off, n); });
+    pending_.push_back([=, this] { memcpy(dst, seg_[pe].data() + off, n); });
+    return Status::ok;
   }
-  void signal(uint32_t pe, uint32_t, uint64_t off, uint64_t v, uint32_t op) override {
+  Status get(int pe, Seg s, uint64_t off, void* dst, size_t n) override {
+    get_nbi(pe, s, off, dst, n);
+    return quiet();
+  }
+  Status signal(int pe, Seg, uint64_t off, uint64_t v, int op) override {
     check(pe, off, 8);
     pending_.push_back([=, this] {
       std::atomic_ref<uint64_t> w(*reinterpret_cast<uint64_t*>(seg_[pe].data() + off));
-      if (op == 1) w.fetch_add(v);
+      if (op == SHMEM_SIGNAL_ADD) w.fetch_add(v);
       else w.store(v);
     });
+    return Status::ok;
   }
-  void amo(uint32_t pe, uint32_t, uint64_t off, uint32_t op, uint32_t bytes, uint64_t a, uint64_t b,
-           uint64_t* old) override {
+  Status amo_nbi(int pe, Seg, uint64_t off, gshmem_amo_op op, size_t bytes, uint64_t a, uint64_t b,
+                 uint64_t* old) override {
     check(pe, off, bytes);
     pending_.push_back([=, this] {
       if (bytes == 8) *write_old(old) = apply<uint64_t>(pe, off, op, a, b);
       else *write_old(old) = apply<uint32_t>(pe, off, op, static_cast<uint32_t>(a), static_cast<uint32_t>(b));
     });
+    return Status::ok;
   }
-  void flush() override {
+  Status amo(int pe, Seg s, uint64_t off, gshmem_amo_op op, size_t bytes, uint64_t a, uint64_t b, uint64_t* old) override {
+    amo_nbi(pe, s, off, op, bytes, a, b, old);
+    return quiet();
+  }
+  Status fence() override { return Status::ok; }
+  Status quiet() override {
     for (auto& f : pending_) f();
     pending_.clear();
     ++flushes;
+    return Status::ok;
   }
   uint64_t flushes = 0;
 
@@ -72,25 +93,25 @@ class DeferredEngine : public Engine {
     static thread_local uint64_t sink;
     return old ? old : &sink;
   }
-  void check(uint32_t pe, uint64_t off, uint64_t n) const {
-    ASSERT_LT(pe, static_cast<uint32_t>(kPes));
+  void check(int pe, uint64_t off, uint64_t n) const {
+    ASSERT_LT(pe, kPes);
     ASSERT_LE(off + n, kSegBytes);
   }
   template <typename T>
-  uint64_t apply(uint32_t pe, uint64_t off, uint32_t op, T a, T b) {
+  uint64_t apply(int pe, uint64_t off, gshmem_amo_op op, T a, T b) {
     std::atomic_ref<T> w(*reinterpret_cast<T*>(seg_[pe].data() + off));
     switch (op) {
-      case GSHMEM_TRIG_AMO_FETCH: return w.load();
-      case GSHMEM_TRIG_AMO_SET: return w.exchange(a);
-      case GSHMEM_TRIG_AMO_SWAP: return w.exchange(a);
-      case GSHMEM_TRIG_AMO_CSWAP: {
-        T expected = b;
-        w.compare_exchange_strong(expected, a);
+      case GSHMEM_AMO_FETCH: return w.load();
+      case GSHMEM_AMO_SET: return w.exchange(a);
+      case GSHMEM_AMO_SWAP: return w.exchange(a);
+      case GSHMEM_AMO_CSWAP: {  // (a = expected, b = new value): device_host/ops.h
+        T expected = a;
+        w.compare_exchange_strong(expected, b);
         return expected;
       }
-      case GSHMEM_TRIG_AMO_ADD: return w.fetch_add(a);
-      case GSHMEM_TRIG_AMO_AND: return w.fetch_and(a);
-      case GSHMEM_TRIG_AMO_OR: return w.fetch_or(a);
+      case GSHMEM_AMO_ADD: return w.fetch_add(a);
+      case GSHMEM_AMO_AND: return w.fetch_and(a);
+      case GSHMEM_AMO_OR: return w.fetch_or(a);
       default: return w.fetch_xor(a);
     }
   }
@@ -120,7 +141,7 @@ uint64_t push_signal(Fifo& f, uint32_t pe, uint64_t off, uint64_t v, uint32_t op
   gshmem_trigger_signal(pe, 0, off, v, op, &t, &e);
   return f.push(t, &e);
 }
-uint64_t push_amo(Fifo& f, uint32_t pe, uint64_t off, uint32_t op, uint32_t bytes, uint64_t a, uint64_t b, uint64_t* old) {
+uint64_t push_amo(Fifo& f, uint32_t pe, uint64_t off, gshmem_amo_op op, uint32_t bytes, uint64_t a, uint64_t b, uint64_t* old) {
   gshmem_trigger t, e[2];
   gshmem_trigger_amo(pe, 0, off, op, bytes, a, b, reinterpret_cast<uintptr_t>(old), &t, e);
   return f.push(t, e);
@@ -130,8 +151,8 @@ uint64_t push_amo(Fifo& f, uint32_t pe, uint64_t off, uint32_t op, uint32_t byte
 TEST(ProxyExecutor, DeferredCompletionPutsSignalsGetsAtomics) {
   std::vector<std::vector<unsigned char>> seg(kPes, std::vector<unsigned char>(kSegBytes, 0));
   Fifo fifo(7);  // 128 slots: plenty of backpressure
-  DeferredEngine engine(seg);
-  Executor exec(fifo, engine);
+  DeferredTransport engine(seg);
+  Executor exec(fifo, {&engine, &engine, &engine});
   std::atomic<bool> stop{false};
   std::thread proxy([&] {
     while (!stop.load(std::memory_order_acquire)) exec.poll();
@@ -169,7 +190,7 @@ TEST(ProxyExecutor, DeferredCompletionPutsSignalsGetsAtomics) {
         inline_len[i % 16] = ni;
         memset(inl, 0xee, sizeof inl);
         push_signal(fifo, target, sig_off, 1, 1);                                           // ADD
-        push_amo(fifo, 0, kCounterOff, GSHMEM_TRIG_AMO_ADD, 8, 1, 0, &olds[static_cast<size_t>(i)]);
+        push_amo(fifo, 0, kCounterOff, GSHMEM_AMO_ADD, 8, 1, 0, &olds[static_cast<size_t>(i)]);
         if (i % 8 == 7) {
           const uint64_t upto = push_get(fifo, target, off, back.data(), n);
           fifo.quiet(upto);
@@ -189,15 +210,15 @@ TEST(ProxyExecutor, DeferredCompletionPutsSignalsGetsAtomics) {
   for (auto& t : producers) t.join();
   // all-ones operands (an extension word of all ones must not look like an empty slot) and cswap
   uint64_t old1 = 0, old2 = 0, old3 = 0;
-  push_amo(fifo, 1, 64, GSHMEM_TRIG_AMO_SET, 8, ~0ull, 0, &old1);
-  push_amo(fifo, 1, 64, GSHMEM_TRIG_AMO_CSWAP, 8, 5, ~0ull, &old2);
-  fifo.quiet(push_amo(fifo, 1, 64, GSHMEM_TRIG_AMO_FETCH, 8, 0, 0, &old3));
+  push_amo(fifo, 1, 64, GSHMEM_AMO_SET, 8, ~0ull, 0, &old1);
+  push_amo(fifo, 1, 64, GSHMEM_AMO_CSWAP, 8, ~0ull, 5, &old2);  // expected ~0, new 5
+  fifo.quiet(push_amo(fifo, 1, 64, GSHMEM_AMO_FETCH, 8, 0, 0, &old3));
   EXPECT_EQ(old2, ~0ull);
   EXPECT_EQ(old3, 5u);
   uint32_t o32 = 0;
   uint64_t o32w = 0;
-  push_amo(fifo, 2, 128, GSHMEM_TRIG_AMO_SET, 4, 0xffffffffu, 0, nullptr);
-  fifo.quiet(push_amo(fifo, 2, 128, GSHMEM_TRIG_AMO_XOR, 4, 0x0f0f0f0fu, 0, &o32w));
+  push_amo(fifo, 2, 128, GSHMEM_AMO_SET, 4, 0xffffffffu, 0, nullptr);
+  fifo.quiet(push_amo(fifo, 2, 128, GSHMEM_AMO_XOR, 4, 0x0f0f0f0fu, 0, &o32w));
   memcpy(&o32, seg[2].data() + 128, 4);
   EXPECT_EQ(o32w, 0xffffffffu);
   EXPECT_EQ(o32, 0xf0f0f0f0u);
@@ -219,69 +240,108 @@ TEST(ProxyExecutor, DeferredCompletionPutsSignalsGetsAtomics) {
   EXPECT_GT(engine.flushes, 0u);
 }
 
-// FENCE reaches the engine between the operations it separates; a FENCE carrying extension slots
-// is rejected; FIFO-ordered engines need not implement fence().
-TEST(ProxyExecutor, FenceReachesTheEngineInOrder) {
-  struct Recorder : Engine {
-    std::string log;
-    void put(uint32_t pe, uint32_t, uint64_t, uint64_t, uint64_t) override { log += "P" + std::to_string(pe); }
-    void put_inline(uint32_t, uint32_t, uint64_t, const void*, uint64_t) override { log += "I"; }
-    void get(uint32_t, uint32_t, uint64_t, uint64_t, uint64_t) override { log += "G"; }
-    void signal(uint32_t, uint32_t, uint64_t, uint64_t, uint32_t) override { log += "S"; }
-    void amo(uint32_t, uint32_t, uint64_t, uint32_t, uint32_t, uint64_t, uint64_t, uint64_t*) override { log += "A"; }
-    void flush() override {}
-    void fence() override { log += "F"; }
-  } engine;
+// A transport that logs what reaches it.
+struct Recorder : Transport {
+  std::string& log;
+  char tag;
+  bool marks = false;
+  uint64_t done = 0;
+  Recorder(std::string& l, char t) : log(l), tag(t) {}
+  const char* name() const override { return "recorder"; }
+  Status put(int pe, Seg, uint64_t, const void*, size_t) override { return note("I", pe); }
+  Status put_nbi(int pe, Seg, uint64_t, const void*, size_t) override { return note("", pe); }
+  Status get(int pe, Seg, uint64_t, void*, size_t) override { return note("g", pe); }
+  Status get_nbi(int pe, Seg, uint64_t, void*, size_t) override { return note("G", pe); }
+  Status signal(int pe, Seg, uint64_t, uint64_t, int) override { return note("S", pe); }
+  Status amo(int pe, Seg, uint64_t, gshmem_amo_op, size_t, uint64_t, uint64_t, uint64_t*) override { return note("a", pe); }
+  Status amo_nbi(int pe, Seg, uint64_t, gshmem_amo_op, size_t, uint64_t, uint64_t, uint64_t*) override {
+    return note("A", pe);
+  }
+  Status fence() override {
+    log += std::string("|") + tag;
+    return Status::ok;
+  }
+  Status quiet() override { return Status::ok; }
+  bool has_marks() const override { return marks; }
+  Status mark(uint64_t token) override {
+    log += std::string("m") + tag + std::to_string(token);
+    return Status::ok;
+  }
+  uint64_t marked_done() override { return done; }
+  Status note(const char* what, int pe) {
+    log += tag + std::string(what) + std::to_string(pe);
+    return Status::ok;
+  }
+};
+
+// FENCE reaches the transport between the operations it separates; a FENCE carrying extension
+// slots is rejected, and so is a trigger for a PE the proxy does not route.
+TEST(ProxyExecutor, FenceReachesTheTransportInOrder) {
+  std::string log;
+  Recorder t(log, 'x');
   Fifo fifo(6);
-  Executor exec(fifo, engine);
+  Executor exec(fifo, {nullptr, &t, &t});
   char buf[64] = {};
   push_put(fifo, 1, 0, buf, 64);
   fifo.push(gshmem_trigger_fence());
   push_put(fifo, 2, 0, buf, 64);
-  push_signal(fifo, 2, 8, 1, 0);
+  push_signal(fifo, 2, 8, 1, SHMEM_SIGNAL_SET);
   const gshmem_trigger bad_fence = gshmem_trigger_encode(GSHMEM_TRIG_FENCE, GSHMEM_TRIG_FLAG_EXT, 0, 0, 0, 0);
   const gshmem_trigger ext{1, 2};
   fifo.push(bad_fence, &ext);
   fifo.push(gshmem_trigger_fence());
   push_get(fifo, 1, 0, buf, 8);
+  push_put(fifo, 0, 0, buf, 8);  // pe 0 is not routed through the proxy
   while (exec.poll()) {
   }
-  EXPECT_EQ(engine.log, "P1FP2SFG");
-  EXPECT_EQ(exec.rejected(), 1u);
+  EXPECT_EQ(log, "x1|xx2xS2|xxG1");
+  EXPECT_EQ(exec.rejected(), 2u);
   EXPECT_EQ(gshmem_trigger_decode(gshmem_trigger_fence()).op, static_cast<uint32_t>(GSHMEM_TRIG_FENCE));
   EXPECT_EQ(GSHMEM_TRIG_EXT_SLOTS(gshmem_trigger_decode(gshmem_trigger_fence()).flags), 0u);
 }
 
-// The GPU proxy's RouteEngine (what the executor drives in production): every trigger reaches
-// the engine of its PE's route, and a FENCE reaches every engine, between the operations it
-// separates.
-TEST(ProxyExecutor, RouteEngineRoutesAndForwardsFence) {
-  struct Recorder : Engine {
-    std::string& log;
-    char tag;
-    Recorder(std::string& l, char t) : log(l), tag(t) {}
-    void put(uint32_t pe, uint32_t, uint64_t, uint64_t, uint64_t) override { log += tag + std::to_string(pe); }
-    void put_inline(uint32_t pe, uint32_t, uint64_t, const void*, uint64_t) override { log += tag + std::to_string(pe); }
-    void get(uint32_t pe, uint32_t, uint64_t, uint64_t, uint64_t) override { log += tag + std::string("G") + std::to_string(pe); }
-    void signal(uint32_t pe, uint32_t, uint64_t, uint64_t, uint32_t) override { log += tag + std::string("S") + std::to_string(pe); }
-    void amo(uint32_t, uint32_t, uint64_t, uint32_t, uint32_t, uint64_t, uint64_t, uint64_t*) override { log += tag; }
-    void flush() override {}
-    void fence() override { log += std::string("|") + tag; }
-  };
+// The route table (what the executor drives in production): every trigger reaches the transport
+// of its PE's route, inline data through the blocking put, a FENCE reaches every transport once.
+TEST(ProxyExecutor, RoutesAndForwardsFence) {
   std::string log;
   Recorder ce(log, 'c'), tcp(log, 't'), ib(log, 'i');
-  using gshmem::proxy::Route;
-  gshmem::proxy::RouteEngine route(&ce, &tcp, &ib, {Route::none, Route::copy_engine, Route::tcp, Route::ib});
   Fifo fifo(6);
-  Executor exec(fifo, route);
+  Executor exec(fifo, {nullptr, &ce, &tcp, &ib, &tcp});
   char buf[64] = {};
   push_put(fifo, 1, 0, buf, 64);
   push_put(fifo, 2, 0, buf, 64);
   fifo.push(gshmem_trigger_fence());
   push_put(fifo, 3, 0, buf, 64);
-  push_signal(fifo, 1, 8, 1, 0);
+  push_put_inline(fifo, 4, 0, buf, 8);
+  push_signal(fifo, 1, 8, 1, SHMEM_SIGNAL_SET);
+  push_amo(fifo, 3, 16, GSHMEM_AMO_ADD, 8, 1, 0, nullptr);
   while (exec.poll()) {
   }
-  EXPECT_EQ(log, "c1t2|c|t|ii3cS1");
+  EXPECT_EQ(log, "c1t2|c|t|ii3tI4cS1iA3");
   EXPECT_EQ(exec.rejected(), 0u);
+}
+
+// Completion with a transport that completes asynchronously (marks) next to a blocking one: after
+// a batch the blocking one is quieted, the marking one marked at the batch's end, and the count
+// producers wait for never passes the marks that are done.
+TEST(ProxyExecutor, CompletionFollowsMarks) {
+  std::string log;
+  Recorder ce(log, 'c'), tcp(log, 't');
+  ce.marks = true;
+  Fifo fifo(6);
+  Executor exec(fifo, {nullptr, &ce, &tcp});
+  char buf[64] = {};
+  push_put(fifo, 1, 0, buf, 64);
+  const uint64_t end = push_put(fifo, 2, 0, buf, 64);
+  EXPECT_EQ(exec.poll(), end);
+  EXPECT_EQ(log, "c1t2mc4");
+  EXPECT_EQ(fifo.completed(), 0u) << "published before the copy engine's mark was done";
+  EXPECT_TRUE(exec.outstanding());
+  ce.done = 2;  // the first trigger's mark is done (a transport may report any token it reached)
+  EXPECT_EQ(exec.poll(), 0u);
+  EXPECT_EQ(fifo.completed(), 2u);
+  ce.done = end;
+  exec.poll();
+  EXPECT_EQ(fifo.completed(), end);
+  EXPECT_FALSE(exec.outstanding());
 }

@@ -267,13 +267,8 @@ __device__ __forceinline__ void alltoalls(const char *call, int handle, void *de
 }
 
 // ---- reductions ----
-struct OpSum { template <typename T> __device__ __forceinline__ T operator()(T a, T b) const { return a + b; } };
-struct OpProd { template <typename T> __device__ __forceinline__ T operator()(T a, T b) const { return a * b; } };
-struct OpMin { template <typename T> __device__ __forceinline__ T operator()(T a, T b) const { return b < a ? b : a; } };
-struct OpMax { template <typename T> __device__ __forceinline__ T operator()(T a, T b) const { return a < b ? b : a; } };
-struct OpAnd { template <typename T> __device__ __forceinline__ T operator()(T a, T b) const { return a & b; } };
-struct OpOr { template <typename T> __device__ __forceinline__ T operator()(T a, T b) const { return a | b; } };
-struct OpXor { template <typename T> __device__ __forceinline__ T operator()(T a, T b) const { return a ^ b; } };
+// The operators: gshmem::Reduce<GSHMEM_REDUCE_*> (device_host/ops.h), shared with host reductions.
+using gshmem::Reduce;
 
 constexpr size_t kLLPayload = GSHMEM_DEV_LL_BYTES / 2;  // 4 KiB
 

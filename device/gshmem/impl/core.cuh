@@ -1,9 +1,16 @@
-// Cooperation scopes, address translation and device-side checks.
+// Cooperation scopes, address translation and device-side checks; the macros every device header
+// uses (GSHMEM_D: the linkage of an inline device API function).
 #pragma once
 #include <cuda/atomic>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+
+#include "gshmem/device_host/ops.h"
+#include "gshmem/state.cuh"
+
+#define GSHMEM_D static __device__ __forceinline__
+#define GSHMEM_DEV gshmem::dev
 
 namespace gshmem::dev {
 
@@ -35,8 +42,8 @@ using sys_atomic = cuda::atomic_ref<T, cuda::thread_scope_system>;
 __device__ __forceinline__ const gshmem_device_state &st() { return gshmemi_dstate; }
 
 [[noreturn]] __device__ __noinline__ inline void fail(const char *call, const char *what, const void *addr, int pe) {
-  printf("gshmem: %s: %s (addr %p, target pe %d, pe %d of %d, heap %p + %llu, block %d thread %d)\n", call, what, addr,
-         pe, st().my_pe, st().npes, reinterpret_cast<void *>(st().heap_base),
+  printf("gshmem[pe %d]: %s: %s (addr %p, target pe %d, pe %d of %d, heap %p + %llu, block %d thread %d)\n", st().my_pe,
+         call, what, addr, pe, st().my_pe, st().npes, reinterpret_cast<void *>(st().heap_base),
          static_cast<unsigned long long>(st().heap_size), static_cast<int>(blockIdx.x), static_cast<int>(threadIdx.x));
   __trap();
   __builtin_unreachable();
@@ -65,12 +72,12 @@ __device__ __forceinline__ char *peer(const char *call, const void *addr, size_t
 template <typename T>
 __device__ __forceinline__ bool compare(T v, int cmp, T x) {
   switch (cmp) {
-    case 0: return v == x;  // SHMEM_CMP_EQ
-    case 1: return v != x;  // NE
-    case 2: return v > x;   // GT
-    case 3: return v >= x;  // GE
-    case 4: return v < x;   // LT
-    default: return v <= x; // LE
+    case SHMEM_CMP_EQ: return v == x;
+    case SHMEM_CMP_NE: return v != x;
+    case SHMEM_CMP_GT: return v > x;
+    case SHMEM_CMP_GE: return v >= x;
+    case SHMEM_CMP_LT: return v < x;
+    default: return v <= x;  // SHMEM_CMP_LE (device checks reject other values)
   }
 }
 

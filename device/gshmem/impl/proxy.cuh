@@ -173,7 +173,7 @@ __device__ __forceinline__ void proxy_signal(uint64_t off, uint64_t v, int op, i
 
 // An atomic on pe through the proxy; fetch: wait for and return the old value.
 template <typename T>
-__device__ __forceinline__ T proxy_amo(uint64_t off, uint32_t op, T a, T b, int pe, bool fetch) {
+__device__ __forceinline__ T proxy_amo(uint64_t off, gshmem_amo_op op, T a, T b, int pe, bool fetch) {
   static_assert(sizeof(T) == 4 || sizeof(T) == 8, "proxied atomics are 4 or 8 bytes");
   uint64_t ua = 0, ub = 0;
   memcpy(&ua, &a, sizeof(T));

@@ -13,8 +13,8 @@ __device__ __forceinline__ void signal_op(const char *call, uint64_t *sig, uint6
                                           cuda::memory_order order = cuda::memory_order_release) {
   if (proxied(pe)) return proxy_signal(proxy_off(call, sig, sizeof(uint64_t), pe), v, op, pe);
   sys_atomic<uint64_t> a(*reinterpret_cast<uint64_t *>(peer(call, sig, sizeof(uint64_t), pe)));
-  if (op == 1) a.fetch_add(v, order);  // SHMEM_SIGNAL_ADD
-  else a.store(v, order);              // SHMEM_SIGNAL_SET
+  if (op == SHMEM_SIGNAL_ADD) a.fetch_add(v, order);
+  else a.store(v, order);  // SHMEM_SIGNAL_SET (device checks reject other values)
 }
 
 template <typename S>

@@ -15,13 +15,15 @@
 
 #include <stdint.h>
 
+#include "gshmem/device_host/ops.h"
+
 #if defined(__CUDACC__)
 #define GSHMEM_TRIG_HD __host__ __device__
 #else
 #define GSHMEM_TRIG_HD
 #endif
 
-#define GSHMEM_TRIGGER_VERSION 2u /* 2: FENCE */
+#define GSHMEM_TRIGGER_VERSION 3u /* 2: FENCE; 3: AMO operands in gshmem_amo_op order (a, b) */
 
 typedef struct gshmem_trigger {
   uint64_t w0;
@@ -81,23 +83,14 @@ static inline GSHMEM_TRIG_HD gshmem_trigger_fields gshmem_trigger_decode(gshmem_
  *   GET     size = bytes; dst_off/segment = source on pe;      e0 = destination address
  *   SIGNAL  size = sig_op (0 SET, 1 ADD); dst_off = the signal word on pe; e1 = value. Performed after
  *           every earlier operation of the same producer to pe (put-with-signal = PUT then SIGNAL).
- *   AMO     two extension slots (flags = GSHMEM_TRIG_FLAG_EXT2): size = (amo op << 4) | operand
- *           bytes (4 or 8); dst_off = target on pe; first e0 = operand, e1 = compare value (cswap);
- *           second e0 = address that receives the old value (0: none), e1 = 0.
+ *   AMO     two extension slots (flags = GSHMEM_TRIG_FLAG_EXT2): size = (gshmem_amo_op << 4) |
+ *           operand bytes (4 or 8); dst_off = target on pe; first e0 = operand a, e1 = operand b
+ *           (device_host/ops.h: cswap's a is the expected value, b the new one); second e0 =
+ *           address that receives the old value (0: none), e1 = 0.
  *   FLUSH   nothing to do; a producer's quiet waits for the completion count past it.
  *   FENCE   no fields: every operation after it to a PE is performed after every operation before it
  *           to that PE (shmem_fence). Between fences an engine may perform the PUTs to one PE in any
  *           order and concurrently; GET, SIGNAL and AMO come after every earlier operation to their PE. */
-enum gshmem_trigger_amo_op {
-  GSHMEM_TRIG_AMO_FETCH = 0,
-  GSHMEM_TRIG_AMO_SET = 1,
-  GSHMEM_TRIG_AMO_SWAP = 2,
-  GSHMEM_TRIG_AMO_CSWAP = 3,
-  GSHMEM_TRIG_AMO_ADD = 4,
-  GSHMEM_TRIG_AMO_AND = 5,
-  GSHMEM_TRIG_AMO_OR = 6,
-  GSHMEM_TRIG_AMO_XOR = 7
-};
 
 #define GSHMEM_TRIGGER_MAX_PE 0xfffffu
 #define GSHMEM_TRIGGER_MAX_SIZE 0xfffffffffull
@@ -134,13 +127,13 @@ static inline GSHMEM_TRIG_HD gshmem_trigger gshmem_trigger_fence(void) {
   return gshmem_trigger_encode(GSHMEM_TRIG_FENCE, 0, 0, 0, 0, 0);
 }
 /* ext: two slots */
-static inline GSHMEM_TRIG_HD void gshmem_trigger_amo(uint32_t pe, uint32_t seg, uint64_t off, uint32_t amo_op,
-                                                     uint32_t bytes, uint64_t operand, uint64_t compare,
-                                                     uint64_t result_addr, gshmem_trigger *t, gshmem_trigger *ext) {
-  *t = gshmem_trigger_encode(GSHMEM_TRIG_AMO, GSHMEM_TRIG_FLAG_EXT2, pe, ((uint64_t)amo_op << 4) | (bytes & 0xfu),
-                             off, seg);
-  ext[0].w0 = operand;
-  ext[0].w1 = compare;
+static inline GSHMEM_TRIG_HD void gshmem_trigger_amo(uint32_t pe, uint32_t seg, uint64_t off, gshmem_amo_op op,
+                                                     uint32_t bytes, uint64_t a, uint64_t b, uint64_t result_addr,
+                                                     gshmem_trigger *t, gshmem_trigger *ext) {
+  *t = gshmem_trigger_encode(GSHMEM_TRIG_AMO, GSHMEM_TRIG_FLAG_EXT2, pe, ((uint64_t)op << 4) | (bytes & 0xfu), off,
+                             seg);
+  ext[0].w0 = a;
+  ext[0].w1 = b;
   ext[1].w0 = result_addr;
   ext[1].w1 = 0;
 }

@@ -1,0 +1,79 @@
+#include "coll/dev_teams.hpp"
+
+#include "common/fatal.hpp"
+#include "common/log.hpp"
+#include "gshmem/device_host/state.h"
+
+namespace gshmem::coll {
+
+int dev_team_stride(const team::Team& t, int* stride) {
+  const int n = t.size();
+  *stride = n > 1 ? t.pes[1] - t.pes[0] : 1;
+  for (int i = 0; i < n; ++i)
+    if (t.pes[static_cast<size_t>(i)] != t.pes[0] + i * *stride) return i;
+  return -1;
+}
+
+#if GSHMEM_HAVE_CUDA
+namespace {
+void check(const char* call, CUresult res, const char* what) {
+  if (res != CUDA_SUCCESS) fatal(call, "%s failed: %s", what, cu::error_string(res));
+}
+}  // namespace
+
+void dev_team_publish(const char* call, mem::DeviceOps& ops, const heap::SymmetricHeap& h, const team::Team& t) {
+  mem::GpuContext& g = ops.gpu();
+  if (t.handle < 0 || t.handle >= static_cast<int>(GSHMEM_DEV_MAX_TEAMS)) return;
+  gshmem_device_team d{};
+  const int n = t.size();
+  int stride = 1;
+  const bool strided = n >= 1 && dev_team_stride(t, &stride) < 0;
+  bool mapped = true;  // device collectives store into every member's segment
+  for (int pe : t.pes) mapped = mapped && h.device_segment(pe) != 0;
+  d.valid = t.my_index < 0 ? 0 : !mapped ? 3 : strided ? 1 : 2;
+  d.size = n;
+  d.my_index = t.my_index;
+  d.slot = t.slot;
+  d.start = n ? t.pes[0] : 0;
+  d.stride = stride;
+  if (d.valid == 2)
+    GSHMEM_INFO(Subsys::coll, "team %d: members are not equally strided; its collectives run on the host only", t.handle);
+  mem::gpu_make_current(g);
+  const CUdeviceptr ctrl = static_cast<CUdeviceptr>(h.device_segment(h.my_pe()));
+  const CUdeviceptr dst = ctrl + GSHMEM_DEV_CTRL_TEAMS + static_cast<CUdeviceptr>(t.handle) * sizeof d;
+  check(call, g.drv->cuMemcpyAsync(dst, reinterpret_cast<CUdeviceptr>(&d), sizeof d, g.stream), "cuMemcpyAsync");
+  check(call, g.drv->cuStreamSynchronize(g.stream), "cuStreamSynchronize");
+}
+
+void dev_idle(const char* call, mem::DeviceOps& ops) {
+  mem::gpu_make_current(ops.gpu());
+  check(call, ops.gpu().drv->cuCtxSynchronize(), "cuCtxSynchronize");
+}
+
+void dev_team_clear(const char* call, mem::DeviceOps& ops, const heap::SymmetricHeap& h, const team::Team& t) {
+  mem::GpuContext& g = ops.gpu();
+  mem::gpu_make_current(g);
+  const CUdeviceptr c = static_cast<CUdeviceptr>(h.device_segment(h.my_pe()));
+  const size_t slot = static_cast<size_t>(t.slot);
+  struct Range {
+    CUdeviceptr at;
+    size_t bytes;
+  } ranges[] = {
+      {c + GSHMEM_DEV_CTRL_PHASE_CNT + slot * GSHMEM_DEV_MAX_ROWS * 8, GSHMEM_DEV_MAX_ROWS * 8},
+      {c + GSHMEM_DEV_CTRL_LL_CNT + slot * 8, 8},
+      {c + GSHMEM_DEV_CTRL_PHASE_FLAGS + slot * GSHMEM_DEV_MAX_ROWS * GSHMEM_DEV_MAX_TEAM_PES * 8,
+       GSHMEM_DEV_MAX_ROWS * GSHMEM_DEV_MAX_TEAM_PES * 8},
+      {c + GSHMEM_DEV_CTRL_LL + slot * 2 * GSHMEM_DEV_MAX_TEAM_PES * GSHMEM_DEV_LL_BYTES,
+       2 * GSHMEM_DEV_MAX_TEAM_PES * GSHMEM_DEV_LL_BYTES},
+      {c + GSHMEM_DEV_CTRL_LL_DONE + slot * GSHMEM_DEV_MAX_TEAM_PES * 8, GSHMEM_DEV_MAX_TEAM_PES * 8},
+      {c + GSHMEM_DEV_CTRL_COLLECT + slot * GSHMEM_DEV_MAX_TEAM_PES * 8, GSHMEM_DEV_MAX_TEAM_PES * 8},
+      {c + GSHMEM_DEV_CTRL_TEAMS + static_cast<CUdeviceptr>(t.handle) * sizeof(gshmem_device_team),
+       t.handle >= 0 && t.handle < static_cast<int>(GSHMEM_DEV_MAX_TEAMS) ? sizeof(gshmem_device_team) : 0},
+  };
+  for (const Range& x : ranges)
+    if (x.bytes) check(call, g.drv->cuMemsetD8Async(x.at, 0, x.bytes, g.stream), "cuMemsetD8Async");
+  check(call, g.drv->cuStreamSynchronize(g.stream), "cuStreamSynchronize");
+}
+#endif
+
+}  // namespace gshmem::coll

@@ -1,0 +1,25 @@
+// Teams as device code sees them: each GPU PE keeps a gshmem_device_team per team handle in its
+// own device control block (device_host/state.h), written here when a team is created and
+// cleared, with the slot's device collective state, when it is destroyed.
+#pragma once
+#include "heap/heap.hpp"
+#include "mem/device_ops.hpp"
+#include "team/team.hpp"
+
+namespace gshmem::coll {
+
+// Device code addresses a team's members as first + index * stride: *stride gets that stride,
+// and the result is the first index that breaks it (-1: every member fits).
+int dev_team_stride(const team::Team& t, int* stride);
+
+#if GSHMEM_HAVE_CUDA
+// Errors end the job with a message naming call.
+void dev_team_publish(const char* call, mem::DeviceOps& ops, const heap::SymmetricHeap& h, const team::Team& t);
+// Waits until this PE's GPU has finished all work (every stream): before a team is destroyed,
+// so no kernel of this PE still uses the team when the members agree to clear it.
+void dev_idle(const char* call, mem::DeviceOps& ops);
+// After dev_idle on every member and a team sync: no member writes this PE's flags any more.
+void dev_team_clear(const char* call, mem::DeviceOps& ops, const heap::SymmetricHeap& h, const team::Team& t);
+#endif
+
+}  // namespace gshmem::coll

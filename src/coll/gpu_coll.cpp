@@ -1,0 +1,236 @@
+#include "coll/gpu_coll.hpp"
+
+#include <atomic>
+#include <cstring>
+#include <mutex>
+#include <string>
+
+#include "coll/dev_teams.hpp"
+#include "coll/env.hpp"
+#include "coll/groups.hpp"
+#include "coll/team_coll.hpp"
+#include "common/fatal.hpp"
+#include "mem/device_state.hpp"
+
+#if GSHMEM_HAVE_CUDA
+extern "C" const unsigned char gshmem_dev_coll_fatbin[];
+
+namespace gshmem::coll {
+namespace {
+std::mutex g_mu;
+CUmodule g_mod = nullptr;
+CUdeviceptr g_state_ptr = 0;
+std::atomic<uint64_t> g_state_gen{0};
+// Kernel handles by id: fixed kernels first, then reductions by (operation, element type).
+const char* const kOps[] = GSHMEM_REDUCE_OP_NAMES;  // indexed by gshmem_reduce_op
+const char* const kTypes[] = {"i8", "i16", "i32", "i64", "u8", "u16", "u32", "u64", "f32", "f64"};
+enum : int { k_sync, k_broadcast, k_fcollect, k_alltoall, k_collect, k_alltoalls, k_reduce0 };
+constexpr int kKernels = k_reduce0 + GSHMEM_REDUCE_NOPS * 10;
+std::atomic<CUfunction> g_fn[kKernels];
+static_assert(sizeof(kOps) / sizeof(kOps[0]) == GSHMEM_REDUCE_NOPS, "one kernel family per reduction operator");
+
+void cu_check(const char* call, CUresult r, const char* what) {
+  if (r != CUDA_SUCCESS) fatal(call, "%s failed: %s", what, cu::error_string(r));
+}
+mem::GpuContext& gpu_for(const char* call) {
+  Env& e = env(call);
+  if (!e.ops) fatal(call, "needs a GPU PE (this PE has the host heap kind)");
+  mem::gpu_make_current(e.ops->gpu());
+  return e.ops->gpu();
+}
+
+void load_module(const char* call, mem::GpuContext& g) {
+  cu_check(call, g.drv->cuModuleLoadData(&g_mod, gshmem_dev_coll_fatbin), "cuModuleLoadData(collective kernels)");
+  size_t sz = 0;
+  cu_check(call, g.drv->cuModuleGetGlobal(&g_state_ptr, &sz, g_mod, "gshmemi_dstate"), "cuModuleGetGlobal(gshmemi_dstate)");
+  if (sz != sizeof(gshmem_device_state)) fatal(call, "collective kernels were built for another device-state layout");
+}
+
+CUfunction kernel(const char* call, mem::GpuContext& g, int id) {
+  CUfunction f = g_fn[id].load(std::memory_order_acquire);
+  if (__builtin_expect(f != nullptr && g_state_gen.load(std::memory_order_acquire) == mem::published_device_generation(), 1))
+    return f;
+  std::lock_guard<std::mutex> lock(g_mu);
+  if (!g_mod) load_module(call, g);
+  gshmem_device_state s;
+  const uint64_t gen = mem::published_device_state(&s);
+  if (gen != g_state_gen.load()) {
+    cu_check(call, g.drv->cuMemcpyAsync(g_state_ptr, reinterpret_cast<CUdeviceptr>(&s), sizeof s, g.stream),
+             "cuMemcpyAsync(device state)");
+    cu_check(call, g.drv->cuStreamSynchronize(g.stream), "cuStreamSynchronize");
+    g_state_gen.store(gen, std::memory_order_release);
+  }
+  if (!(f = g_fn[id].load())) {
+    std::string name;
+    if (id == k_sync) name = "gshmem_k_sync";
+    else if (id == k_broadcast) name = "gshmem_k_broadcast";
+    else if (id == k_fcollect) name = "gshmem_k_fcollect";
+    else if (id == k_alltoall) name = "gshmem_k_alltoall";
+    else if (id == k_collect) name = "gshmem_k_collect";
+    else if (id == k_alltoalls) name = "gshmem_k_alltoalls";
+    else name = std::string("gshmem_k_reduce_") + kOps[(id - k_reduce0) / 10] + "_" + kTypes[(id - k_reduce0) % 10];
+    cu_check(call, g.drv->cuModuleGetFunction(&f, g_mod, name.c_str()), ("cuModuleGetFunction(" + name + ")").c_str());
+    g_fn[id].store(f, std::memory_order_release);
+  }
+  return f;
+}
+
+// Rows (blocks) for a collective moving `bytes` in all: identical on every member for the same
+// arguments and configuration.
+int rows_for(size_t bytes) {
+  const Config& c = *env("gshmem collective").cfg;
+  static_assert(GSHMEM_DEV_MAX_ROWS == 64, "GSHMEM_COLL_MAX_BLOCKS allows 1..64 (config_table.def)");
+  const long long per = c.GSHMEM_COLL_BLOCK_BYTES, most = c.GSHMEM_COLL_MAX_BLOCKS;  // ranges checked at load
+  const long long rows = static_cast<long long>((bytes + static_cast<size_t>(per) - 1) / static_cast<size_t>(per));
+  return static_cast<int>(rows < 1 ? 1 : rows > most ? most : rows);
+}
+
+// One row: a plain launch (a single block is always scheduled). Several rows wait for each
+// other's peers, so they go through a cooperative launch, which guarantees they are co-resident.
+void launch(const char* call, int id, int rows, void** args, void* stream) {
+  mem::GpuContext& g = gpu_for(call);
+  CUfunction f = kernel(call, g, id);
+  const unsigned threads = static_cast<unsigned>(env(call).cfg->GSHMEM_COLL_THREADS);  // 32..1024, multiple of 32
+  CUstream s = stream ? static_cast<CUstream>(stream) : g.stream;
+  if (rows == 1)
+    cu_check(call, g.drv->cuLaunchKernel(f, 1, 1, 1, threads, 1, 1, 0, s, args, nullptr), "cuLaunchKernel");
+  else
+    cu_check(call, g.drv->cuLaunchCooperativeKernel(f, static_cast<unsigned>(rows), 1, 1, threads, 1, 1, 0, s, args),
+             "cuLaunchCooperativeKernel");
+  if (!stream) cu_check(call, g.drv->cuStreamSynchronize(g.stream), "cuStreamSynchronize");
+}
+
+// The team, checked for device use: strided members, and at most max_pes of them.
+team::Team& dev_team(const char* call, int handle, int max_pes) {
+  team::Team& t = team_for(call, handle);
+  const int n = t.size();
+  int stride = 1;
+  if (const int i = dev_team_stride(t, &stride); i >= 0)
+    fatal(call, "team %d: its PEs are not equally strided (world PE %d at index %d), which GPU collectives need",
+              handle, t.pes[static_cast<size_t>(i)], i);
+  if (n > max_pes) fatal(call, "team %d has %d PEs; this GPU collective supports at most %d", handle, n, max_pes);
+  for (int pe : t.pes)
+    if (!env(call).heap->device_segment(pe))
+      fatal(call, "team %d: pe %d is on another node (reached through the proxy); GPU collectives need every "
+                      "member's heap mapped in this version", handle, pe);
+  return t;
+}
+
+void dev_range(const char* call, const void* p, size_t bytes, const char* what) {
+  if (!bytes) return;
+  if (!p) fatal(call, "%s is NULL with %zu bytes", what, bytes);
+  Env& e = env(call);
+  const heap::Target t = e.heap->translate(p, bytes, e.my_pe);
+  if (t.error != heap::Target::Error::none)
+    fatal(call, "%s %p (%zu bytes) is not a symmetric address (heap %p + %zu)", what, p, bytes,
+          static_cast<void*>(e.heap->base()), e.heap->size());
+  if (!t.device) fatal(call, "%s %p is not on the device heap (GPU collectives need GPU memory)", what, p);
+}
+}  // namespace
+
+bool device_buffers(const char* call, const void* dest, const void* src) {
+  if (!gpu_pe()) return false;
+  auto on_dev = [&](const void* p, const char* what) {
+    const heap::Region& h = env(call).heap->heap_region();
+    const uintptr_t a = reinterpret_cast<uintptr_t>(p);
+    (void)what;
+    return h.device && a - h.lo < h.size;
+  };
+  const bool d = dest && on_dev(dest, "dest"), s = src && on_dev(src, "source");
+  if (dest && src && d != s)
+    fatal(call, "dest %p and source %p must both be on the device heap or both in host memory", dest, src);
+  return d || s;
+}
+
+void dev_broadcast(const char* call, int team, void* dest, const void* src, size_t bytes, int root, void* stream) {
+  team::Team& t = dev_team(call, team, 256);
+  if (root < 0 || root >= t.size()) fatal(call, "PE_root %d is not in team %d (size %d)", root, team, t.size());
+  dev_range(call, dest, bytes, "dest");
+  dev_range(call, src, bytes, "source");
+  void* args[] = {&team, &dest, &src, &bytes, &root};
+  launch(call, k_broadcast, rows_for(bytes), args, stream);
+}
+
+void dev_fcollect(const char* call, int team, void* dest, const void* src, size_t bytes, void* stream) {
+  team::Team& t = dev_team(call, team, 256);
+  dev_range(call, dest, bytes * static_cast<size_t>(t.size()), "dest");
+  dev_range(call, src, bytes, "source");
+  void* args[] = {&team, &dest, &src, &bytes};
+  launch(call, k_fcollect, rows_for(bytes * static_cast<size_t>(t.size())), args, stream);
+}
+
+void dev_alltoall(const char* call, int team, void* dest, const void* src, size_t bytes, void* stream) {
+  team::Team& t = dev_team(call, team, 256);
+  dev_range(call, dest, bytes * static_cast<size_t>(t.size()), "dest");
+  dev_range(call, src, bytes * static_cast<size_t>(t.size()), "source");
+  void* args[] = {&team, &dest, &src, &bytes};
+  launch(call, k_alltoall, rows_for(bytes * static_cast<size_t>(t.size())), args, stream);
+}
+
+void dev_collect(const char* call, int team, void* dest, const void* src, size_t bytes, void* stream) {
+  dev_team(call, team, static_cast<int>(GSHMEM_DEV_MAX_TEAM_PES));
+  dev_range(call, src, bytes, "source");
+  if (bytes) dev_range(call, dest, bytes, "dest");  // the kernel checks the whole span (total bytes)
+  void* args[] = {&team, &dest, &src, &bytes};
+  launch(call, k_collect, 1, args, stream);
+}
+
+void dev_alltoalls(const char* call, int team, void* dest, const void* src, ptrdiff_t dst, ptrdiff_t sst,
+                   size_t nelems, size_t elem, void* stream) {
+  team::Team& t = dev_team(call, team, 256);
+  if (dst < 1 || sst < 1) fatal(call, "strides must be positive (dst %td, sst %td)", dst, sst);
+  const size_t n = bytes_of(call, static_cast<size_t>(t.size()), nelems);  // overflow-checked products
+  auto span = [&](ptrdiff_t stride) {
+    return n ? bytes_of(call, bytes_of(call, n - 1, static_cast<size_t>(stride)) + 1, elem) : 0;
+  };
+  dev_range(call, dest, span(dst), "dest");
+  dev_range(call, src, span(sst), "source");
+  void* args[] = {&team, &dest, &src, &dst, &sst, &nelems, &elem};
+  launch(call, k_alltoalls, rows_for(n * elem), args, stream);
+}
+
+void dev_reduce(const char* call, int team, void* dest, const void* src, size_t n, size_t elem, char kind,
+                gshmem_reduce_op op, void* stream) {
+  dev_team(call, team, static_cast<int>(GSHMEM_DEV_MAX_TEAM_PES));
+  const size_t bytes = bytes_of(call, n, elem);
+  dev_range(call, dest, bytes, "dest");
+  dev_range(call, src, bytes, "source");
+  if (kind == 'c') fatal(call, "complex reductions are not supported on GPU memory");
+  if (static_cast<unsigned>(op) >= GSHMEM_REDUCE_NOPS) fatal(call, "unknown reduction operator %d", static_cast<int>(op));
+  // sum, prod and the bitwise operations do not depend on signedness
+  const bool minmax = op == GSHMEM_REDUCE_MIN || op == GSHMEM_REDUCE_MAX;
+  if (kind == 'i' && !minmax) kind = 'u';
+  if (kind == 'f' && elem != 4 && elem != 8) fatal(call, "GPU reductions support float and double, not %zu-byte floating types", elem);
+  if (elem != 1 && elem != 2 && elem != 4 && elem != 8) fatal(call, "GPU reductions do not support %zu-byte elements", elem);
+  const int lg = elem == 1 ? 0 : elem == 2 ? 1 : elem == 4 ? 2 : 3;
+  const int ty = kind == 'f' ? 8 + (elem == 8) : (kind == 'u' ? 4 : 0) + lg;
+  void* args[] = {&team, &dest, &src, &n};
+  launch(call, k_reduce0 + static_cast<int>(op) * 10 + ty, bytes <= GSHMEM_DEV_LL_BYTES / 2 ? 1 : rows_for(bytes), args,
+         stream);
+}
+
+void dev_team_sync(const char* call, int team, void* stream) {
+  dev_team(call, team, 256);
+  void* args[] = {&team};
+  launch(call, k_sync, 1, args, stream);
+}
+
+}  // namespace gshmem::coll
+
+#else
+namespace gshmem::coll {
+bool device_buffers(const char*, const void*, const void*) { return false; }
+void dev_broadcast(const char* call, int, void*, const void*, size_t, int, void*) { fatal(call, "built without CUDA"); }
+void dev_fcollect(const char* call, int, void*, const void*, size_t, void*) { fatal(call, "built without CUDA"); }
+void dev_alltoall(const char* call, int, void*, const void*, size_t, void*) { fatal(call, "built without CUDA"); }
+void dev_reduce(const char* call, int, void*, const void*, size_t, size_t, char, gshmem_reduce_op, void*) {
+  fatal(call, "built without CUDA");
+}
+void dev_team_sync(const char* call, int, void*) { fatal(call, "built without CUDA"); }
+void dev_collect(const char* call, int, void*, const void*, size_t, void*) { fatal(call, "built without CUDA"); }
+void dev_alltoalls(const char* call, int, void*, const void*, ptrdiff_t, ptrdiff_t, size_t, size_t, void*) {
+  fatal(call, "built without CUDA");
+}
+}  // namespace gshmem::coll
+#endif
+

@@ -1,0 +1,30 @@
+// Team collectives on the device heap: the shmemx_*_on_stream collectives, and host collectives
+// whose buffers are GPU memory (run on the PE's internal stream, then waited for). Both launch the
+// kernels of dev_coll.cu (embedded as a fatbin: sm_90 SASS and PTX), one block per row of the
+// data, cooperatively when there are several rows (every block resident: blocks wait for their
+// peers' blocks). The module's copy of the device state is refreshed whenever the runtime
+// publishes a new one (heap growth). Errors end the job with a message naming call.
+#pragma once
+#include <cstddef>
+
+#include "gshmem/device_host/ops.h"
+
+namespace gshmem::coll {
+
+// True when the collective's buffers are on the device heap (both must be; a mix is reported).
+bool device_buffers(const char* call, const void* dest, const void* src);
+
+// stream == nullptr: the PE's internal stream, and the call returns when the collective is done;
+// else a CUstream (the legacy default stream is CU_STREAM_LEGACY).
+void dev_broadcast(const char* call, int team, void* dest, const void* src, size_t bytes, int root, void* stream);
+void dev_fcollect(const char* call, int team, void* dest, const void* src, size_t bytes, void* stream);
+void dev_alltoall(const char* call, int team, void* dest, const void* src, size_t bytes, void* stream);
+void dev_team_sync(const char* call, int team, void* stream);
+void dev_collect(const char* call, int team, void* dest, const void* src, size_t bytes, void* stream);
+void dev_alltoalls(const char* call, int team, void* dest, const void* src, ptrdiff_t dst, ptrdiff_t sst,
+                   size_t nelems, size_t elem, void* stream);
+// kind: 'i' signed integer, 'u' unsigned integer, 'f' floating point ('c': reported).
+void dev_reduce(const char* call, int team, void* dest, const void* src, size_t nelems, size_t elem, char kind,
+                gshmem_reduce_op op, void* stream);
+
+}  // namespace gshmem::coll

@@ -1,0 +1,82 @@
+// The collectives as the C API calls them: team-based (OpenSHMEM 1.5) and the deprecated
+// active-set forms, on the algorithms of collectives.hpp (host memory) or the GPU kernels
+// (gpu_coll.hpp: buffers on the device heap). Arguments are validated on every PE and
+// (GSHMEM_COLL_CHECKS) cross-checked between members, so mismatched nelems or roots are reported,
+// not corrupting. Every call returns 0 (errors end the job with a message naming call).
+#pragma once
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <type_traits>
+
+#include "coll/collectives.hpp"
+#include "common/fatal.hpp"
+#include "gshmem/device_host/ops.h"
+
+namespace gshmem::coll {
+
+int broadcast(const char* call, int team, void* d, const void* s, size_t nelems, size_t elem, int root);
+int fcollect(const char* call, int team, void* d, const void* s, size_t nelems, size_t elem);
+int collect(const char* call, int team, void* d, const void* s, size_t nelems, size_t elem);
+int alltoall(const char* call, int team, void* d, const void* s, size_t nelems, size_t elem);
+int alltoalls(const char* call, int team, void* d, const void* s, ptrdiff_t dst, ptrdiff_t sst, size_t nelems,
+              size_t elem);
+template <typename T, int Op>
+int reduce(const char* call, int team, T* d, const T* s, size_t n);
+
+// Deprecated active-set forms (PE_start, logPE_stride, PE_size, pSync).
+void active_sync(const char* call, int start, int log_stride, int size, long* pSync, bool quiet_first);
+void active_broadcast(const char* call, void* d, const void* s, size_t bytes, int root, int start, int log_stride,
+                      int size, long* pSync);
+void active_collect(const char* call, void* d, const void* s, size_t bytes, int start, int log_stride, int size,
+                    long* pSync);
+void active_fcollect(const char* call, void* d, const void* s, size_t bytes, int start, int log_stride, int size,
+                     long* pSync);
+void active_alltoall(const char* call, void* d, const void* s, size_t bytes, int start, int log_stride, int size,
+                     long* pSync);
+void active_alltoalls(const char* call, void* d, const void* s, ptrdiff_t dst, ptrdiff_t sst, size_t nelems,
+                      size_t elem, int start, int log_stride, int size, long* pSync);
+template <typename T, int Op>
+void active_reduce(const char* call, T* d, const T* s, int n, int start, int log_stride, int size, long* pSync);
+
+// ---- what the templates above use ----
+size_t bytes_of(const char* call, size_t nelems, size_t elem);  // overflow reported
+// The element kind GPU reductions dispatch on: 'i' signed, 'u' unsigned integer, 'f' floating,
+// 'c' anything else (not on GPU memory).
+template <typename T>
+constexpr char element_kind() {
+  return std::is_floating_point_v<T> ? 'f' : std::is_integral_v<T> ? (std::is_signed_v<T> ? 'i' : 'u') : 'c';
+}
+// Runs body on the host algorithms, or returns false (nothing done) when the buffers are on the
+// device heap and the GPU reduction ran instead.
+bool reduce_on_device(const char* call, int team, void* d, const void* s, size_t n, size_t elem, char kind,
+                      gshmem_reduce_op op);
+void team_host(const char* call, int team, uint64_t op, uint64_t a, uint64_t b,
+               const std::function<void(Group&, int size)>& body);
+// Checks that [p, p + bytes) is symmetric (this PE's view) and in host memory (host collectives).
+void check_sym(const char* call, const void* p, size_t bytes, const char* what);
+void active(const char* call, int start, int log_stride, int size, long* pSync, const std::function<void(Group&)>& body);
+enum : uint64_t { op_bcast = 0x100, op_collect, op_fcollect, op_alltoall, op_alltoalls, op_reduce };
+
+template <typename T, int Op>
+int reduce(const char* call, int team, T* d, const T* s, size_t n) {
+  const size_t bytes = bytes_of(call, n, sizeof(T));
+  if (reduce_on_device(call, team, d, s, n, sizeof(T), element_kind<T>(), static_cast<gshmem_reduce_op>(Op))) return 0;
+  team_host(call, team, op_reduce, bytes, 0, [&](Group& g, int) {
+    check_sym(call, d, bytes, "dest");
+    check_sym(call, s, bytes, "source");
+    coll::reduce(g, d, s, n, gshmem::Reduce<Op>{});
+  });
+  return 0;
+}
+
+template <typename T, int Op>
+void active_reduce(const char* call, T* d, const T* s, int n, int start, int log_stride, int size, long* pSync) {
+  if (n < 0) fatal(call, "nreduce %d is negative", n);
+  check_sym(call, d, static_cast<size_t>(n) * sizeof(T), "dest");
+  check_sym(call, s, static_cast<size_t>(n) * sizeof(T), "source");
+  active(call, start, log_stride, size, pSync,
+         [&](Group& g) { coll::reduce(g, d, s, static_cast<size_t>(n), gshmem::Reduce<Op>{}); });
+}
+
+}  // namespace gshmem::coll

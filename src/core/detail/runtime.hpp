@@ -1,0 +1,88 @@
+// The runtime object: what shmem_init builds and shmem_finalize takes down, in order. Only core's
+// own files include this header (src/core/detail/ is a layer of its own that nothing else may
+// include: tests/check_layering.py); the API layer goes through core's functions.
+#pragma once
+#include <atomic>
+#include <cstdint>
+#include <memory>
+
+#include "bootstrap/bootstrap.hpp"
+#include "coll/env.hpp"
+#include "common/config.hpp"
+#include "common/fatal.hpp"
+#include "heap/heap.hpp"
+#include "mem/device_ops.hpp"
+#include "mem/gpu.hpp"
+#include "proxy/gpu_proxy.hpp"
+#include "team/team.hpp"
+#include "topo/topo.hpp"
+#include "transport/copy_engine.hpp"
+#include "transport/ib_transport.hpp"
+#include "transport/routes.hpp"
+#include "transport/tcp.hpp"
+
+namespace gshmem::core {
+
+struct Runtime {
+  const Config* cfg = nullptr;
+  std::unique_ptr<boot::Bootstrap> boot;
+  topo::Topology topo;
+  int my_pe = 0;
+  int npes = 1;
+  int thread_level = 0;
+  uint8_t job_secret[16] = {};
+  heap::SymmetricHeap heap;
+  team::Teams teams;
+  transport::Routes routes;  // per PE; host calls and the GPU proxy both use it
+  std::unique_ptr<transport::Tcp> tcp;
+#if GSHMEM_HAVE_IBVERBS
+  std::unique_ptr<transport::ib::IbTransport> ib;
+#endif
+#if GSHMEM_HAVE_CUDA
+  std::unique_ptr<mem::GpuContext> gpu;          // GPU PEs (device heap kind)
+  std::unique_ptr<mem::DeviceOps> ops;           // host-side operations on GPU memory
+  std::unique_ptr<mem::GpuLocalMemory> local;    // the transports' access to this PE's GPU memory
+  std::unique_ptr<transport::CopyEngine> ce;     // proxied same-node peers (GSHMEM_FORCE_PROXY)
+  std::unique_ptr<proxy::GpuProxy> proxy;        // GPU PEs with peers reached through the proxy
+#endif
+  coll::Env coll_env;  // what the collectives module is handed (coll/env.hpp)
+  bool has_gpu() const {
+#if GSHMEM_HAVE_CUDA
+    return gpu != nullptr;
+#else
+    return false;
+#endif
+  }
+  mem::LocalMemory* local_memory() const {
+#if GSHMEM_HAVE_CUDA
+    return local.get();
+#else
+    return nullptr;
+#endif
+  }
+};
+
+enum class State : int { uninit = 0, running = 1, finalized = 2 };
+extern Runtime* g_rt;
+extern std::atomic<int> g_state;
+
+[[noreturn]] void not_running(const char* call);
+// The running runtime; ends the job naming call when shmem_init has not run (or finalize has).
+inline Runtime& rt(const char* call) {
+  if (__builtin_expect(g_state.load(std::memory_order_relaxed) != static_cast<int>(State::running), 0))
+    not_running(call);
+  return *g_rt;
+}
+
+// Ends the job naming call when st is not ok, with the transport's message.
+inline void check_transport(const char* call, transport::Transport& t, Status st) {
+  if (__builtin_expect(st != Status::ok, 0)) fatal(call, "%s", t.error().c_str());
+}
+
+// init with an explicit unique-id bootstrap (uid) or from the environment (nullptr).
+void init_runtime(const char* call, int requested_thread, int* provided, const boot::UidArgs* uid);
+
+// Sends the device heap geometry and the proxy FIFO to every nvcc-compiled translation unit.
+void republish_device_state(Runtime& r);
+
+}  // namespace gshmem::core

@@ -1,0 +1,176 @@
+#include "core/rma.hpp"
+
+#include <cstring>
+
+#include "core/detail/access.hpp"
+#include "core/runtime.hpp"
+#include "gshmem/constants.h"
+
+namespace gshmem::core {
+
+size_t bytes_of(const char* call, size_t nelems, size_t elem) {
+  if (__builtin_expect(elem && nelems > SIZE_MAX / elem, 0))
+    fatal(call, "nelems %zu overflows the address space (element size %zu)", nelems, elem);
+  return nelems * elem;
+}
+
+void check_symmetric(const char* call, const void* addr, size_t bytes, int pe, const char* what) {
+  if (!addr) fatal(call, "%s is NULL (target pe %d)", what, pe);
+  (void)target(call, addr, bytes, pe, what);
+}
+
+namespace {
+void check_local(const char* call, const void* p, const char* what, size_t nelems) {
+  if (__builtin_expect(p == nullptr, 0)) fatal(call, "%s is NULL with nelems %zu", what, nelems);
+}
+}  // namespace
+
+void put(const char* call, void* dest, const void* src, size_t bytes, int pe, bool nbi) {
+  if (bytes == 0) return;
+  check_local(call, src, "source", bytes);
+  if (!dest) fatal(call, "dest is NULL with %zu bytes (target pe %d)", bytes, pe);
+  const Target t = target(call, dest, bytes, pe);
+  if (t.via) check_transport(call, *t.via, t.via->put(pe, t.seg, t.off, src, bytes));
+  else if (t.device) device_copy(call, t.p, src, bytes, !nbi);
+  else memcpy(t.p, src, bytes);
+}
+
+void get(const char* call, void* dest, const void* src, size_t bytes, int pe, bool nbi) {
+  if (bytes == 0) return;
+  check_local(call, dest, "dest", bytes);
+  if (!src) fatal(call, "source is NULL with %zu bytes (source pe %d)", bytes, pe);
+  const Target t = target(call, src, bytes, pe, "source");
+  if (t.via) check_transport(call, *t.via, t.via->get(pe, t.seg, t.off, dest, bytes));
+  else if (t.device) device_copy(call, dest, t.p, bytes, !nbi);
+  else memcpy(dest, t.p, bytes);
+}
+
+void iput(const char* call, void* dest, const void* src, ptrdiff_t dst, ptrdiff_t sst, size_t n, size_t e, int pe) {
+  if (n == 0) return;
+  if (dst <= 0 || sst <= 0) fatal(call, "strides must be positive (dst %td, sst %td)", dst, sst);
+  check_local(call, src, "source", n);
+  if (!dest) fatal(call, "dest is NULL with nelems %zu (target pe %d)", n, pe);
+  const size_t span = bytes_of(call, n - 1, static_cast<size_t>(dst) * e) + e;
+  const Target t = target(call, dest, span, pe);
+  const char* s = static_cast<const char*>(src);
+  for (size_t i = 0; i < n; ++i) {
+    const size_t to = i * static_cast<size_t>(dst) * e, from = i * static_cast<size_t>(sst) * e;
+    if (t.via) check_transport(call, *t.via, t.via->put(pe, t.seg, t.off + to, s + from, e));
+    else if (t.device) device_copy(call, t.p + to, s + from, e, i + 1 == n);
+    else memcpy(t.p + to, s + from, e);
+  }
+}
+
+void iget(const char* call, void* dest, const void* src, ptrdiff_t dst, ptrdiff_t sst, size_t n, size_t e, int pe) {
+  if (n == 0) return;
+  if (dst <= 0 || sst <= 0) fatal(call, "strides must be positive (dst %td, sst %td)", dst, sst);
+  check_local(call, dest, "dest", n);
+  if (!src) fatal(call, "source is NULL with nelems %zu (source pe %d)", n, pe);
+  const size_t span = bytes_of(call, n - 1, static_cast<size_t>(sst) * e) + e;
+  const Target t = target(call, src, span, pe, "source");
+  char* d = static_cast<char*>(dest);
+  for (size_t i = 0; i < n; ++i) {
+    const size_t to = i * static_cast<size_t>(dst) * e, from = i * static_cast<size_t>(sst) * e;
+    if (t.via) check_transport(call, *t.via, t.via->get(pe, t.seg, t.off + from, d + to, e));
+    else if (t.device) device_copy(call, d + to, t.p + from, e, i + 1 == n);
+    else memcpy(d + to, t.p + from, e);
+  }
+}
+
+namespace {
+void check_sig_op(const char* call, int sig_op, int pe) {
+  if (sig_op != SHMEM_SIGNAL_SET && sig_op != SHMEM_SIGNAL_ADD)
+    fatal(call, "sig_op %d is neither SHMEM_SIGNAL_SET nor SHMEM_SIGNAL_ADD (target pe %d)", sig_op, pe);
+}
+
+void signal_update(const char* call, uint64_t* sig_addr, uint64_t signal, int sig_op, int pe) {
+  const Target t = target(call, sig_addr, sizeof(uint64_t), pe, "sig_addr");
+  if (t.via) {  // the same transport as the data: performed after it
+    check_transport(call, *t.via, t.via->signal(pe, t.seg, t.off, signal, sig_op));
+    return;
+  }
+  if (reinterpret_cast<uintptr_t>(sig_addr) % sizeof(uint64_t))
+    fatal(call, "sig_addr %p is not 8-byte aligned (target pe %d)", static_cast<void*>(sig_addr), pe);
+  if (t.device) {
+    if (sig_op == SHMEM_SIGNAL_SET) device_write64(call, reinterpret_cast<uint64_t*>(t.p), signal);
+    else (void)device_amo(call, t.p, sizeof(uint64_t), GSHMEM_AMO_ADD, signal, 0);  // after the blocking copy
+    return;
+  }
+  uint64_t* s = reinterpret_cast<uint64_t*>(t.p);
+  memory_fence();
+  if (sig_op == SHMEM_SIGNAL_SET) __atomic_store_n(s, signal, __ATOMIC_RELEASE);
+  else __atomic_fetch_add(s, signal, __ATOMIC_RELEASE);
+}
+}  // namespace
+
+void put_signal(const char* call, void* dest, const void* src, size_t bytes, uint64_t* sig_addr, uint64_t signal,
+                int sig_op, int pe) {
+  // Validate the signal before moving data so a bad signal never leaves a half-done operation.
+  check_sig_op(call, sig_op, pe);
+  if (!sig_addr) fatal(call, "sig_addr is NULL (target pe %d)", pe);
+  (void)target(call, sig_addr, sizeof(uint64_t), pe, "sig_addr");
+  put(call, dest, src, bytes, pe, false);
+  signal_update(call, sig_addr, signal, sig_op, pe);
+}
+
+void transport_quiet() {
+  if (!running()) return;
+  Runtime& r = *g_rt;
+  if (r.tcp) check_transport("shmem_quiet", *r.tcp, r.tcp->quiet());
+#if GSHMEM_HAVE_IBVERBS
+  if (r.ib) check_transport("shmem_quiet", *r.ib, r.ib->quiet());
+#endif
+}
+
+// Transport operations to one PE are ordered (tcp) or fenced by the transport (ib); the device
+// side: the PE's stream and its proxied operations complete.
+void fence(const char* call) {
+  Runtime& r = rt(call);
+  device_quiet(call, r);
+#if GSHMEM_HAVE_IBVERBS
+  if (r.ib) check_transport(call, *r.ib, r.ib->fence());
+#endif
+  memory_fence();
+}
+
+void quiet(const char* call) {
+  Runtime& r = rt(call);
+  device_quiet(call, r);
+  transport_quiet();
+  memory_fence();
+}
+
+void sync_all(const char* call) {
+  Runtime& r = rt(call);
+  r.teams.sync_serialized(*r.teams.get(team::kWorld));
+}
+
+void barrier_all(const char* call) {
+  quiet(call);
+  sync_all(call);
+}
+
+void* ptr(const void* dest, int pe) {
+  Runtime& r = rt("shmem_ptr");
+  if (pe < 0 || pe >= r.npes) return nullptr;
+  const heap::Target t = r.heap.translate(dest, 1, pe);
+  return t.error == heap::Target::Error::none ? t.p : nullptr;
+}
+
+// Accessible = reachable by the data transfer routines: mapped, or through a transport.
+int pe_accessible(int pe) {
+  Runtime& r = rt("shmem_pe_accessible");
+  if (pe < 0 || pe >= r.npes) return 0;
+  const transport::Route& x = r.routes[static_cast<size_t>(pe)];
+  return x.via == transport::Via::self || x.mapped || x.transport != nullptr;
+}
+
+int addr_accessible(const void* addr, int pe) {
+  Runtime& r = rt("shmem_addr_accessible");
+  if (pe < 0 || pe >= r.npes) return 0;
+  const heap::Target t = r.heap.translate(addr, 1, pe);
+  if (t.error != heap::Target::Error::none) return 0;
+  return t.p != nullptr || r.routes[static_cast<size_t>(pe)].transport != nullptr;
+}
+
+}  // namespace gshmem::core

@@ -1,0 +1,27 @@
+// Team management (OpenSHMEM 1.5 teams): queries, splits and destruction, with the device-side
+// view of every team kept current on GPU PEs (coll/dev_teams.hpp).
+#pragma once
+
+namespace gshmem::core {
+
+struct TeamConfig {
+  int num_contexts = 0;
+  bool has_num_contexts = false;
+};
+
+int team_my_pe(int team);    // -1: not a valid team (or not running)
+int team_n_pes(int team);
+int team_num_contexts(int team, bool* valid);
+int team_translate_pe(int src_team, int src_pe, int dest_team);
+// The world PE of team's member pe; ends the job naming call when team or pe is not valid.
+int team_world_pe(const char* call, int team, int pe);
+void* team_ptr(int team, const void* dest, int pe);
+bool team_member(int team);  // a valid team this PE belongs to
+void team_sync(const char* call, int team);
+int team_split_strided(const char* call, int parent, int start, int stride, int size, const TeamConfig& config,
+                       int* new_team);
+int team_split_2d(const char* call, int parent, int xrange, const TeamConfig& xconfig, int* xteam,
+                  const TeamConfig& yconfig, int* yteam);
+void team_destroy(const char* call, int team);
+
+}  // namespace gshmem::core

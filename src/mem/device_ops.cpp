@@ -1,0 +1,138 @@
+#include "mem/device_ops.hpp"
+
+#include <cstring>
+
+#include "common/fatal.hpp"
+
+extern "C" const char gshmem_host_amo_ptx[];
+
+namespace gshmem::mem {
+
+void store_local(LocalMemory* mem, void* dst, const void* src, size_t n) {
+  if (mem && mem->is_device(dst)) mem->copy(dst, src, n);
+  else memcpy(dst, src, n);
+}
+
+#if GSHMEM_HAVE_CUDA
+namespace {
+thread_local CUstream t_stream = nullptr;  // set while a context with its own stream calls in
+}
+
+void DeviceOps::set_thread_stream(CUstream s) { t_stream = s; }
+CUstream DeviceOps::op_stream() const { return t_stream ? t_stream : g_.stream; }
+
+void DeviceOps::check(const char* call, CUresult r, const char* what) const {
+  if (r != CUDA_SUCCESS) fatal(call, "%s failed: %s", what, cu::error_string(r));
+}
+
+CUstream DeviceOps::stream_create(const char* call) {
+  gpu_make_current(g_);
+  CUstream s = nullptr;
+  check(call, g_.drv->cuStreamCreate(&s, CU_STREAM_NON_BLOCKING), "cuStreamCreate");
+  return s;
+}
+void DeviceOps::stream_quiet(const char* call, CUstream s) {
+  gpu_make_current(g_);
+  check(call, g_.drv->cuStreamSynchronize(s), "cuStreamSynchronize");
+}
+void DeviceOps::stream_destroy(const char* call, CUstream s) {
+  stream_quiet(call, s);
+  g_.drv->cuStreamDestroy(s);
+}
+
+void DeviceOps::copy(const char* call, void* dst, const void* src, size_t bytes, bool blocking) {
+  gpu_make_current(g_);
+  const CUstream s = op_stream();
+  check(call, g_.drv->cuMemcpyAsync(reinterpret_cast<CUdeviceptr>(dst), reinterpret_cast<CUdeviceptr>(src), bytes, s),
+        "cuMemcpyAsync");
+  if (blocking) check(call, g_.drv->cuStreamSynchronize(s), "cuStreamSynchronize");
+}
+
+void DeviceOps::write64(const char* call, uint64_t* dst, uint64_t value) {
+  gpu_make_current(g_);
+  // The default flag makes the write wait for a system-wide fence after the preceding copies.
+  const CUstream s = op_stream();
+  check(call, g_.drv->cuStreamWriteValue64(s, reinterpret_cast<CUdeviceptr>(dst), value, 0), "cuStreamWriteValue64");
+  check(call, g_.drv->cuStreamSynchronize(s), "cuStreamSynchronize");
+}
+
+void DeviceOps::quiet(const char* call) {
+  gpu_make_current(g_);
+  check(call, g_.drv->cuStreamSynchronize(g_.stream), "cuStreamSynchronize");
+}
+
+CUfunction DeviceOps::amo_kernel(const char* call, size_t size) {
+  if (!mod_) {
+    check(call, g_.drv->cuModuleLoadData(&mod_, gshmem_host_amo_ptx), "cuModuleLoadData(host atomics PTX)");
+    check(call, g_.drv->cuModuleGetFunction(&fn_[0], mod_, "gshmem_amo32"), "cuModuleGetFunction");
+    check(call, g_.drv->cuModuleGetFunction(&fn_[1], mod_, "gshmem_amo64"), "cuModuleGetFunction");
+  }
+  if (size != 4 && size != 8) fatal(call, "atomics on GPU memory need 4- or 8-byte objects (got %zu)", size);
+  return fn_[size == 8];
+}
+
+namespace {
+void launch_amo(const char* call, const cu::Driver& d, CUfunction f, size_t size, void* target, gshmem_amo_op op,
+                uint64_t a, uint64_t b, void* out, CUstream s) {
+  int iop = static_cast<int>(op);
+  unsigned a32 = static_cast<unsigned>(a), b32 = static_cast<unsigned>(b);
+  void* args64[] = {&target, &iop, &a, &b, &out};
+  void* args32[] = {&target, &iop, &a32, &b32, &out};
+  const CUresult r = d.cuLaunchKernel(f, 1, 1, 1, 1, 1, 1, 0, s, size == 8 ? args64 : args32, nullptr);
+  if (r != CUDA_SUCCESS) fatal(call, "cuLaunchKernel(host atomic) failed: %s", cu::error_string(r));
+}
+}  // namespace
+
+uint64_t DeviceOps::amo(const char* call, void* target, size_t size, gshmem_amo_op op, uint64_t a, uint64_t b) {
+  gpu_make_current(g_);
+  std::lock_guard<std::mutex> lock(mu_);
+  CUfunction f = amo_kernel(call, size);
+  if (!scratch_) fatal(call, "internal: no scratch word for host atomics on GPU memory");
+  const CUstream s = op_stream();
+  launch_amo(call, *g_.drv, f, size, target, op, a, b, scratch_, s);
+  uint64_t old = 0;
+  check(call, g_.drv->cuMemcpyAsync(reinterpret_cast<CUdeviceptr>(&old), reinterpret_cast<CUdeviceptr>(scratch_), size, s),
+        "cuMemcpyAsync");
+  check(call, g_.drv->cuStreamSynchronize(s), "cuStreamSynchronize");
+  return old;
+}
+
+void DeviceOps::amo_async(const char* call, void* target, size_t size, gshmem_amo_op op, uint64_t a, uint64_t b,
+                          void* out, CUstream stream) {
+  gpu_make_current(g_);
+  CUfunction f;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    f = amo_kernel(call, size);
+  }
+  launch_amo(call, *g_.drv, f, size, target, op, a, b, out, stream);
+}
+
+void DeviceOps::preload(const char* call, void* word) {
+  gpu_make_current(g_);
+  for (size_t size : {size_t{4}, size_t{8}}) {
+    CUfunction f;
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      f = amo_kernel(call, size);
+    }
+    launch_amo(call, *g_.drv, f, size, word, GSHMEM_AMO_FETCH, 0, 0, nullptr, g_.stream);
+  }
+  check(call, g_.drv->cuStreamSynchronize(g_.stream), "cuStreamSynchronize");
+}
+
+bool GpuLocalMemory::is_device(const void* p) const {
+  GpuContext& g = ops_.gpu();
+  gpu_make_current(g);
+  unsigned int type = 0;
+  return g.drv->cuPointerGetAttribute(&type, CU_POINTER_ATTRIBUTE_MEMORY_TYPE, reinterpret_cast<CUdeviceptr>(p)) ==
+             CUDA_SUCCESS &&
+         type == CU_MEMORYTYPE_DEVICE;
+}
+void GpuLocalMemory::copy(void* dst, const void* src, size_t n) { ops_.copy("transport", dst, src, n, true); }
+uint64_t GpuLocalMemory::amo(void* p, gshmem_amo_op op, size_t size, uint64_t a, uint64_t b) {
+  return ops_.amo("transport", p, size, op, a, b);
+}
+#endif
+
+}  // namespace gshmem::mem

@@ -1,0 +1,78 @@
+// Host-side operations on GPU memory through the driver: copies on the PE's non-blocking stream
+// (or the calling thread's context stream), 64-bit writes ordered after them, and atomics run as
+// one-thread kernels (the host cannot issue NVLink atomics). The peer segments are mapped in this
+// process (UVA), so the same calls reach every same-node PE. Host RMA never waits for user
+// kernels (which may themselves wait for this RMA). A failing CUDA call ends the job with a
+// message naming the call.
+#pragma once
+#include <cstddef>
+#include <cstdint>
+#include <mutex>
+
+#include "gshmem/device_host/ops.h"
+#include "mem/gpu.hpp"
+#include "mem/local_memory.hpp"
+
+namespace gshmem::mem {
+
+#if GSHMEM_HAVE_CUDA
+class DeviceOps {
+ public:
+  explicit DeviceOps(GpuContext& g) : g_(g) {}
+  DeviceOps(const DeviceOps&) = delete;
+  DeviceOps& operator=(const DeviceOps&) = delete;
+
+  GpuContext& gpu() { return g_; }
+  // The word (this PE's GPU memory) through which a blocking atomic returns its old value.
+  void set_scratch(void* word) { scratch_ = word; }
+
+  // Blocking: returns when the source may be reused (put) or the data has arrived (get).
+  void copy(const char* call, void* dst, const void* src, size_t bytes, bool blocking);
+  // Atomic 64-bit write, ordered after every earlier copy on the stream (signal SET); waits for it.
+  void write64(const char* call, uint64_t* dst, uint64_t value);
+  // Waits for every operation issued on the PE's stream.
+  void quiet(const char* call);
+  // A host-initiated atomic (4- or 8-byte target) on the operation stream; returns the old value.
+  uint64_t amo(const char* call, void* target, size_t size, gshmem_amo_op op, uint64_t a, uint64_t b);
+  // Enqueued on stream (a CUstream); the old value goes to out (GPU-accessible memory, may be null).
+  void amo_async(const char* call, void* target, size_t size, gshmem_amo_op op, uint64_t a, uint64_t b, void* out,
+                 CUstream stream);
+  // Loads the atomic kernels and runs each once on word (GPU memory, read only): a kernel loaded
+  // for the first time while another kernel runs may wait for that kernel (lazy loading), which
+  // would deadlock a kernel waiting for a proxied atomic. Called before the proxy starts.
+  void preload(const char* call, void* word);
+
+  // Streams of contexts (shmem_ctx_create on GPU PEs). While set on a thread (set_thread_stream),
+  // copy, write64 and amo use that stream instead of the PE's, so a context's quiet waits only for
+  // its own operations.
+  CUstream stream_create(const char* call);
+  void stream_quiet(const char* call, CUstream s);
+  void stream_destroy(const char* call, CUstream s);
+  static void set_thread_stream(CUstream s);
+
+ private:
+  CUfunction amo_kernel(const char* call, size_t size);
+  CUstream op_stream() const;
+  void check(const char* call, CUresult r, const char* what) const;
+
+  GpuContext& g_;
+  void* scratch_ = nullptr;
+  std::mutex mu_;  // blocking atomics share the scratch word; module loading
+  CUmodule mod_ = nullptr;
+  CUfunction fn_[2] = {nullptr, nullptr};  // 32-bit, 64-bit
+};
+
+// LocalMemory over a DeviceOps: what the transports use on a GPU PE.
+class GpuLocalMemory final : public LocalMemory {
+ public:
+  explicit GpuLocalMemory(DeviceOps& ops) : ops_(ops) {}
+  bool is_device(const void* p) const override;
+  void copy(void* dst, const void* src, size_t n) override;
+  uint64_t amo(void* p, gshmem_amo_op op, size_t size, uint64_t a, uint64_t b) override;
+
+ private:
+  DeviceOps& ops_;
+};
+#endif
+
+}  // namespace gshmem::mem
