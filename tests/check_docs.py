@@ -69,6 +69,26 @@ for doc in docs:
             if state_bytes is not None and int(num) != state_bytes:
                 errors.append(f"{rel}: says the device state is {num} bytes; state.h asserts {state_bytes}")
 
+# docs/design.md's layer table is src/layers.json.
+import json
+layers = json.loads((root / "src/layers.json").read_text())
+design = (root / "docs/design.md").read_text()
+if "<!-- layers:" not in design:
+    errors.append("docs/design.md: the layer table (marked <!-- layers: -->) is missing")
+else:
+    table = design.split("<!-- layers:", 1)[1].split("\n\n", 1)[0]
+    rows = [r for r in table.splitlines() if r.startswith("| ") and not r.startswith("| module")]
+    mods = []
+    for r in rows:
+        cells = [c.strip() for c in r.strip("|").split("|")]
+        mods.append(cells[0])
+        want = set(layers["may_include"].get(cells[0], ["?"]))
+        got = {c.strip() for c in cells[1].split(",") if c.strip()}
+        if got != want:
+            errors.append(f"docs/design.md: layer {cells[0]} may include {sorted(got)}; src/layers.json says {sorted(want)}")
+    if mods != layers["order"]:
+        errors.append(f"docs/design.md: layers {mods}; src/layers.json orders them {layers['order']}")
+
 for e in errors:
     print("FAIL:", e)
 if errors:
