@@ -188,6 +188,7 @@ int main() {
   progress("1. put in every scope, then 2. get in two scopes");
   const char* put_names[] = {"thread typed put", "warp putmem", "block typed put", "block putmem_nbi+quiet"};
   for (int mode = 0; mode < 4; ++mode) {
+    progress(put_names[mode]);
     poison<<<64, 256>>>(dst, kWords);
     CK(cudaDeviceSynchronize());
     shmem_barrier_all();
@@ -199,6 +200,7 @@ int main() {
     EXPECT(b == 0, "%s: %llu of %zu words wrong", put_names[mode], b, kWords);
   }
   for (int mode = 0; mode < 2; ++mode) {
+    progress(mode ? "block get" : "thread get");
     poison<<<64, 256>>>(local, kWords);
     get_kernel<<<8, 128>>>(local, src, kWords, left, mode);
     verify<<<64, 256>>>(local, kWords, seed, left, bad);
