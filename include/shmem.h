@@ -23,6 +23,9 @@ int shmem_pe_accessible(int pe);
 int shmem_addr_accessible(const void *addr, int pe);
 void shmem_info_get_version(int *major, int *minor);
 void shmem_info_get_name(char *name);
+/* Profiling control (OpenSHMEM 1.5 sec. 10.1): gshmem itself does nothing with level; a tool
+ * that defines shmem_pcontrol sees the calls (0: profiling off, 1: on, 2+: tool-defined). */
+void shmem_pcontrol(int level, ...);
 
 /* ---- Memory management ---- */
 void *shmem_malloc(size_t size);
@@ -205,7 +208,6 @@ long shmem_swap(long *dest, long value, int pe);
 #define GSHMEM_DECL_OLD_WAIT(T, N) void shmem_##N##_wait(T *ivar, T cmp_value);
 GSHMEM_OLD_WAIT_TYPES(GSHMEM_DECL_OLD_WAIT)
 #undef GSHMEM_DECL_OLD_WAIT
-void shmem_short_wait_until(short *ivar, int cmp, short cmp_value);
 
 GSHMEM_EXTERN_C_END
 

@@ -18,12 +18,13 @@ PUBLIC = re.compile(r"^(p?shmemx?_\w+|gshmemi_\w+|SHMEM_[A-Z_]+|start_pes|_my_pe
                     r"shrealloc|shmemalign)$")
 
 out = subprocess.run(["nm", "-D", "--defined-only", lib], check=True, capture_output=True, text=True).stdout
-exported = set()
+exported, kind = set(), {}
 for line in out.splitlines():
     parts = line.split()
     if len(parts) < 3 or parts[1] in ("A",):  # version definitions
         continue
     exported.add(parts[2].split("@")[0])
+    kind[parts[2].split("@")[0]] = parts[1]
 
 with tempfile.TemporaryDirectory() as tmp:
     src = os.path.join(tmp, "all.c")
@@ -53,15 +54,21 @@ bad = sorted(n for n in exported if not PUBLIC.match(n))
 NEVER_DEFINED = {"gshmemi_generic_no_match"}
 missing = sorted(declared - exported - NEVER_DEFINED)
 undeclared = sorted(n for n in exported - declared if not n.startswith("gshmemi_"))
-print(f"{len(exported)} exported symbols, {len(declared)} names declared by shmem.h/shmemx.h")
+# The profiling interface (OpenSHMEM 1.5 sec. 10): each shmem_X that has a pshmem_X is a weak
+# symbol at the same address, pshmem_X a strong one (a tool's own shmem_X wins even when linked
+# statically).
+not_weak = sorted(n for n in declared if n.startswith("shmem_") and "p" + n in declared and
+                  n in exported and "p" + n in exported and (kind[n] not in "WV" or kind["p" + n] != "T"))
+print(f"{len(exported)} exported symbols, {len(declared)} names declared by shmem.h/shmemx.h/pshmem.h")
 for title, names in (("exported but not public API", bad), ("declared in the headers but not exported", missing),
-                     ("exported but declared in no installed header", undeclared)):
+                     ("exported but declared in no installed header", undeclared),
+                     ("shmem_ names that are not weak aliases of a strong pshmem_ routine", not_weak)):
     if names:
         print(f"FAIL: {len(names)} {title}:")
         for n in names[:40]:
             print("   ", n)
         if len(names) > 40:
             print(f"    ... and {len(names) - 40} more")
-if bad or missing or undeclared:
+if bad or missing or undeclared or not_weak:
     sys.exit(1)
 print("exports: ok")

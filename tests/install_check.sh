@@ -5,6 +5,7 @@
 #   CUDA: nvcc + pkg-config, oshnvcc, oshc++ given a .cu, CMake (compiled and linked wherever
 #         nvcc exists; run at 2 PEs where a GPU exists)
 # then runs the C programs with the installed oshrun (4, 2 and 3 PEs) and mpirun (2 PEs), and
+# builds a profiling tool (pshmem.h) and C11 generic programs with the installed oshcc, and
 # checks the library's exported symbols. Usage: install_check.sh BUILD_DIR
 set -euo pipefail
 BUILD="$1"
@@ -15,7 +16,7 @@ trap 'rm -rf "$tmp"' EXIT
 cp -a "$BUILD/prefix" "$tmp/gshmem"
 PREFIX="$tmp/gshmem"
 for f in bin/oshrun bin/oshcc bin/oshc++ bin/oshnvcc bin/gshmem-info lib/libgshmem.so lib/libgshmem.so.0 \
-         include/shmem.h include/shmemx.h include/gshmem/version.h include/gshmem/device_host/trigger.h \
+         include/shmem.h include/shmemx.h include/pshmem.h include/gshmem/version.h include/gshmem/device_host/trigger.h \
          include/gshmem/device_host/state.h include/gshmem/device_api.cuh \
          lib/pkgconfig/gshmem.pc lib/cmake/gshmem/gshmemConfig.cmake lib/cmake/gshmem/gshmemConfigVersion.cmake; do
   [ -e "$PREFIX/$f" ] || { echo "install check: missing $PREFIX/$f"; exit 1; }
@@ -64,6 +65,12 @@ else
   exit 1
 fi
 
+# The profiling interface (pshmem.h, weak shmem_ names) and the C11 generic team collectives, as a
+# user's tool and program build them: with the installed wrapper.
+for t in pshmem_profiling generics_team_colls generics_short; do
+  "$PREFIX/bin/oshcc" -std=c11 -Wall -I "$ROOT/tests/conformance/behave" -o "$t" "$ROOT/tests/conformance/behave/$t.c"
+  timeout 60 "$PREFIX/bin/oshrun" -np 2 "./$t" | grep -x "PASS $t"
+done
 timeout 60 "$PREFIX/bin/oshrun" -np 4 ./hello
 [ $have_pc = 0 ] || timeout 60 "$PREFIX/bin/oshrun" -np 2 env LD_LIBRARY_PATH= ./hello_pc
 timeout 60 "$PREFIX/bin/oshrun" -np 3 ./hello_cxx

@@ -20,7 +20,8 @@
 #define GSHMEM_G_AMO_BIT(X, OP)                                                                   \
   X(unsigned int, uint, OP) X(unsigned long, ulong, OP) X(unsigned long long, ulonglong, OP)      \
   X(int, int32, OP) X(long, int64, OP)
-#define GSHMEM_G_P2P(X, OP) GSHMEM_G_AMO_STD(X, OP)
+/* point-to-point synchronization types (short and unsigned short are deprecated there in 1.5) */
+#define GSHMEM_G_P2P(X, OP) X(short, short, OP) X(unsigned short, ushort, OP) GSHMEM_G_AMO_STD(X, OP)
 
 #if !defined(__cplusplus) && defined(__STDC_VERSION__) && __STDC_VERSION__ >= 201112L
 
@@ -176,6 +177,8 @@ GSHMEM_G_AMO_BIT(GSHMEM_CXX_AMO_BIT, _)
 /* shmem_wait_until(long *, int, long) is also the deprecated C function: it serves long. */
 #define GSHMEM_CXX_WAIT_UNTIL(T, N, _) \
   GSHMEM_HD inline void shmem_wait_until(T *v, int c, T x) { shmem_##N##_wait_until(v, c, x); }
+GSHMEM_CXX_WAIT_UNTIL(short, short, _)
+GSHMEM_CXX_WAIT_UNTIL(unsigned short, ushort, _)
 GSHMEM_CXX_WAIT_UNTIL(int, int, _)
 GSHMEM_CXX_WAIT_UNTIL(long long, longlong, _)
 GSHMEM_CXX_WAIT_UNTIL(unsigned int, uint, _)
@@ -286,4 +289,5 @@ GSHMEM_G_AMO_BIT(GSHMEM_CXX_CTX_AMO_BIT, _)
 #endif
 
 #endif /* C11 / C++ */
+#include "gshmem/generic_coll.h"
 #endif /* GSHMEM_GENERIC_H */

@@ -94,8 +94,9 @@ int shmem_ctx_get_team(shmem_ctx_t ctx, shmem_team_t* team) {
   return 0;
 }
 
+// OpenSHMEM 1.5: fence, quiet and destroy on SHMEM_CTX_INVALID perform no operation.
 void shmem_ctx_fence(shmem_ctx_t ctx) {
-  (void)world_pe("shmem_ctx_fence", ctx, 0);
+  if (!ctx) return;
   if (ctx->stream) {  // one stream executes in order: only the transport needs ordering
     gshmem::core::transport_quiet();
     gshmem::core::memory_fence();
@@ -104,7 +105,7 @@ void shmem_ctx_fence(shmem_ctx_t ctx) {
   }
 }
 void shmem_ctx_quiet(shmem_ctx_t ctx) {
-  (void)world_pe("shmem_ctx_quiet", ctx, 0);
+  if (!ctx) return;
   ctx_quiet("shmem_ctx_quiet", ctx);
 }
 

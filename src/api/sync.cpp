@@ -84,7 +84,6 @@ uint64_t shmem_signal_wait_until(uint64_t* sig_addr, int cmp, uint64_t cmp_value
   void shmem_##N##_wait(T* v, T x) { wait_one("shmem_" #N "_wait", v, SHMEM_CMP_NE, x); }
 GSHMEM_OLD_WAIT_TYPES(GSHMEM_DEF_OLD_WAIT)
 #undef GSHMEM_DEF_OLD_WAIT
-void shmem_short_wait_until(short* v, int c, short x) { wait_one("shmem_short_wait_until", v, c, x); }
 void shmem_wait(long* v, long x) { wait_one("shmem_wait", v, SHMEM_CMP_NE, x); }
 void shmem_wait_until(long* v, int c, long x) { wait_one("shmem_wait_until", v, c, x); }
 

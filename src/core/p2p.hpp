@@ -72,10 +72,20 @@ int test_all(const Cond<T>& c, const T* v, size_t n, const int* st) {
     if (!(st && st[i]) && !test_one(c, v, i)) return 0;
   return 1;
 }
+// The search starts after the index this thread returned last, so with status NULL every
+// satisfied index is returned eventually by repeated calls (OpenSHMEM 1.5, shmem_test_any).
+inline thread_local size_t any_next = 0;
 template <typename T>
 size_t test_any(const Cond<T>& c, const T* v, size_t n, const int* st) {
-  for (size_t i = 0; i < n; ++i)
-    if (!(st && st[i]) && test_one(c, v, i)) return i;
+  if (n == 0) return SIZE_MAX;
+  const size_t start = any_next % n;
+  for (size_t j = 0; j < n; ++j) {
+    const size_t i = (start + j) % n;
+    if (!(st && st[i]) && test_one(c, v, i)) {
+      any_next = i + 1;
+      return i;
+    }
+  }
   return SIZE_MAX;
 }
 template <typename T>

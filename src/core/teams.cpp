@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "coll/dev_teams.hpp"
+#include "common/log.hpp"
 #include "core/detail/runtime.hpp"
 #include "core/rma.hpp"
 #include "core/runtime.hpp"
@@ -90,25 +91,40 @@ bool team_member(int handle) {
 
 void team_sync(const char* call, int handle) { g_rt->teams.sync_serialized(member_team(call, handle)); }
 
+// A split on SHMEM_TEAM_INVALID, or by a PE outside the parent, creates nothing and returns
+// nonzero (OpenSHMEM 1.5: zero on success, nonzero otherwise; outputs stay SHMEM_TEAM_INVALID).
+team::Team* split_parent(const char* call, int handle) {
+  if (handle == SHMEM_TEAM_INVALID) return nullptr;
+  team::Team* t = rt(call).teams.get(handle);
+  if (!t) fatal(call, "team %d is not a valid team handle (destroyed?)", handle);
+  if (t->my_index < 0) return nullptr;
+  return t;
+}
+
 int team_split_strided(const char* call, int parent_handle, int start, int stride, int size, const TeamConfig& config,
                        int* new_team) {
-  team::Team& parent = member_team(call, parent_handle);
-  g_rt->teams.check_args_or_fail(call, parent, 0x5157,
+  team::Team* parent = split_parent(call, parent_handle);
+  if (!parent) return 1;
+  g_rt->teams.check_args_or_fail(call, *parent, 0x5157,
                                  (static_cast<uint64_t>(static_cast<uint32_t>(start)) << 32) | static_cast<uint32_t>(stride),
-                                 static_cast<uint64_t>(size));
+                                 static_cast<uint64_t>(static_cast<uint32_t>(size)));
+  // Every member passed the same triplet (checked above), so every member returns the same.
   const long long last = start + static_cast<long long>(size - 1) * stride;
-  if (size < 1 || start < 0 || start >= parent.size() || last < 0 || last >= parent.size() || (size > 1 && stride == 0))
-    fatal(call, "start %d, stride %d, size %d do not select PEs of the parent team (%d PEs)", start, stride, size,
-          parent.size());
+  if (size < 1 || start < 0 || start >= parent->size() || last < 0 || last >= parent->size() ||
+      (size > 1 && stride == 0)) {
+    GSHMEM_INFO(Subsys::coll, "%s: start %d, stride %d, size %d do not select PEs of team %d (%d PEs)", call, start,
+                stride, size, parent_handle, parent->size());
+    return 1;
+  }
   std::vector<int> members;
   bool mine = false;
   for (int i = 0; i < size; ++i) {
-    const int pe = parent.pes[static_cast<size_t>(start + i * stride)];
+    const int pe = parent->pes[static_cast<size_t>(start + i * stride)];
     members.push_back(pe);
     mine = mine || pe == g_rt->my_pe;
   }
   std::vector<int> out;
-  const int rc = split_common(call, parent, {mine ? members : std::vector<int>{}},
+  const int rc = split_common(call, *parent, {mine ? members : std::vector<int>{}},
                               config.has_num_contexts ? config.num_contexts : 0, &out);
   if (rc == 0) *new_team = out[0];
   return rc;
@@ -116,17 +132,21 @@ int team_split_strided(const char* call, int parent_handle, int start, int strid
 
 int team_split_2d(const char* call, int parent_handle, int xrange, const TeamConfig& xconfig, int* xteam,
                   const TeamConfig& yconfig, int* yteam) {
-  team::Team& parent = member_team(call, parent_handle);
-  if (xrange < 1) fatal(call, "xrange %d must be positive", xrange);
-  g_rt->teams.check_args_or_fail(call, parent, 0x5158, static_cast<uint64_t>(xrange), 0);
-  const int n = parent.size();
+  team::Team* parent = split_parent(call, parent_handle);
+  if (!parent) return 1;
+  g_rt->teams.check_args_or_fail(call, *parent, 0x5158, static_cast<uint64_t>(static_cast<uint32_t>(xrange)), 0);
+  if (xrange < 1) {
+    GSHMEM_INFO(Subsys::coll, "%s: xrange %d is not positive", call, xrange);
+    return 1;
+  }
+  const int n = parent->size();
   if (xrange > n) xrange = n;
-  const int me = parent.my_index, row = me / xrange, col = me % xrange;
+  const int me = parent->my_index, row = me / xrange, col = me % xrange;
   std::vector<int> x, y;
-  for (int i = row * xrange; i < std::min(n, (row + 1) * xrange); ++i) x.push_back(parent.pes[static_cast<size_t>(i)]);
-  for (int i = col; i < n; i += xrange) y.push_back(parent.pes[static_cast<size_t>(i)]);
+  for (int i = row * xrange; i < std::min(n, (row + 1) * xrange); ++i) x.push_back(parent->pes[static_cast<size_t>(i)]);
+  for (int i = col; i < n; i += xrange) y.push_back(parent->pes[static_cast<size_t>(i)]);
   std::vector<int> out;
-  const int rc = split_common(call, parent, {x, y}, xconfig.has_num_contexts ? xconfig.num_contexts : 0, &out);
+  const int rc = split_common(call, *parent, {x, y}, xconfig.has_num_contexts ? xconfig.num_contexts : 0, &out);
   if (rc == 0) {
     *xteam = out[0];
     *yteam = out[1];

@@ -12,7 +12,7 @@ constexpr size_t kControlBytes = 1024 * 1024;  // reserved in front of the user 
 // to it is an equally aligned address everywhere (shmem_align).
 constexpr size_t kHeapBaseAlign = size_t(256) << 20;
 constexpr uint64_t kControlMagic = 0x67736873686d656dull;  // "gshshmem"
-constexpr uint32_t kControlVersion = 2;
+constexpr uint32_t kControlVersion = 3;
 constexpr int kMaxBarrierRounds = 32;  // dissemination: ceil(log2(npes)) rounds
 constexpr int kMaxTeams = 64;          // team slots; WORLD, SHARED and NODE take 0, 1, 2
 constexpr int kTeamPubWords = 8;
@@ -35,13 +35,17 @@ static_assert(sizeof(CollCheck) == 64);
 
 // Everything one team needs on each member: dissemination flags (round k written by the round-k
 // partner with its epoch), argument checks, and a few published words (e.g. element counts of
-// collect), double-buffered by the team's collective sequence number.
+// collect), double-buffered by the team's collective sequence number. A split of this team
+// publishes each member's free-slot mask in split_mask (also by sequence), so splits of
+// different parents running at the same time never see each other's masks.
 struct alignas(64) TeamSlot {
   Flag barrier[kMaxBarrierRounds];
   CollCheck check[2];
   std::atomic<uint64_t> pub_seq[2];
   uint64_t pub[2][kTeamPubWords];
-  char pad[48];
+  std::atomic<uint64_t> split_seq[2];
+  uint64_t split_mask[2];
+  char pad[16];
 };
 static_assert(sizeof(TeamSlot) % 64 == 0);
 
@@ -49,11 +53,7 @@ struct ControlBlock {
   uint64_t magic;
   uint32_t version;
   uint32_t reserved;
-  // Team-slot agreement: a PE publishes its free-slot mask here (double-buffered by the parent
-  // team's sequence) before a parent sync.
-  std::atomic<uint64_t> free_mask_seq[2];
-  uint64_t free_mask[2];
-  char pad[16];
+  char pad[48];
   TeamSlot teams[kMaxTeams];
 };
 static_assert(sizeof(ControlBlock) <= kControlBytes);

@@ -116,19 +116,21 @@ bool Teams::check_args(Team& t, uint64_t op, uint64_t a, uint64_t b, int* bad_pe
 
 Status Teams::split(Team& parent, const std::vector<std::vector<int>>& members_of, int num_contexts,
                     std::vector<int>* out) {
-  heap::ControlBlock* me = heap_->control(my_pe_);
+  heap::TeamSlot& me = parent.slot_of(*heap_, my_pe_);
   const uint64_t seq = ++parent.seq;
   {
     std::lock_guard<std::mutex> lock(mu_);
-    me->free_mask[seq & 1] = ~used_slots_;
+    me.split_mask[seq & 1] = ~used_slots_;
   }
-  me->free_mask_seq[seq & 1].store(seq, std::memory_order_release);
+  me.split_seq[seq & 1].store(seq, std::memory_order_release);
   sync(parent);
+  // Double-buffered like check_args: no member publishes seq+2 before every member passed the
+  // sync of seq+1, which comes after these reads.
   uint64_t common = ~0ull;
   for (int pe : parent.pes) {
     uint64_t their_seq = 0, mask = 0;
-    read_control(pe, &me->free_mask_seq[seq & 1], &their_seq, sizeof their_seq);
-    read_control(pe, &me->free_mask[seq & 1], &mask, sizeof mask);
+    read_control(pe, &me.split_seq[seq & 1], &their_seq, sizeof their_seq);
+    read_control(pe, &me.split_mask[seq & 1], &mask, sizeof mask);
     if (their_seq != seq) {
       GSHMEM_WARN(Subsys::coll, "team split: pe %d is not in the same split (sequence mismatch)", pe);
       return Status::invalid_argument;
@@ -175,6 +177,7 @@ Status Teams::destroy(Team& t) {
   for (auto& f : s.barrier) f.v.store(0, std::memory_order_relaxed);
   for (auto& c : s.check) c.seq.store(0, std::memory_order_relaxed);
   for (auto& q : s.pub_seq) q.store(0, std::memory_order_relaxed);
+  for (auto& q : s.split_seq) q.store(0, std::memory_order_relaxed);
   std::atomic_thread_fence(std::memory_order_seq_cst);
   std::lock_guard<std::mutex> lock(mu_);
   used_slots_ &= ~(1ull << t.slot);

@@ -159,13 +159,17 @@ AMO_FP_KERNEL(double, double)
   }
 GSHMEM_AMO_BIT_TYPES(AMO_BIT_KERNEL)
 
-// p2p: block 0 writes kP2P ivars on the right PE (value i+1) after the left did the same here;
+// p2p: block 0 puts kP2P ivars on the right PE (value i+1; the last after a fence) after the left did
+// the same here;
 // block 1 exercises every wait/test form on this PE's ivars.
 #define P2P_KERNEL(T, N)                                                                            \
   __global__ void p2p_##N(T* iv, int right, unsigned long long* bad) {                              \
     if (blockIdx.x == 0) {                                                                          \
       if (threadIdx.x == 0)                                                                         \
-        for (int i = 0; i < kP2P; ++i) shmem_##N##_atomic_set(iv + i, (T)(i + 1), right);           \
+        for (int i = 0; i < kP2P; ++i) {  /* p (short has no atomics); the last one after a fence */ \
+          if (i == kP2P - 1) shmem_fence();                                                         \
+          shmem_##N##_p(iv + i, (T)(i + 1), right);                                                 \
+        }                                                                                           \
       return;                                                                                       \
     }                                                                                               \
     if (threadIdx.x) return;                                                                        \
@@ -188,6 +192,10 @@ GSHMEM_AMO_BIT_TYPES(AMO_BIT_KERNEL)
     CHK(shmem_##N##_test_all_vector(iv, kP2P, st, SHMEM_CMP_EQ, want) == 1);                        \
     CHK(shmem_##N##_test_any_vector(iv, kP2P, st, SHMEM_CMP_NE, want) == SIZE_MAX);                 \
     CHK(shmem_##N##_test_some_vector(iv, kP2P, idx, st, SHMEM_CMP_EQ, want) == kP2P - 1);           \
+    unsigned seen = 0; /* fairness: with status NULL every satisfied index comes back eventually */  \
+    for (int k = 0; k < 100000 && seen != (1u << kP2P) - 1; ++k)                                    \
+      seen |= 1u << shmem_##N##_test_any(iv, kP2P, nullptr, SHMEM_CMP_GE, (T)1);                    \
+    CHK(seen == (1u << kP2P) - 1);                                                                  \
   }
 GSHMEM_P2P_TYPES(P2P_KERNEL)
 

@@ -104,7 +104,11 @@ __global__ void coll(Bufs b, uint64_t seed, int me) {
   }
   __syncthreads();
   shmemx_barrier_all_block();
-  shmemx_int_sum_reduce_block(SHMEM_TEAM_WORLD, b.red_dst, b.red_src, kColl);
+  if (threadIdx.x == 0) {  // the 1.5 generic names in device code (thread scope)
+    shmem_sync(SHMEM_TEAM_WORLD);
+    shmem_sum_reduce(SHMEM_TEAM_WORLD, b.red_dst, b.red_src, kColl);
+  }
+  __syncthreads();
   shmemx_int_broadcast_block(SHMEM_TEAM_WORLD, b.bc, b.a2a_src, kColl, 1);
   shmemx_int_fcollect_block(SHMEM_TEAM_WORLD, b.fc, b.red_src, kColl);
   shmemx_int_alltoall_block(SHMEM_TEAM_WORLD, b.a2a_dst, b.a2a_src, kColl / shmem_n_pes());
@@ -218,7 +222,7 @@ int main() {
     CK(static_cast<cudaError_t>(shmemx_collective_launch((const void *)coll, dim3(1), dim3(256), args, 0, 0)));
     CK(cudaDeviceSynchronize());
     check_coll<<<1, 256>>>(b, seed, n, bad);
-    report("in-kernel barrier, sum_reduce, broadcast, fcollect, alltoall", take(bad));
+    report("in-kernel barrier, sync, sum_reduce (generic), broadcast, fcollect, alltoall", take(bad));
   }
   shmem_barrier_all();
 

@@ -254,6 +254,61 @@ GEN_AMO_TYPES(GEN_SYNC)
 GEN_RMA_TYPES(GEN_CTX)
 GEN_AMO_TYPES(GEN_CTX_AMO)
 
+/* Team-based generic collectives (1.5) and both shmem_sync forms. Values are fresh per run. */
+static void gen_team_colls(void)
+{
+    static long pSync[SHMEM_SYNC_SIZE];
+    static int isrc[4], idst[4];
+    static double dsrc[2], ddst[2];
+    static long double ldsrc[2], lddst[2];
+    static unsigned usrc[1], udst[1];
+    static char csrc[1], cdst[1];
+    static long lsrc[4], ldst[4 * 64];
+    const int n = mp_npes, me = mp_me;
+    uint64_t st = mp_pe_stream(0, mp_tag("gen_team_colls", 0)); /* the same on every PE */
+    const int salt = (int)(mp_rand64(&st) % 1000);
+    for (int i = 0; i < SHMEM_SYNC_SIZE; i++) pSync[i] = SHMEM_SYNC_VALUE;
+    for (int i = 0; i < 4; i++) isrc[i] = salt + me * 4 + i, idst[i] = -1;
+    dsrc[0] = me + 0.5; dsrc[1] = salt;
+    ldsrc[0] = me; ldsrc[1] = 1;
+    usrc[0] = 1u << (me % 32);
+    csrc[0] = (char)(me % 100);
+    for (int i = 0; i < 4; i++) lsrc[i] = (long)salt * 1000 + me * 10 + i;
+    for (int i = 0; i < 4 * 64; i++) ldst[i] = -1;
+    shmem_barrier_all();
+    MP_CHECK_EQ("shmem_sum_reduce(team, int) returns", 0, shmem_sum_reduce(SHMEM_TEAM_WORLD, idst, isrc, 4));
+    for (int i = 0; i < 4; i++)
+        MP_CHECK_EQ("shmem_sum_reduce(team, int)", (long long)n * (salt + i) + 4LL * n * (n - 1) / 2, idst[i]);
+    shmem_prod_reduce(SHMEM_TEAM_WORLD, lddst, ldsrc + 1, 1);
+    MP_CHECK_EQ("shmem_prod_reduce(team, long double)", 1, (long long)lddst[0]);
+    shmem_max_reduce(SHMEM_TEAM_WORLD, ddst, dsrc, 1);
+    MP_CHECK_EQ("shmem_max_reduce(team, double) x2", 2 * (n - 1) + 1, (long long)(2 * ddst[0]));
+    shmem_min_reduce(SHMEM_TEAM_WORLD, cdst, csrc, 1);
+    MP_CHECK_EQ("shmem_min_reduce(team, char)", 0, cdst[0]);
+    shmem_or_reduce(SHMEM_TEAM_WORLD, udst, usrc, 1);
+    MP_CHECK_EQ("shmem_or_reduce(team, unsigned)", n >= 32 ? 0xffffffffLL : (long long)((1u << n) - 1), udst[0]);
+    shmem_broadcast(SHMEM_TEAM_WORLD, ldst, lsrc, 4, n - 1);
+    for (int i = 0; i < 4; i++)
+        MP_CHECK_EQ("shmem_broadcast(team, long)", (long long)salt * 1000 + (n - 1) * 10 + i, ldst[i]);
+    shmem_fcollect(SHMEM_TEAM_WORLD, ldst, lsrc, 4);
+    for (int i = 0; i < 4 * n && n <= 64; i++)
+        MP_CHECK_EQ("shmem_fcollect(team, long)", (long long)salt * 1000 + (i / 4) * 10 + i % 4, ldst[i]);
+    shmem_collect(SHMEM_TEAM_WORLD, ldst, lsrc, 1);
+    for (int i = 0; i < n && n <= 64; i++)
+        MP_CHECK_EQ("shmem_collect(team, long)", (long long)salt * 1000 + i * 10, ldst[i]);
+    shmem_alltoall(SHMEM_TEAM_WORLD, ldst, lsrc, 1); /* n <= 4 here: source has 4 elements */
+    if (n <= 4)
+        for (int i = 0; i < n; i++)
+            MP_CHECK_EQ("shmem_alltoall(team, long)", (long long)salt * 1000 + i * 10 + me, ldst[i]);
+    shmem_alltoalls(SHMEM_TEAM_WORLD, ldst, lsrc, 1, 1, 1);
+    if (n <= 4)
+        for (int i = 0; i < n; i++)
+            MP_CHECK_EQ("shmem_alltoalls(team, long)", (long long)salt * 1000 + i * 10 + me, ldst[i]);
+    MP_CHECK_EQ("shmem_sync(team)", 0, shmem_sync(SHMEM_TEAM_WORLD));
+    shmem_sync(0, 0, n, pSync); /* the deprecated active-set form */
+    shmem_barrier_all();
+}
+
 static void generic_main(const char *name)
 {
     mp_init(name);
@@ -283,6 +338,7 @@ static void generic_main(const char *name)
         GEN_AMO_TYPES(GEN_RUN_CTX_AMO)
         shmem_ctx_destroy(ctx);
     }
+    gen_team_colls();
 
     free(g_ldst);
     free(g_lsrc);

@@ -76,10 +76,16 @@ __device__ __forceinline__ int test_all(const T *v, size_t n, const int *st_, in
     if (!(st_ && st_[i]) && !test_i(v, i, cmp, x, xs)) return 0;
   return 1;
 }
+// The search starts at an index taken from the SM clock, so with status NULL repeated calls
+// return every satisfied index eventually (OpenSHMEM 1.5, shmem_test_any), not always the lowest.
 template <typename T>
 __device__ __forceinline__ size_t test_any(const T *v, size_t n, const int *st_, int cmp, T x, const T *xs) {
-  for (size_t i = 0; i < n; ++i)
+  if (n == 0) return SIZE_MAX;
+  const size_t start = static_cast<size_t>(clock64()) % n;
+  for (size_t j = 0; j < n; ++j) {
+    const size_t i = start + j < n ? start + j : start + j - n;
     if (!(st_ && st_[i]) && test_i(v, i, cmp, x, xs)) return i;
+  }
   return SIZE_MAX;
 }
 template <typename T>

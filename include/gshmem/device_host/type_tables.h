@@ -30,6 +30,7 @@
 
 /* Table "Point-to-Point Synchronization Types and Names" */
 #define GSHMEM_P2P_TYPES(X)                                                                       \
+  X(short, short) X(unsigned short, ushort)                                                       \
   X(int, int) X(long, long) X(long long, longlong) X(unsigned int, uint) X(unsigned long, ulong) \
   X(unsigned long long, ulonglong) X(int32_t, int32) X(int64_t, int64) X(uint32_t, uint32)        \
   X(uint64_t, uint64) X(size_t, size) X(ptrdiff_t, ptrdiff)
