@@ -432,6 +432,35 @@ int main() {
     shmem_team_destroy(t);
   }
 
+  // OpenSHMEM 1.5 team semantics seen from kernels: a split that selects nothing returns nonzero
+  // and leaves SHMEM_TEAM_INVALID, which device queries report as -1; teams made by back-to-back
+  // splits (a child split at once, then split_2d of it, no synchronization between) are usable in
+  // kernels straight away.
+  {
+    shmem_team_t none = 7;  // poisoned
+    const int rc = shmem_team_split_strided(SHMEM_TEAM_WORLD, 0, 1, 0, nullptr, 0, &none);
+    EXPECT(rc != 0 && none == SHMEM_TEAM_INVALID, "empty split: rc %d team %d", rc, none);
+    int* q;
+    CK(cudaMallocManaged(&q, 2 * sizeof(int)));
+    team_query<<<1, 1>>>(SHMEM_TEAM_INVALID, q);
+    CK(cudaDeviceSynchronize());
+    EXPECT(q[0] == -1 && q[1] == -1, "device query of SHMEM_TEAM_INVALID: my_pe %d n_pes %d", q[0], q[1]);
+    shmem_team_t a = SHMEM_TEAM_INVALID, b = SHMEM_TEAM_INVALID, tx = SHMEM_TEAM_INVALID, ty = SHMEM_TEAM_INVALID;
+    EXPECT(shmem_team_split_strided(SHMEM_TEAM_WORLD, 0, 1, x.npes, nullptr, 0, &a) == 0, "split of WORLD failed");
+    EXPECT(shmem_team_split_strided(a, 0, 1, x.npes, nullptr, 0, &b) == 0, "split of the new team failed");
+    EXPECT(shmem_team_split_2d(b, 2, nullptr, 0, &tx, nullptr, 0, &ty) == 0, "split_2d of the child failed");
+    for (shmem_team_t t : {a, b, tx, ty}) {
+      team_query<<<1, 1>>>(t, q);
+      CK(cudaDeviceSynchronize());
+      EXPECT(q[0] == shmem_team_my_pe(t) && q[1] == shmem_team_n_pes(t) && q[1] > 0,
+             "device query of team %d: my_pe %d n_pes %d, host says %d and %d", t, q[0], q[1], shmem_team_my_pe(t),
+             shmem_team_n_pes(t));
+      reduce_case<int32_t>(x, kSumI32, kBlock, t, 64, 2, false);
+    }
+    CK(cudaFree(q));
+    for (shmem_team_t t : {ty, tx, b, a}) shmem_team_destroy(t);
+  }
+
   static int total_bad;
   total_bad = g_failures;
   shmem_barrier_all();
