@@ -5,7 +5,8 @@
 # Env: GPU_SUITE (meson suite, 'none' to skip), GPU_TIMEOUT_MULT, GPU_PERF=0 (no perf),
 # PERF_MODES (subset of 'direct ce tcp'), GPU_SHARED (1: all PEs on one GPU; default: when the host
 # has one GPU), BUILDTYPE (meson buildtype of a new build dir, default debugoptimized),
-# INSTALL_CHECK=1 (also tests/install_check.sh against the build's prefix).
+# INSTALL_CHECK=1 (also tests/install_check.sh against the build's prefix); in shared mode
+# GPU_FILTER (regex over test names) and GPU_CE_NP (PE counts of the copy-engine tests, e.g. 2).
 set -uo pipefail
 LOG=${1:-gpu-host-logs}
 B=${2:-/tmp/b}
@@ -36,7 +37,9 @@ if [ "${GPU_SUITE:-gpu}" != none ]; then
     export GSHMEM_TEST_SHARED_GPU=1 CUDA_MPS_PIPE_DIRECTORY=/tmp/gshmem-mps CUDA_MPS_LOG_DIRECTORY=/tmp/gshmem-mps-log
     mkdir -p "$CUDA_MPS_PIPE_DIRECTORY" "$CUDA_MPS_LOG_DIRECTORY"
     names=$(meson test -C "$B" --list --suite "${GPU_SUITE:-gpu}" 2>/dev/null | sed -n 's/.*gshmem:\(.*\)$/\1/p')
-    ce=$(echo "$names" | grep -- '-proxy-ce-' || true)
+    names=$(echo "$names" | grep -E -- "${GPU_FILTER:-.}" || true)
+    # Time slicing is slow at 4 PEs on one GPU (minutes per test): GPU_CE_NP picks the PE counts.
+    ce=$(echo "$names" | grep -- '-proxy-ce-' | grep -E -- "-oshrun-(${GPU_CE_NP:-2|4})\$" || true)
     rest=$(echo "$names" | grep -v -- '-proxy-ce-' || true)
     echo "== shared GPU ($ngpu on the host): under MPS"
     nvidia-cuda-mps-control -d || echo "could not start MPS"

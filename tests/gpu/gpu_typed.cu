@@ -182,7 +182,10 @@ GSHMEM_AMO_BIT_TYPES(AMO_BIT_KERNEL)
     shmem_##N##_wait_until_all_vector(iv, kP2P, st, SHMEM_CMP_EQ, want);                            \
     st[0] = 1;                                                                                      \
     CHK(shmem_##N##_wait_until_any(iv, kP2P, st, SHMEM_CMP_GT, (T)5) >= 5);                         \
-    CHK(shmem_##N##_wait_until_any_vector(iv, kP2P, st, SHMEM_CMP_EQ, want) == 1);                  \
+    { /* any satisfied index but the excluded 0 (not necessarily the lowest) */                     \
+      const size_t r = shmem_##N##_wait_until_any_vector(iv, kP2P, st, SHMEM_CMP_EQ, want);         \
+      CHK(r >= 1 && r < kP2P);                                                                      \
+    }                                                                                               \
     CHK(shmem_##N##_wait_until_some(iv, kP2P, idx, st, SHMEM_CMP_LE, (T)3) == 2 && idx[0] == 1 && idx[1] == 2); \
     CHK(shmem_##N##_wait_until_some_vector(iv, kP2P, idx, st, SHMEM_CMP_EQ, want) == kP2P - 1);     \
     CHK(shmem_##N##_test(iv + 3, SHMEM_CMP_EQ, (T)4) == 1 && shmem_##N##_test(iv + 3, SHMEM_CMP_NE, (T)4) == 0); \
