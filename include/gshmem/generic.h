@@ -91,6 +91,19 @@ void gshmemi_generic_no_match(void);
 #define shmem_test_any_vector(ivars, ...) GSHMEM_G_SEL(GSHMEM_G_P2P, test_any_vector, ivars)(ivars, __VA_ARGS__)
 #define shmem_test_some_vector(ivars, ...) GSHMEM_G_SEL(GSHMEM_G_P2P, test_some_vector, ivars)(ivars, __VA_ARGS__)
 
+/* Deprecated (1.4) generic AMO names, still part of OpenSHMEM 1.5; shmem_swap on a long is also
+ * the deprecated long function. */
+#define GSHMEM_G_OLD_STD(X, OP) X(int, int, OP) X(long, long, OP) X(long long, longlong, OP)
+#define GSHMEM_G_OLD_EXT(X, OP) X(float, float, OP) X(double, double, OP) GSHMEM_G_OLD_STD(X, OP)
+#define shmem_fetch(source, ...) GSHMEM_G_SEL(GSHMEM_G_OLD_EXT, fetch, source)(source, __VA_ARGS__)
+#define shmem_set(dest, ...) GSHMEM_G_SEL(GSHMEM_G_OLD_EXT, set, dest)(dest, __VA_ARGS__)
+#define shmem_swap(dest, ...) GSHMEM_G_SEL(GSHMEM_G_OLD_EXT, swap, dest)(dest, __VA_ARGS__)
+#define shmem_cswap(dest, ...) GSHMEM_G_SEL(GSHMEM_G_OLD_STD, cswap, dest)(dest, __VA_ARGS__)
+#define shmem_finc(dest, ...) GSHMEM_G_SEL(GSHMEM_G_OLD_STD, finc, dest)(dest, __VA_ARGS__)
+#define shmem_inc(dest, ...) GSHMEM_G_SEL(GSHMEM_G_OLD_STD, inc, dest)(dest, __VA_ARGS__)
+#define shmem_fadd(dest, ...) GSHMEM_G_SEL(GSHMEM_G_OLD_STD, fadd, dest)(dest, __VA_ARGS__)
+#define shmem_add(dest, ...) GSHMEM_G_SEL(GSHMEM_G_OLD_STD, add, dest)(dest, __VA_ARGS__)
+
 #elif defined(__cplusplus)
 
 /* Under nvcc the overloads are callable from host and device code (each pass sees the matching
@@ -226,6 +239,29 @@ GSHMEM_CXX_WAIT_UNTIL(unsigned long long, ulonglong, _)
   }
 GSHMEM_G_P2P(GSHMEM_CXX_P2P, _)
 #undef GSHMEM_CXX_P2P
+
+/* Deprecated (1.4) generic AMO names (host only); shmem_swap(long *, long, int) is the C function. */
+#if !defined(__CUDA_ARCH__)
+#define GSHMEM_CXX_OLD_STD(T, N)                                                                   \
+  inline T shmem_cswap(T *d, T c, T v, int pe) { return shmem_##N##_cswap(d, c, v, pe); }          \
+  inline T shmem_finc(T *d, int pe) { return shmem_##N##_finc(d, pe); }                            \
+  inline void shmem_inc(T *d, int pe) { shmem_##N##_inc(d, pe); }                                  \
+  inline T shmem_fadd(T *d, T v, int pe) { return shmem_##N##_fadd(d, v, pe); }                    \
+  inline void shmem_add(T *d, T v, int pe) { shmem_##N##_add(d, v, pe); }
+#define GSHMEM_CXX_OLD_EXT(T, N)                                                                   \
+  inline T shmem_fetch(const T *s, int pe) { return shmem_##N##_fetch(s, pe); }                    \
+  inline void shmem_set(T *d, T v, int pe) { shmem_##N##_set(d, v, pe); }
+#define GSHMEM_CXX_OLD_SWAP(T, N) inline T shmem_swap(T *d, T v, int pe) { return shmem_##N##_swap(d, v, pe); }
+GSHMEM_OLD_STD_TYPES(GSHMEM_CXX_OLD_STD)
+GSHMEM_OLD_EXT_TYPES(GSHMEM_CXX_OLD_EXT)
+GSHMEM_CXX_OLD_SWAP(int, int)
+GSHMEM_CXX_OLD_SWAP(long long, longlong)
+GSHMEM_CXX_OLD_SWAP(float, float)
+GSHMEM_CXX_OLD_SWAP(double, double)
+#undef GSHMEM_CXX_OLD_STD
+#undef GSHMEM_CXX_OLD_EXT
+#undef GSHMEM_CXX_OLD_SWAP
+#endif
 
 /* Context forms (host only): shmem_put(ctx, dest, source, nelems, pe), ... */
 #if !defined(__CUDA_ARCH__)

@@ -25,7 +25,8 @@ int shmem_team_n_pes(shmem_team_t team) { return core::team_n_pes(team); }
 int shmem_team_get_config(shmem_team_t team, long config_mask, shmem_team_config_t* config) {
   bool valid = false;
   const int nctx = core::team_num_contexts(team, &valid);
-  if (!valid || !config) return -1;
+  if (!valid) return -1;
+  if (config_mask == 0 || !config) return 0;  // nothing asked for (as OpenSHMEM 1.6 clarifies)
   if (config_mask & SHMEM_TEAM_NUM_CONTEXTS) config->num_contexts = nctx;
   return 0;
 }

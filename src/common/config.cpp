@@ -14,6 +14,18 @@
 namespace gshmem {
 
 namespace {
+// OpenSHMEM's deprecated SMA_ names of four variables, read when the SHMEM_ name is not set.
+const char* env_or_deprecated(const char* name) {
+  if (const char* v = getenv(name)) return v;
+  static constexpr const char* kOld[][2] = {{"SHMEM_SYMMETRIC_SIZE", "SMA_SYMMETRIC_SIZE"},
+                                            {"SHMEM_DEBUG", "SMA_DEBUG"},
+                                            {"SHMEM_INFO", "SMA_INFO"},
+                                            {"SHMEM_VERSION", "SMA_VERSION"}};
+  for (const auto& o : kOld)
+    if (strcmp(o[0], name) == 0) return getenv(o[1]);
+  return nullptr;
+}
+
 constexpr CfgRow kRows[] = {
 #define GSHMEM_CFG(NAME, TYPE, DEF, ALLOWED, HELP) {#NAME, CfgType::TYPE, DEF, ALLOWED, HELP},
 #include "common/config_table.def"
@@ -80,10 +92,6 @@ std::string number_text(const CfgRow& row, long double v) {
 bool parse_one(const char* s, bool* out) { return parse_bool(s, out); }
 bool parse_one(const char* s, uint64_t* out) { return parse_size(s, out); }
 bool parse_one(const char* s, int64_t* out) { return parse_int(s, out); }
-bool parse_one(const char* s, std::string* out) {
-  *out = s;
-  return true;
-}
 
 // Enum values are stored as the table spells them.
 std::string canonical_enum(const CfgRow& row, const char* text) {
@@ -126,7 +134,7 @@ void load() {
   {                                                                \
     const CfgRow& r = kRows[row];                                  \
     take(r, DEF, &g_cfg.NAME, false);                              \
-    if (const char* env = getenv(#NAME)) {                         \
+    if (const char* env = env_or_deprecated(#NAME)) {              \
       take(r, env, &g_cfg.NAME, true);                             \
       g_cfg.set_mask |= 1ull << row;                               \
     }                                                              \

@@ -7,6 +7,8 @@
  *
  * Like a 1.0-era program it never calls shmem_finalize (start_pes programs
  * finalize implicitly at exit) unless run with --finalize. */
+#include <mpp/shmem.h> /* the deprecated include path */
+
 #include "mp_util.h"
 
 #if defined(__GNUC__)
@@ -144,6 +146,44 @@ static void old_sync(void)
     shfree(lw);
 }
 
+/* The deprecated type-generic names (C11 _Generic), still part of OpenSHMEM 1.5: each PE updates
+ * its right neighbour's objects, starting from a fresh random base. */
+static int gen_i;
+static long gen_l;
+static long long gen_ll;
+static double gen_d;
+static void old_generic(void)
+{
+    uint64_t s = mp_pe_stream(mp_me, mp_tag("old_generic", 0));
+    uint64_t sl = mp_pe_stream(mp_left(), mp_tag("old_generic", 0));
+    const int base = (int)(mp_rand64(&s) % 100000), lb = (int)(mp_rand64(&sl) % 100000), r = mp_right();
+    gen_i = gen_l = gen_ll = -1;
+    gen_d = -1;
+    shmem_barrier_all();
+    shmem_set(&gen_i, base, r);
+    shmem_set(&gen_l, (long)base, r);
+    shmem_set(&gen_ll, (long long)base, r);
+    shmem_set(&gen_d, base + 0.5, r);
+    shmem_barrier_all();
+    MP_CHECK_EQ("generic shmem_set (int)", lb, gen_i);
+    MP_CHECK_EQ("generic shmem_fetch (int)", base, shmem_fetch(&gen_i, r));
+    MP_CHECK_EQ("generic shmem_fetch (double) x2", 2LL * base + 1, (long long)(2 * shmem_fetch(&gen_d, r)));
+    shmem_barrier_all();
+    MP_CHECK_EQ("generic shmem_swap (long)", base, shmem_swap(&gen_l, (long)base + 1, r));
+    MP_CHECK_EQ("generic shmem_cswap (long long)", base, shmem_cswap(&gen_ll, (long long)base, (long long)base + 2, r));
+    MP_CHECK_EQ("generic shmem_finc (int)", base, shmem_finc(&gen_i, r));
+    shmem_inc(&gen_i, r);
+    MP_CHECK_EQ("generic shmem_fadd (long)", base + 1, shmem_fadd(&gen_l, 10L, r));
+    shmem_add(&gen_l, 5L, r);
+    MP_CHECK_EQ("generic shmem_swap (double) x2", 2LL * base + 1, (long long)(2 * shmem_swap(&gen_d, 1.25, r)));
+    shmem_barrier_all();
+    MP_CHECK_EQ("generic shmem_finc + shmem_inc (int)", lb + 2, gen_i);
+    MP_CHECK_EQ("generic shmem_swap + shmem_fadd + shmem_add (long)", lb + 16, gen_l);
+    MP_CHECK_EQ("generic shmem_cswap (long long) target", lb + 2, gen_ll);
+    MP_CHECK(gen_d == 1.25, "generic shmem_swap (double) target (expected 1.25 got %g)", gen_d);
+    shmem_barrier_all();
+}
+
 int main(int argc, char **argv)
 {
     for (int i = 0; i < _SHMEM_BARRIER_SYNC_SIZE; i++)
@@ -178,6 +218,7 @@ int main(int argc, char **argv)
     old_fp_swap();
     old_alloc();
     old_sync();
+    old_generic();
 
     mp_pass();
     if (argc > 1 && strcmp(argv[1], "--finalize") == 0)

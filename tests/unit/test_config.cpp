@@ -49,11 +49,14 @@ TEST(Config, TableHasStandardVariables) {
 TEST(Config, EnvironmentIsReadAndValidated) {
   // The table is parsed once per process; this test owns the first parse.
   setenv("SHMEM_SYMMETRIC_SIZE", "3M", 1);
+  setenv("SMA_SYMMETRIC_SIZE", "5M", 1);  // the deprecated name loses to the SHMEM_ one ...
+  setenv("SMA_INFO", "1", 1);             // ... and is read when that is not set
   setenv("GSHMEM_WAIT_SPIN", "17", 1);
   const Config* c = nullptr;
   ASSERT_EQ(config_load(&c), Status::ok);
   EXPECT_EQ(c->SHMEM_SYMMETRIC_SIZE, 3ull << 20);
   EXPECT_EQ(c->GSHMEM_WAIT_SPIN, 17);
+  EXPECT_TRUE(c->SHMEM_INFO);
   EXPECT_EQ(c->GSHMEM_BOOTSTRAP, "auto");
 }
 

@@ -1,0 +1,2 @@
+/* Deprecated include path (OpenSHMEM 1.5 still accepts <mpp/shmemx.h>): the same as <shmemx.h>. */
+#include <shmemx.h>
