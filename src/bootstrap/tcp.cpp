@@ -148,19 +148,16 @@ Status TcpBootstrap::join(const UniqueId& uid) {
       setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
       FrameHdr h{};
       Hello hello{};
+      hello.rank = hello.nranks = -1;
       const char* why = nullptr;
+      auto taken = [](int r, const void* fds) { return (*static_cast<const std::vector<int>*>(fds))[static_cast<size_t>(r)] >= 0; };
       if (read_all(fd, &h, sizeof h) != 1) why = "no frame header";
-      else if (h.magic != kMagic || h.type != t_hello || h.len != sizeof(Hello)) why = "malformed hello frame";
-      else if (read_all(fd, &hello, sizeof hello) != 1) why = "truncated hello";
-      else if (!secret_equal(hello.secret, uid.secret)) why = "wrong job secret";
-      else if (hello.version != kVersion) why = "protocol version mismatch";
-      else if (hello.nranks != size_) why = "job size mismatch";
-      else if (hello.rank <= 0 || hello.rank >= size_) why = "rank out of range";
-      else if (fds_[hello.rank] >= 0) why = "duplicate rank";
+      else if ((why = check_hello_header(h))) {
+      } else if (read_all(fd, &hello, sizeof hello) != 1) why = "truncated hello";
+      else why = check_hello(hello, uid.secret, size_, taken, &fds_);
       if (why) {
         GSHMEM_WARN(Subsys::boot, "bootstrap: rejected connection from %s:%u: %s (rank %d, nranks %d)", addr,
-                    ntohs(peer.sin_port), why, why[0] == 'n' || why[0] == 'm' ? -1 : hello.rank,
-                    why[0] == 'n' || why[0] == 'm' ? -1 : hello.nranks);
+                    ntohs(peer.sin_port), why, hello.rank, hello.nranks);
         if (h.magic == kMagic) send_frame(fd, t_reject, why, strlen(why));
         close(fd);
         continue;
@@ -192,12 +189,14 @@ Status TcpBootstrap::join(const UniqueId& uid) {
       memcpy(h.secret, uid.secret, 16);
       FrameHdr r{};
       if (send_frame(fd, t_hello, &h, sizeof h) && read_all(fd, &r, sizeof r) == 1 && r.magic == kMagic) {
-        if (r.type == t_welcome) {
+        const Reply reply = classify_reply(r);
+        if (reply == Reply::welcome) {
           fds_[0] = fd;
           return Status::ok;
         }
-        char why[256] = {};
-        if (r.type == t_reject && r.len < sizeof why) read_all(fd, why, r.len);
+        char why[kMaxReject + 1] = "malformed reply";
+        if (reply == Reply::reject && read_all(fd, why, r.len) != 1) snprintf(why, sizeof why, "truncated reject");
+        why[reply == Reply::reject ? r.len : sizeof why - 1] = 0;
         GSHMEM_WARN(Subsys::boot, "bootstrap: root %s rejected rank %d: %s", uid_to_string(uid).substr(0, 30).c_str(),
                     rank_, why);
         close(fd);
@@ -237,10 +236,10 @@ Status TcpBootstrap::root_allgather(char* buf, size_t bytes) {
       int r = ranks[i];
       FrameHdr h{};
       if (read_all(pfds[i].fd, &h, sizeof h) != 1 || h.magic != kMagic) peer_lost(r);
-      if (h.type == t_abort || h.type == t_exit) handle_control(pfds[i].fd, h);
-      if (h.type != t_allgather || h.len != bytes) {
-        GSHMEM_WARN(Subsys::boot, "bootstrap allgather: pe %d sent %llu bytes (type %u), pe 0 expected %zu", r,
-                    (unsigned long long)h.len, h.type, bytes);
+      if (is_control(h)) handle_control(pfds[i].fd, h);
+      if (const char* bad = check_allgather(h, bytes)) {
+        GSHMEM_WARN(Subsys::boot, "bootstrap allgather: pe %d sent %llu bytes (type %u), pe 0 expected %zu: %s", r,
+                    (unsigned long long)h.len, h.type, bytes, bad);
         abort(1, "bootstrap collective arguments differ between PEs");
       }
       if (read_all(pfds[i].fd, buf + static_cast<size_t>(r) * bytes, bytes) != 1) peer_lost(r);
@@ -259,10 +258,11 @@ Status TcpBootstrap::leaf_allgather(char* buf, size_t bytes) {
   if (!send_frame(fd, t_allgather, buf + static_cast<size_t>(rank_) * bytes, bytes)) peer_lost(0);
   FrameHdr h{};
   if (read_all(fd, &h, sizeof h) != 1 || h.magic != kMagic) peer_lost(0);
-  if (h.type == t_abort || h.type == t_exit) handle_control(fd, h);
+  if (is_control(h)) handle_control(fd, h);
   const size_t total = bytes * static_cast<size_t>(size_);
-  if (h.type != t_allgather || h.len != total) {
-    GSHMEM_WARN(Subsys::boot, "bootstrap allgather: root sent %llu bytes, expected %zu", (unsigned long long)h.len, total);
+  if (const char* bad = check_allgather(h, total)) {
+    GSHMEM_WARN(Subsys::boot, "bootstrap allgather: root sent %llu bytes, expected %zu: %s", (unsigned long long)h.len,
+                total, bad);
     abort(1, "bootstrap protocol error");
   }
   if (read_all(fd, buf, total) != 1) peer_lost(0);
@@ -279,8 +279,7 @@ void TcpBootstrap::check_health() {
     if (p.revents & (POLLRDHUP | POLLHUP | POLLERR)) {
       // Data may precede the hangup: an abort message explains the hangup better than "died".
       FrameHdr h{};
-      if (recv(fd, &h, sizeof h, MSG_PEEK | MSG_DONTWAIT) == sizeof h && h.magic == kMagic &&
-          (h.type == t_abort || h.type == t_exit)) {
+      if (recv(fd, &h, sizeof h, MSG_PEEK | MSG_DONTWAIT) == sizeof h && is_control(h)) {
         read_all(fd, &h, sizeof h);
         handle_control(fd, h);
       }
@@ -289,7 +288,7 @@ void TcpBootstrap::check_health() {
     if (p.revents & POLLIN) {
       FrameHdr h{};
       ssize_t n = recv(fd, &h, sizeof h, MSG_PEEK | MSG_DONTWAIT);
-      if (n == sizeof h && h.magic == kMagic && (h.type == t_abort || h.type == t_exit)) {
+      if (n == sizeof h && is_control(h)) {
         read_all(fd, &h, sizeof h);
         handle_control(fd, h);
       }
@@ -304,12 +303,9 @@ void TcpBootstrap::relay(Type t, const void* payload, uint64_t len, int except_r
 }
 
 void TcpBootstrap::handle_control(int from_fd, const FrameHdr& h) {
-  AbortMsg m{};
-  if (h.len != sizeof m || read_all(from_fd, &m, sizeof m) != 1) {
-    m.status = 1;
-    m.from_rank = -1;
-  }
-  m.text[sizeof m.text - 1] = 0;
+  AbortMsg raw{}, m;
+  const bool got = h.len == sizeof raw && read_all(from_fd, &raw, sizeof raw) == 1;
+  parse_control(h, got ? &raw : nullptr, got ? sizeof raw : 0, size_, &m);
   if (rank_ == 0) relay(static_cast<Type>(h.type), &m, sizeof m, m.from_rank);
   if (h.type == t_abort) {
     report_error("bootstrap", "job aborted by pe %d (status %d)%s%s", m.from_rank, m.status,

@@ -7,6 +7,7 @@
 
 #include "bootstrap/bootstrap.hpp"
 #include "bootstrap/uid.hpp"
+#include "bootstrap/wire.hpp"
 
 namespace gshmem::boot {
 
@@ -25,33 +26,5 @@ Status tcp_create(const UniqueId& uid, int rank, int nranks, TcpOptions opts, st
 // Single process, no launcher.
 std::unique_ptr<Bootstrap> single_create();
 
-// Wire format, exposed for the unit tests that send malformed frames.
-namespace wire {
-constexpr uint32_t kMagic = 0x47534842;  // "GSHB"
-constexpr uint32_t kVersion = 1;
-enum Type : uint16_t { t_hello = 1, t_welcome = 2, t_reject = 3, t_allgather = 4, t_abort = 5, t_exit = 6 };
-struct FrameHdr {
-  uint32_t magic;
-  uint16_t type;
-  uint16_t reserved;
-  uint64_t len;
-};
-static_assert(sizeof(FrameHdr) == 16);
-struct Hello {
-  uint32_t version;
-  int32_t rank;
-  int32_t nranks;
-  uint32_t reserved;
-  uint8_t secret[16];
-};
-static_assert(sizeof(Hello) == 32);
-struct AbortMsg {
-  int32_t status;
-  int32_t from_rank;
-  char text[504];
-};
-static_assert(sizeof(AbortMsg) == 512);
-constexpr uint64_t kMaxFrame = 1ull << 30;
-}  // namespace wire
 
 }  // namespace gshmem::boot

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "common/status.hpp"
+#include "transport/ib_wire.hpp"
 
 #if GSHMEM_HAVE_IBVERBS
 #include <infiniband/verbs.h>
@@ -54,21 +55,6 @@ struct Device {
 // not_available + a message naming what was found when nothing fits.
 Status open_device(const Verbs& v, const std::string& want, Device* out, std::string* why);
 
-// What a peer needs to connect its QP to this one; exchanged through the bootstrap.
-struct QpInfo {
-  uint32_t version;
-  uint32_t qpn;
-  uint32_t psn;
-  uint16_t lid;
-  uint8_t port;
-  uint8_t mtu;  // ibv_mtu
-  uint8_t gid[16];
-  uint8_t roce;
-  uint8_t pad[3];
-};
-static_assert(sizeof(QpInfo) == 36, "QpInfo is a wire format");
-constexpr uint32_t kQpInfoVersion = 1;
-
 // RC queue pair: RESET -> INIT -> RTR -> RTS with the attributes RDMA write/read/atomics need.
 Status qp_to_init(const Verbs& v, ibv_qp* qp, uint8_t port);
 Status qp_to_rtr(const Verbs& v, ibv_qp* qp, const QpInfo& remote, uint8_t port, int gid_index);
@@ -76,14 +62,6 @@ Status qp_to_rts(const Verbs& v, ibv_qp* qp, uint32_t psn);
 
 // Registration bookkeeping: each PE registers its segments once; peers learn (base, rkey) per
 // segment. lookup() finds the local key of a range, remote() the remote address and rkey.
-struct RemoteSeg {
-  uint64_t base;
-  uint64_t len;
-  uint32_t rkey;
-  uint32_t pad;
-};
-static_assert(sizeof(RemoteSeg) == 24, "RemoteSeg is a wire format");
-
 class Registry {
  public:
   void add_local(int seg, void* base, size_t len, uint32_t lkey, uint32_t rkey);

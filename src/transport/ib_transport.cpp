@@ -15,7 +15,6 @@ namespace {
 constexpr int kAccess = IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE | IBV_ACCESS_REMOTE_READ |
                         IBV_ACCESS_REMOTE_ATOMIC;
 constexpr size_t kMaxMessage = size_t(1) << 30;  // per work request (the verbs limit is 2^31)
-constexpr int kSegs = 3;                         // Seg::host, data, device
 
 const char* seg_name(Seg s) { return s == Seg::host ? "host" : s == Seg::data ? "data" : "device"; }
 
@@ -35,15 +34,6 @@ const char* wc_status(int s) {
   }
 }
 
-// What every PE publishes: whether its set-up worked, its segments, and one connection record
-// per PE (the queue pair it created for that PE).
-struct Head {
-  int32_t ok;
-  int32_t pad;
-  RemoteSeg segs[kSegs];
-};
-static_assert(sizeof(Head) == 8 + kSegs * sizeof(RemoteSeg), "Head is a wire format");
-
 std::string fmt(const char* f, ...) __attribute__((format(printf, 1, 2)));
 std::string fmt(const char* f, ...) {
   char b[512];
@@ -58,8 +48,6 @@ std::string fmt(const char* f, ...) {
 Status IbTransport::setup_local(const Verbs& v, const std::vector<int>& peers, const std::vector<SegmentSpec>& segs,
                                 const Options& opt, char* record, std::vector<uint32_t>* psn, std::string* why) {
   if (peers.empty()) return Status::ok;  // PEs without ib peers publish ok and nothing else
-  Head* head = reinterpret_cast<Head*>(record);
-  QpInfo* mine = reinterpret_cast<QpInfo*>(head + 1);
   if (!opt.verbs_error.empty() || !v.get_device_list) {
     *why = opt.verbs_error.empty() ? "no verbs table" : opt.verbs_error;
     return Status::not_available;
@@ -103,7 +91,7 @@ Status IbTransport::setup_local(const Verbs& v, const std::vector<int>& peers, c
       GSHMEM_INFO(Subsys::transport, "ib: %s segment registered with ibv_reg_mr (%s)", seg_name(s.seg), how.c_str());
     mrs_.push_back(mr);
     reg_.add_local(static_cast<int>(s.seg), s.base, s.len, mr->lkey, mr->rkey);
-    head->segs[static_cast<int>(s.seg)] = reg_.local_record(static_cast<int>(s.seg));
+    record_set_seg(record, static_cast<int>(s.seg), reg_.local_record(static_cast<int>(s.seg)));
   }
   staging_ = static_cast<char*>(aligned_alloc(4096, kStagingBytes));
   results_ = static_cast<uint64_t*>(aligned_alloc(4096, kResultSlots * sizeof(uint64_t)));
@@ -140,7 +128,7 @@ Status IbTransport::setup_local(const Verbs& v, const std::vector<int>& peers, c
       return st;
     }
     (*psn)[static_cast<size_t>(pe)] = rng() & 0xffffff;
-    QpInfo& q = mine[pe];
+    QpInfo q{};
     q.version = kQpInfoVersion;
     q.qpn = qp->qp_num;
     q.psn = (*psn)[static_cast<size_t>(pe)];
@@ -149,6 +137,7 @@ Status IbTransport::setup_local(const Verbs& v, const std::vector<int>& peers, c
     q.mtu = static_cast<uint8_t>(dev_.port_attr.active_mtu);
     q.roce = dev_.roce;
     memcpy(q.gid, gid.raw, 16);
+    record_set_qp(record, pe, q);
   }
   return Status::ok;
 }
@@ -156,10 +145,15 @@ Status IbTransport::setup_local(const Verbs& v, const std::vector<int>& peers, c
 // My queue pair for pe goes to pe's queue pair for me.
 Status IbTransport::connect(const std::vector<int>& peers, const std::vector<char>& all, size_t rec_bytes,
                             const std::vector<uint32_t>& psn, int gid_index, std::string* why) {
+  const int n = static_cast<int>(qps_.size());
   for (const int pe : peers) {
-    const char* rec = all.data() + rec_bytes * static_cast<size_t>(pe);
-    const Head* h = reinterpret_cast<const Head*>(rec);
-    const QpInfo& theirs = reinterpret_cast<const QpInfo*>(h + 1)[me_];
+    PeerRecord r;
+    std::string bad;
+    if (parse_record(all.data() + rec_bytes * static_cast<size_t>(pe), rec_bytes, n, me_, &r, &bad) != Status::ok) {
+      *why = fmt("ib transport: malformed connection record from pe %d: %s", pe, bad.c_str());
+      return Status::invalid_argument;
+    }
+    const QpInfo& theirs = r.qp;
     ibv_qp* qp = qps_[static_cast<size_t>(pe)];
     Status st;
     if ((st = qp_to_rtr(v_, qp, theirs, dev_.port, gid_index)) != Status::ok ||
@@ -168,7 +162,7 @@ Status IbTransport::connect(const std::vector<int>& peers, const std::vector<cha
       return st;
     }
     for (int s = 0; s < kSegs; ++s)
-      if (h->segs[s].len) reg_.set_remote(pe, s, h->segs[s]);
+      if (r.segs[s].len) reg_.set_remote(pe, s, r.segs[s]);
   }
   return Status::ok;
 }
@@ -184,12 +178,12 @@ Status IbTransport::create(const Verbs& v, boot::Bootstrap& boot, const std::vec
   t->qps_.assign(static_cast<size_t>(n), nullptr);
   t->inflight_.assign(static_cast<size_t>(n), 0);
   std::vector<uint32_t> psn(static_cast<size_t>(n), 0);
-  const size_t rec_bytes = sizeof(Head) + static_cast<size_t>(n) * sizeof(QpInfo);
+  const size_t rec_bytes = record_bytes(n);
   std::vector<char> all(rec_bytes * static_cast<size_t>(n), 0);
   char* mine = all.data() + rec_bytes * static_cast<size_t>(t->me_);
   std::string local_why;
   Status st = t->setup_local(v, peers, segs, opt, mine, &psn, &local_why);
-  reinterpret_cast<Head*>(mine)->ok = st == Status::ok;
+  record_set_ok(mine, st == Status::ok);
   // Every PE publishes, so a PE whose set-up failed ends the others' waits too.
   Status bs = boot.allgather(all.data(), rec_bytes);
   if (bs != Status::ok) {
@@ -198,7 +192,7 @@ Status IbTransport::create(const Verbs& v, boot::Bootstrap& boot, const std::vec
   }
   if (st != Status::ok) *why = "ib transport: " + local_why;
   for (int pe = 0; pe < n && st == Status::ok; ++pe)
-    if (!reinterpret_cast<const Head*>(all.data() + rec_bytes * static_cast<size_t>(pe))->ok) {
+    if (!record_ok(all.data() + rec_bytes * static_cast<size_t>(pe))) {
       *why = fmt("ib transport: pe %d could not set up its InfiniBand resources (its message says why)", pe);
       st = Status::not_available;
     }

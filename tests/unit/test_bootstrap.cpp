@@ -114,3 +114,60 @@ TEST(TcpBootstrap, JoinTimesOutNamingMissingRanks) {
   std::unique_ptr<Bootstrap> root;
   EXPECT_EQ(tcp_create(id, 0, 3, o, &root), Status::timeout);
 }
+
+// The checks every received bootstrap frame passes (bootstrap/wire): each malformed field has its
+// reason, and a control frame's payload is taken only when it is exactly an AbortMsg.
+TEST(BootstrapWire, FrameChecksNameWhatIsWrong) {
+  using namespace gshmem::boot::wire;
+  EXPECT_EQ(check_hello_header(FrameHdr{kMagic, t_hello, 0, sizeof(Hello)}), nullptr);
+  EXPECT_STREQ(check_hello_header(FrameHdr{kMagic + 1, t_hello, 0, sizeof(Hello)}), "malformed hello frame (magic)");
+  EXPECT_STREQ(check_hello_header(FrameHdr{kMagic, t_welcome, 0, sizeof(Hello)}), "malformed hello frame (type)");
+  EXPECT_STREQ(check_hello_header(FrameHdr{kMagic, t_hello, 0, 1ull << 40}), "malformed hello frame (length)");
+
+  uint8_t secret[16];
+  for (int i = 0; i < 16; ++i) secret[i] = static_cast<uint8_t>(i * 7 + 1);
+  Hello h{kVersion, 2, 4, 0, {}};
+  memcpy(h.secret, secret, 16);
+  auto none = [](int, const void*) { return false; };
+  auto two = [](int r, const void*) { return r == 2; };
+  EXPECT_EQ(check_hello(h, secret, 4, none, nullptr), nullptr);
+  EXPECT_STREQ(check_hello(h, secret, 4, two, nullptr), "duplicate rank");
+  EXPECT_STREQ(check_hello(h, secret, 5, none, nullptr), "job size mismatch");
+  Hello b = h;
+  b.secret[3] ^= 1;
+  EXPECT_STREQ(check_hello(b, secret, 4, none, nullptr), "wrong job secret");
+  b = h;
+  b.version = 99;
+  EXPECT_STREQ(check_hello(b, secret, 4, none, nullptr), "protocol version mismatch");
+  for (int r : {0, 4, -3}) {
+    b = h;
+    b.rank = r;
+    EXPECT_STREQ(check_hello(b, secret, 4, none, nullptr), "rank out of range") << r;
+  }
+
+  AbortMsg m{};
+  m.status = 0;
+  m.from_rank = 9;
+  memset(m.text, 'x', sizeof m.text);  // not terminated
+  AbortMsg out{};
+  EXPECT_TRUE(parse_control(FrameHdr{kMagic, t_abort, 0, sizeof m}, &m, sizeof m, 4, &out));
+  EXPECT_EQ(out.status, 1);      // an abort never ends the job with 0
+  EXPECT_EQ(out.from_rank, -1);  // 9 is no PE of a 4-PE job
+  EXPECT_EQ(strlen(out.text), sizeof out.text - 1);
+  m.status = 3;
+  m.from_rank = 2;
+  EXPECT_TRUE(parse_control(FrameHdr{kMagic, t_exit, 0, sizeof m}, &m, sizeof m, 4, &out));
+  EXPECT_EQ(out.status, 3);
+  EXPECT_EQ(out.from_rank, 2);
+  EXPECT_FALSE(parse_control(FrameHdr{kMagic, t_abort, 0, 7}, &m, 7, 4, &out));
+  EXPECT_EQ(out.status, 1);
+  EXPECT_FALSE(parse_control(FrameHdr{kMagic, t_allgather, 0, sizeof m}, &m, sizeof m, 4, &out));
+
+  EXPECT_EQ(check_allgather(FrameHdr{kMagic, t_allgather, 0, 64}, 64), nullptr);
+  EXPECT_NE(check_allgather(FrameHdr{kMagic, t_allgather, 0, 65}, 64), nullptr);
+  EXPECT_NE(check_allgather(FrameHdr{kMagic, t_hello, 0, 64}, 64), nullptr);
+  EXPECT_EQ(classify_reply(FrameHdr{kMagic, t_welcome, 0, 0}), Reply::welcome);
+  EXPECT_EQ(classify_reply(FrameHdr{kMagic, t_reject, 0, 20}), Reply::reject);
+  EXPECT_EQ(classify_reply(FrameHdr{kMagic, t_reject, 0, 1ull << 33}), Reply::malformed);
+  EXPECT_EQ(classify_reply(FrameHdr{kMagic, t_welcome, 0, 5}), Reply::malformed);
+}
