@@ -40,15 +40,18 @@ if [ "${GPU_SUITE:-gpu}" != none ]; then
     names=$(echo "$names" | grep -E -- "${GPU_FILTER:-.}" || true)
     # Time slicing is slow at 4 PEs on one GPU (minutes per test): GPU_CE_NP picks the PE counts.
     ce=$(echo "$names" | grep -- '-proxy-ce-' | grep -E -- "-oshrun-(${GPU_CE_NP:-2|4})\$" || true)
-    rest=$(echo "$names" | grep -v -- '-proxy-ce-' || true)
+    # Tests that kill a PE with a CUDA context: an MPS client killed mid-kernel can leave the daemon
+    # failing every later client, so these run without MPS too.
+    ce="$ce $(echo "$names" | grep -- 'dead-pe' || true)"
+    rest=$(echo "$names" | grep -v -e '-proxy-ce-' -e 'dead-pe' || true)
     echo "== shared GPU ($ngpu on the host): under MPS"
     nvidia-cuda-mps-control -d || echo "could not start MPS"
     suite_run shared-mps $rest
     echo quit | nvidia-cuda-mps-control
     sleep 2
     unset CUDA_MPS_PIPE_DIRECTORY CUDA_MPS_LOG_DIRECTORY
-    if [ -n "$ce" ]; then
-      echo "== shared GPU: copy-engine proxy tests without MPS"
+    if [ -n "${ce// /}" ]; then
+      echo "== shared GPU: copy-engine proxy and dead-PE tests without MPS"
       suite_run shared-ce $ce
     fi
   else

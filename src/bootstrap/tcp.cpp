@@ -8,10 +8,12 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <cerrno>
 #include <chrono>
 #include <cstdio>
 #include <cstring>
+#include <mutex>
 #include <thread>
 
 #include "common/fatal.hpp"
@@ -81,6 +83,7 @@ class TcpBootstrap final : public Bootstrap {
 
   Status allgather(void* buf, size_t bytes) override {
     if (size_ == 1) return Status::ok;
+    std::lock_guard<std::mutex> lk(io_mu_);  // against the health monitor's reads
     auto* b = static_cast<char*>(buf);
     return rank_ == 0 ? root_allgather(b, bytes) : leaf_allgather(b, bytes);
   }
@@ -114,8 +117,19 @@ class TcpBootstrap final : public Bootstrap {
   [[noreturn]] void peer_lost(int rank);
   void relay(Type t, const void* payload, uint64_t len, int except_rank);
 
+  // Once one thread ends the job (a lost peer, a relayed abort, abort, global exit), any other
+  // thread that would also end it waits for the process to exit instead: one message, one status.
+  void claim_ending() {
+    if (ending_.exchange(true))
+      for (;;) pause();
+  }
+
   TcpOptions opts_;
   std::vector<int> fds_;  // root: one per leaf rank; leaf: fds_[0] is the root
+  // Held by a collective for its whole exchange; check_health (any thread, e.g. the monitor) only
+  // reads when it gets it, so two threads never read one connection.
+  std::mutex io_mu_;
+  std::atomic<bool> ending_{false};
 };
 
 Status TcpBootstrap::join(const UniqueId& uid) {
@@ -271,6 +285,8 @@ Status TcpBootstrap::leaf_allgather(char* buf, size_t bytes) {
 
 void TcpBootstrap::check_health() {
   if (size_ == 1) return;
+  std::unique_lock<std::mutex> lk(io_mu_, std::try_to_lock);
+  if (!lk.owns_lock()) return;  // a collective is reading the connections: it sees a lost peer itself
   for (int r = 0; r < size_; ++r) {
     int fd = fds_[r];
     if (fd < 0) continue;
@@ -303,6 +319,7 @@ void TcpBootstrap::relay(Type t, const void* payload, uint64_t len, int except_r
 }
 
 void TcpBootstrap::handle_control(int from_fd, const FrameHdr& h) {
+  claim_ending();
   AbortMsg raw{}, m;
   const bool got = h.len == sizeof raw && read_all(from_fd, &raw, sizeof raw) == 1;
   parse_control(h, got ? &raw : nullptr, got ? sizeof raw : 0, size_, &m);
@@ -316,6 +333,7 @@ void TcpBootstrap::handle_control(int from_fd, const FrameHdr& h) {
 }
 
 void TcpBootstrap::peer_lost(int r) {
+  claim_ending();
   char msg[256];
   if (rank_ == 0)
     snprintf(msg, sizeof msg, "pe %d exited or died without shmem_finalize (its bootstrap connection closed)", r);
@@ -333,6 +351,7 @@ void TcpBootstrap::peer_lost(int r) {
 }
 
 void TcpBootstrap::abort(int status, const char* msg) {
+  claim_ending();
   AbortMsg m{};
   m.status = status == 0 ? 1 : status;
   m.from_rank = rank_;
@@ -343,6 +362,7 @@ void TcpBootstrap::abort(int status, const char* msg) {
 }
 
 void TcpBootstrap::global_exit(int status) {
+  claim_ending();
   AbortMsg m{};
   m.status = status;
   m.from_rank = rank_;

@@ -89,6 +89,31 @@ const Config& load_config(const char* call) {
   return *cfg;
 }
 
+// A PE blocked where no wait polls (a host thread in cudaStreamSynchronize while its kernel waits
+// on a dead peer, or in the program's own code) still ends when a peer dies or the job is aborted:
+// this thread checks the bootstrap connections every GSHMEM_HEALTH_CHECK_MS and the bootstrap
+// ends the process with a message naming the dead PE (check_health is safe from any thread).
+void start_health_monitor(Runtime& r) {
+  if (r.npes < 2 || !r.cfg->GSHMEM_HEALTH_MONITOR) return;
+  const auto period = std::chrono::milliseconds(r.cfg->GSHMEM_HEALTH_CHECK_MS);
+  r.monitor = std::thread([&r, period] {
+    std::unique_lock<std::mutex> lk(r.monitor_mu);
+    while (!r.monitor_stop) {
+      r.monitor_cv.wait_for(lk, period);
+      if (!r.monitor_stop) r.boot->check_health();
+    }
+  });
+}
+void stop_health_monitor(Runtime& r) {
+  if (!r.monitor.joinable()) return;
+  {
+    std::lock_guard<std::mutex> lk(r.monitor_mu);
+    r.monitor_stop = true;
+  }
+  r.monitor_cv.notify_all();
+  r.monitor.join();
+}
+
 void start_bootstrap(const char* call, Runtime& r, const boot::UidArgs* uid) {
   const Status st = boot::create(*r.cfg, uid, &r.boot);
   if (st != Status::ok) init_failed(call, "no bootstrap could start (GSHMEM_BOOTSTRAP)", st);
@@ -97,6 +122,7 @@ void start_bootstrap(const char* call, Runtime& r, const boot::UidArgs* uid) {
   r.npes = r.boot->size();
   log_set_pe(r.my_pe);
   GSHMEM_INFO(Subsys::init, "bootstrap %s: pe %d of %d", r.boot->name(), r.my_pe, r.npes);
+  start_health_monitor(r);
 }
 
 // PE 0's random job secret (fd passing, tcp transport) and which PEs share a node.
@@ -393,6 +419,7 @@ void finalize() {
   // A bootstrap barrier, not a shared-memory one: once it returns every PE has stopped touching
   // peer memory, and no PE closes its bootstrap connection while another still checks health.
   r.boot->barrier();
+  stop_health_monitor(r);
 #if GSHMEM_HAVE_CUDA
   r.proxy.reset();
   r.ce.reset();

@@ -3,8 +3,11 @@
 // include: tests/check_layering.py); the API layer goes through core's functions.
 #pragma once
 #include <atomic>
+#include <condition_variable>
 #include <cstdint>
 #include <memory>
+#include <mutex>
+#include <thread>
 
 #include "bootstrap/bootstrap.hpp"
 #include "coll/env.hpp"
@@ -26,6 +29,11 @@ namespace gshmem::core {
 struct Runtime {
   const Config* cfg = nullptr;
   std::unique_ptr<boot::Bootstrap> boot;
+  // Health monitor (core/runtime.cpp): checks the bootstrap connections from init to finalize.
+  std::thread monitor;
+  std::mutex monitor_mu;
+  std::condition_variable monitor_cv;
+  bool monitor_stop = false;
   topo::Topology topo;
   int my_pe = 0;
   int npes = 1;
