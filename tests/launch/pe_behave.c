@@ -23,7 +23,10 @@ int main(int argc, char **argv) {
     fprintf(stderr, "pe %d exiting with %d\n", me, val);
     _exit(val);
   }
-  if (sscanf(mode, "kill:%d:%d", &pe, &val) == 2 && pe == me) raise(val);
+  if (sscanf(mode, "kill:%d:%d", &pe, &val) == 2 && pe == me) {
+    signal(val, SIG_DFL); /* die of the signal itself, even where a sanitizer catches SIGSEGV */
+    raise(val);
+  }
   if (!strcmp(mode, "hang") || !strncmp(mode, "exit", 4) || !strncmp(mode, "kill", 4))
     shmem_long_wait_until(&flag, SHMEM_CMP_EQ, 12345);
   printf("line from pe %d\n", me);
