@@ -5,7 +5,7 @@ set -euo pipefail
 SUDO=""
 if [ "$(id -u)" != 0 ]; then SUDO=sudo; fi
 pkgs=(build-essential pkg-config ninja-build python3 python3-pip libgtest-dev
-      openmpi-bin libopenmpi-dev libpmix-dev libibverbs-dev iproute2 cmake)
+      openmpi-bin libopenmpi-dev libpmix-dev libibverbs-dev iproute2 cmake clang)
 missing=()
 for p in "${pkgs[@]}"; do dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p"); done
 if [ "${#missing[@]}" -gt 0 ]; then
@@ -14,6 +14,16 @@ if [ "${#missing[@]}" -gt 0 ]; then
     # Offline machines that already have a toolchain (e.g. a GPU host with meson from pip) can go on;
     # the build reports what is really missing.
     echo "install-deps: warning: could not install ${missing[*]}; continuing with what is installed" >&2
+  fi
+fi
+# The sanitizer job's fuzz targets need clang's libFuzzer runtime (libclang-rt-N-dev, N = clang's
+# major version; Debian 12: 14).
+if command -v clang >/dev/null 2>&1; then
+  cmaj=$(clang -dumpversion | cut -d. -f1)
+  if ! echo 'extern "C" int LLVMFuzzerTestOneInput(const char*, unsigned long) { return 0; }' |
+      clang++ -x c++ -fsanitize=fuzzer -o /dev/null - >/dev/null 2>&1; then
+    $SUDO apt-get install -y -qq "libclang-rt-$cmaj-dev" >/dev/null 2>&1 ||
+      echo "install-deps: warning: no libFuzzer for clang $cmaj (libclang-rt-$cmaj-dev)" >&2
   fi
 fi
 # Meson >= 1.5 (Debian 12 ships 1.0.1, which does not device-link CUDA correctly).

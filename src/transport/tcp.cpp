@@ -73,6 +73,34 @@ bool read_all(int fd, void* p, size_t n) {
   fatal("tcp transport", "connection to pe %d lost during %s; ending the job", pe, what);
 }
 
+// A put into host memory. One naturally aligned word (1, 2, 4 or 8 bytes: a flag set with
+// shmem_p or a small put) is stored whole and with release order, so a PE polling it with
+// shmem_wait_until sees the word whole and, once it does, everything this thread delivered before
+// (the server delivers each peer's operations in order). Larger puts go straight from the socket
+// into place, followed by a release fence.
+template <typename W>
+void store_release(char* dst, const unsigned char* bytes) {
+  W w;
+  memcpy(&w, bytes, sizeof w);
+  __atomic_store_n(reinterpret_cast<W*>(dst), w, __ATOMIC_RELEASE);
+}
+bool deliver_host_put(int fd, char* dst, uint64_t len) {
+  if ((len == 1 || len == 2 || len == 4 || len == 8) && reinterpret_cast<uintptr_t>(dst) % len == 0) {
+    unsigned char b[8];
+    if (!read_all(fd, b, len)) return false;
+    switch (len) {
+      case 1: store_release<uint8_t>(dst, b); break;
+      case 2: store_release<uint16_t>(dst, b); break;
+      case 4: store_release<uint32_t>(dst, b); break;
+      default: store_release<uint64_t>(dst, b); break;
+    }
+    return true;
+  }
+  if (!read_all(fd, dst, len)) return false;
+  std::atomic_thread_fence(std::memory_order_release);
+  return true;
+}
+
 // The owner applies a remote atomic to its own memory (so it is atomic with its local atomics).
 // Kept out of line: inlined into Impl::serve, GCC 12.2 -O2 dropped the operand of the 32- and
 // 64-bit fetch_and (a CAS loop storing the old value back); the mp amo suite under
@@ -163,7 +191,7 @@ struct Tcp::Impl {
           case op_put: {
             char* dst = local(r, r.from);
             if (!device(dst)) {
-              if (!read_all(c, dst, r.len)) lost(r.from, "a put");
+              if (!deliver_host_put(c, dst, r.len)) lost(r.from, "a put");
               break;
             }
             stage.resize(r.len);
