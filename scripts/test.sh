@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Runs the whole test suite: unit, multi-PE (oshrun and mpirun), examples, GPU (skipped without a
-# GPU), and an install check (oshcc/oshrun from the installed prefix). Prints one summary line
+# GPU), an install check (oshcc/oshrun from the installed prefix) and the Python package check
+# (pip install . into a fresh venv, its tests under oshrun and mpirun). Prints one summary line
 # "N passed, N failed, N skipped" and exits non-zero if anything failed.
 set -uo pipefail
 source "$(dirname "$0")/env.sh"
@@ -10,6 +11,8 @@ extra_pass=0 extra_fail=0
 if [ $# -eq 0 ]; then
   echo "== install check"
   if "$ROOT/tests/install_check.sh" "$BUILD"; then extra_pass=1; else extra_fail=1; fi
+  echo "== python package check"
+  if "$ROOT/tests/python_check.sh"; then extra_pass=$((extra_pass + 1)); else extra_fail=$((extra_fail + 1)); fi
 fi
 python3 - "$BUILD/meson-logs/testlog.json" "$extra_pass" "$extra_fail" <<'PY'
 import json, sys
