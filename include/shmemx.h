@@ -74,6 +74,27 @@ GSHMEM_RMA_TYPES_DEVICE(GSHMEMX_DECL_COLL_STREAM)
 GSHMEM_REDUCE_BIT_TYPES(GSHMEMX_DECL_REDUCE_STREAM_BIT)
 GSHMEM_REDUCE_MINMAX_TYPES_DEVICE(GSHMEMX_DECL_REDUCE_STREAM_MINMAX)
 GSHMEM_REDUCE_MINMAX_TYPES_DEVICE(GSHMEMX_DECL_REDUCE_STREAM_ARITH)
+/* 16-bit floating types (sum, prod, min, max on a stream): CUDA's __half and __nv_bfloat16 where
+ * cuda_fp16.h / cuda_bf16.h came first, else 16-bit structs of the same layout. Each step rounds
+ * to the type, in team order on every PE (bit-identical results everywhere). */
+#if defined(__CUDA_FP16_TYPES_EXIST__)
+typedef __half shmemx_half_t;
+#else
+typedef struct {
+  unsigned short x;
+} shmemx_half_t;
+#endif
+#if defined(__CUDA_BF16_TYPES_EXIST__)
+typedef __nv_bfloat16 shmemx_bfloat16_t;
+#else
+typedef struct {
+  unsigned short x;
+} shmemx_bfloat16_t;
+#endif
+GSHMEMX_DECL_REDUCE_STREAM_MINMAX(shmemx_half_t, half)
+GSHMEMX_DECL_REDUCE_STREAM_ARITH(shmemx_half_t, half)
+GSHMEMX_DECL_REDUCE_STREAM_MINMAX(shmemx_bfloat16_t, bfloat16)
+GSHMEMX_DECL_REDUCE_STREAM_ARITH(shmemx_bfloat16_t, bfloat16)
 #undef GSHMEMX_DECL_REDUCE_STREAM_BIT
 #undef GSHMEMX_DECL_REDUCE_STREAM_MINMAX
 #undef GSHMEMX_DECL_REDUCE_STREAM_ARITH

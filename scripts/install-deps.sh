@@ -38,3 +38,9 @@ if [ "$need_meson" = 1 ]; then
   hash -r
 fi
 echo "install-deps: meson $(meson --version), ninja $(ninja --version)"
+# The Python package check creates a virtual environment (tests/python_check.sh): Debian's own
+# python3 needs python3-venv for that (a pyenv or other python3 brings venv with it).
+if ! python3 -c 'import venv, ensurepip' >/dev/null 2>&1; then
+  $SUDO apt-get install -y -qq python3-venv >/dev/null 2>&1 ||
+    echo "install-deps: warning: python3 has no venv/ensurepip (python3-venv)" >&2
+fi

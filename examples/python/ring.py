@@ -17,7 +17,7 @@ if gshmem.heap_kind() == "device":
     data, sig = gshmem.tensor(1 << 20, torch.float32), gshmem.tensor(1, torch.uint64)
     ranks, total = gshmem.tensor(1, torch.int64), gshmem.tensor(1, torch.int64)
     block = torch.full((1 << 20,), float(me), device=dev)
-    sig.zero_()
+    sig.view(torch.int64).zero_()  # PyTorch has few uint64 kernels: write through an int64 view
     ranks.fill_(me)
     stream = torch.cuda.current_stream()
 else:

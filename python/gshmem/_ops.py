@@ -243,7 +243,7 @@ def barrier(team=None, stream=None):
 # dtype -> OpenSHMEM reduction type name
 _RED_TYPES = {"int8": "int8", "int16": "int16", "int32": "int32", "int64": "int64", "uint8": "uint8",
               "uint16": "uint16", "uint32": "uint32", "uint64": "uint64", "float32": "float", "float64": "double",
-              "complex64": "complexf", "complex128": "complexd"}
+              "complex64": "complexf", "complex128": "complexd", "float16": "half", "bfloat16": "bfloat16"}
 REDUCE_OPS = ("sum", "prod", "min", "max", "and", "or", "xor")
 
 
@@ -266,11 +266,20 @@ def reduce(dest, src, op, team=None, stream=None):
     h, d, s, st = _coll_bufs(call, dest, src, team, stream)
     _same(call, d, s)
     t = _RED_TYPES.get(s.dtype)
-    names = _ext.reduce_names(st >= 0)
+    gpu = _ext.heap_kind() == _ext.HEAP_KIND_DEVICE
+    # GPU PEs: half and bfloat16 exist on a stream only; without one they run on the current
+    # PyTorch stream and are waited for
+    names = _ext.reduce_names(st >= 0 or gpu, not gpu)
     if t is None or f"{t}_{op}" not in names:
         ok = sorted(k for k, v in _RED_TYPES.items() if f"{v}_{op}" in names)
-        where = " on a stream" if st >= 0 else ""
+        where = " on a stream" if st >= 0 else " on this PE's heap"
         _fail(call, f"dtype {s.dtype} has no {op} reduction{where} (supported: {', '.join(ok)})", TypeError)
+    if st < 0 and gpu and t in ("half", "bfloat16"):
+        import torch
+        cur = torch.cuda.current_stream()
+        _rc(call, _ext.reduce(h, t, op, d.addr, s.addr, s.nelems, int(cur.cuda_stream)), h)
+        cur.synchronize()
+        return
     _rc(call, _ext.reduce(h, t, op, d.addr, s.addr, s.nelems, st), h)
 
 

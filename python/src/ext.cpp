@@ -172,7 +172,16 @@ std::map<std::string, ReduceFns>& reductions() {
   GSHMEMPY_RED_BOTH(T, N, max) GSHMEMPY_RED_BOTH(T, N, min) GSHMEMPY_RED_BOTH(T, N, sum) GSHMEMPY_RED_BOTH(T, N, prod)
 #define GSHMEMPY_RED_COMPLEX(T, N) GSHMEMPY_RED_HOST(T, N, sum) GSHMEMPY_RED_HOST(T, N, prod)
 
+#define GSHMEMPY_RED_STREAM(T, N, OP)                                                                 \
+  reductions()[#N "_" #OP].stream = [](shmem_team_t t, void* d, const void* s, size_t n, cudaStream_t st) { \
+    return shmemx_##N##_##OP##_reduce_on_stream(t, static_cast<T*>(d), static_cast<const T*>(s), n, st);    \
+  };
+#define GSHMEMPY_RED_STREAM16(T, N) \
+  GSHMEMPY_RED_STREAM(T, N, sum) GSHMEMPY_RED_STREAM(T, N, prod) GSHMEMPY_RED_STREAM(T, N, min) GSHMEMPY_RED_STREAM(T, N, max)
+
 void fill_reductions() {
+  GSHMEMPY_RED_STREAM16(shmemx_half_t, half)  // GPU memory only (on a stream)
+  GSHMEMPY_RED_STREAM16(shmemx_bfloat16_t, bfloat16)
   GSHMEM_REDUCE_BIT_TYPES(GSHMEMPY_RED_BIT)
   GSHMEM_REDUCE_MINMAX_TYPES_DEVICE(GSHMEMPY_RED_ARITH)
 #if GSHMEM_HAVE_COMPLEX
@@ -186,18 +195,19 @@ int reduce(int team, const std::string& type, const std::string& op, uint64_t de
            int64_t stream) {
   auto it = reductions().find(type + "_" + op);
   if (it == reductions().end()) return -1;
-  if (stream >= 0) {
+  if (stream >= 0 || !it->second.host) {  // half / bfloat16 on stream 0 when called without one
     if (!it->second.stream) return -1;
     nb::gil_scoped_release nogil;
-    return it->second.stream(team, ptr(dest), ptr(src), n, as_stream(static_cast<uint64_t>(stream)));
+    return it->second.stream(team, ptr(dest), ptr(src), n, as_stream(static_cast<uint64_t>(stream < 0 ? 0 : stream)));
   }
   nb::gil_scoped_release nogil;
   return it->second.host(team, ptr(dest), ptr(src), n);
 }
-std::vector<std::string> reduce_names(bool on_stream) {
+// The (type_op) names with a routine: on a stream, or else from the host (host=true) / at all.
+std::vector<std::string> reduce_names(bool on_stream, bool host) {
   std::vector<std::string> v;
   for (auto& [k, f] : reductions())
-    if (!on_stream || f.stream) v.push_back(k);
+    if (on_stream ? f.stream != nullptr : host ? f.host != nullptr : true) v.push_back(k);
   return v;
 }
 
@@ -426,7 +436,7 @@ NB_MODULE(_ext, m) {
     return shmem_alltoallmem(team, ptr(d), ptr(s), n);
   }, nogil);
   m.def("reduce", &reduce);
-  m.def("reduce_names", &reduce_names, arg("on_stream") = false);
+  m.def("reduce_names", &reduce_names, arg("on_stream") = false, arg("host") = true);
 
   m.attr("TEAM_WORLD") = static_cast<int>(SHMEM_TEAM_WORLD);
   m.attr("TEAM_SHARED") = static_cast<int>(SHMEM_TEAM_SHARED);

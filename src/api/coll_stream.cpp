@@ -81,4 +81,20 @@ GSHMEM_REDUCE_BIT_TYPES(GSHMEM_DEF_REDUCE_STREAM_BIT)
 GSHMEM_REDUCE_MINMAX_TYPES_DEVICE(GSHMEM_DEF_REDUCE_STREAM_MINMAX)
 GSHMEM_REDUCE_MINMAX_TYPES_DEVICE(GSHMEM_DEF_REDUCE_STREAM_ARITH)
 
+// half and bfloat16: element kinds 'h' and 'b' (coll::dev_reduce)
+#define GSHMEM_DEF_REDUCE_STREAM16(T, N, OP, F, KIND)                                                    \
+  int shmemx_##N##_##OP##_reduce_on_stream(shmem_team_t team, T* d, const T* s, size_t n, cudaStream_t st) { \
+    static_assert(sizeof(T) == 2, "16-bit floating type");                                              \
+    coll::dev_reduce("shmemx_" #N "_" #OP "_reduce_on_stream", team, d, s, n, 2, KIND, F,               \
+                     core::collective_stream(st));                                                      \
+    return 0;                                                                                           \
+  }
+#define GSHMEM_DEF_REDUCE_STREAM16_ALL(T, N, KIND)                   \
+  GSHMEM_DEF_REDUCE_STREAM16(T, N, sum, GSHMEM_REDUCE_SUM, KIND)     \
+  GSHMEM_DEF_REDUCE_STREAM16(T, N, prod, GSHMEM_REDUCE_PROD, KIND)   \
+  GSHMEM_DEF_REDUCE_STREAM16(T, N, min, GSHMEM_REDUCE_MIN, KIND)     \
+  GSHMEM_DEF_REDUCE_STREAM16(T, N, max, GSHMEM_REDUCE_MAX, KIND)
+GSHMEM_DEF_REDUCE_STREAM16_ALL(shmemx_half_t, half, 'h')
+GSHMEM_DEF_REDUCE_STREAM16_ALL(shmemx_bfloat16_t, bfloat16, 'b')
+
 }  // extern "C"

@@ -7,6 +7,9 @@
 // published state (cuModuleGetGlobal): see gshmem/state.cuh.
 #define GSHMEM_DEVICE_STATE_MODULE
 #define GSHMEM_DEVICE_CHECKS 0
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
+
 #include "gshmem/impl/coll.cuh"
 
 using namespace gshmem::dev;
@@ -42,7 +45,8 @@ K gshmem_k_alltoalls(int team, void *d, const void *s, ptrdiff_t dst, ptrdiff_t 
   }
 #define KR_INT(OPN, OP) KR(OPN, OP, u8, uint8_t) KR(OPN, OP, u16, uint16_t) KR(OPN, OP, u32, uint32_t) KR(OPN, OP, u64, uint64_t)
 #define KR_SIGNED(OPN, OP) KR(OPN, OP, i8, int8_t) KR(OPN, OP, i16, int16_t) KR(OPN, OP, i32, int32_t) KR(OPN, OP, i64, int64_t)
-#define KR_FLOAT(OPN, OP) KR(OPN, OP, f32, float) KR(OPN, OP, f64, double)
+#define KR_FLOAT(OPN, OP) \
+  KR(OPN, OP, f32, float) KR(OPN, OP, f64, double) KR(OPN, OP, f16, __half) KR(OPN, OP, bf16, __nv_bfloat16)
 KR_INT(and, GSHMEM_REDUCE_AND)
 KR_INT(or, GSHMEM_REDUCE_OR)
 KR_INT(xor, GSHMEM_REDUCE_XOR)

@@ -23,9 +23,10 @@ CUdeviceptr g_state_ptr = 0;
 std::atomic<uint64_t> g_state_gen{0};
 // Kernel handles by id: fixed kernels first, then reductions by (operation, element type).
 const char* const kOps[] = GSHMEM_REDUCE_OP_NAMES;  // indexed by gshmem_reduce_op
-const char* const kTypes[] = {"i8", "i16", "i32", "i64", "u8", "u16", "u32", "u64", "f32", "f64"};
+const char* const kTypes[] = {"i8", "i16", "i32", "i64", "u8", "u16", "u32", "u64", "f32", "f64", "f16", "bf16"};
+constexpr int kNTypes = sizeof(kTypes) / sizeof(kTypes[0]);
 enum : int { k_sync, k_broadcast, k_fcollect, k_alltoall, k_collect, k_alltoalls, k_reduce0 };
-constexpr int kKernels = k_reduce0 + GSHMEM_REDUCE_NOPS * 10;
+constexpr int kKernels = k_reduce0 + GSHMEM_REDUCE_NOPS * kNTypes;
 std::atomic<CUfunction> g_fn[kKernels];
 static_assert(sizeof(kOps) / sizeof(kOps[0]) == GSHMEM_REDUCE_NOPS, "one kernel family per reduction operator");
 
@@ -68,7 +69,7 @@ CUfunction kernel(const char* call, mem::GpuContext& g, int id) {
     else if (id == k_alltoall) name = "gshmem_k_alltoall";
     else if (id == k_collect) name = "gshmem_k_collect";
     else if (id == k_alltoalls) name = "gshmem_k_alltoalls";
-    else name = std::string("gshmem_k_reduce_") + kOps[(id - k_reduce0) / 10] + "_" + kTypes[(id - k_reduce0) % 10];
+    else name = std::string("gshmem_k_reduce_") + kOps[(id - k_reduce0) / kNTypes] + "_" + kTypes[(id - k_reduce0) % kNTypes];
     cu_check(call, g.drv->cuModuleGetFunction(&f, g_mod, name.c_str()), ("cuModuleGetFunction(" + name + ")").c_str());
     g_fn[id].store(f, std::memory_order_release);
   }
@@ -202,10 +203,13 @@ void dev_reduce(const char* call, int team, void* dest, const void* src, size_t 
   if (kind == 'i' && !minmax) kind = 'u';
   if (kind == 'f' && elem != 4 && elem != 8) fatal(call, "GPU reductions support float and double, not %zu-byte floating types", elem);
   if (elem != 1 && elem != 2 && elem != 4 && elem != 8) fatal(call, "GPU reductions do not support %zu-byte elements", elem);
+  // half ('h') and bfloat16 ('b'): sum, prod, min and max
+  if ((kind == 'h' || kind == 'b') && (elem != 2 || op < GSHMEM_REDUCE_MIN))
+    fatal(call, "half and bfloat16 reductions are sum, prod, min and max of 2-byte elements");
   const int lg = elem == 1 ? 0 : elem == 2 ? 1 : elem == 4 ? 2 : 3;
-  const int ty = kind == 'f' ? 8 + (elem == 8) : (kind == 'u' ? 4 : 0) + lg;
+  const int ty = kind == 'h' ? 10 : kind == 'b' ? 11 : kind == 'f' ? 8 + (elem == 8) : (kind == 'u' ? 4 : 0) + lg;
   void* args[] = {&team, &dest, &src, &n};
-  launch(call, k_reduce0 + static_cast<int>(op) * 10 + ty, bytes <= GSHMEM_DEV_LL_BYTES / 2 ? 1 : rows_for(bytes), args,
+  launch(call, k_reduce0 + static_cast<int>(op) * kNTypes + ty, bytes <= GSHMEM_DEV_LL_BYTES / 2 ? 1 : rows_for(bytes), args,
          stream);
 }
 
