@@ -148,56 +148,37 @@ def atomic_fetch(src, pe):
     return _amo("atomic_fetch", "fetch", src, 0, 0, pe, _AMO_EXT)
 
 
-def atomic_set(dest, value, pe):
-    _amo("atomic_set", "set", dest, value, 0, pe, _AMO_EXT)
-
-
-def atomic_swap(dest, value, pe):
-    return _amo("atomic_swap", "swap", dest, value, 0, pe, _AMO_EXT)
-
-
 def atomic_compare_swap(dest, cond, value, pe):
     return _amo("atomic_compare_swap", "cswap", dest, value, cond, pe, _AMO_STD)
 
 
-def atomic_fetch_inc(dest, pe):
-    return _amo("atomic_fetch_inc", "finc", dest, 0, 0, pe, _AMO_STD)
+def _make_amo(name, op, types, fetching, takes_value):
+    """The shmem_TYPE_atomic_<name> routine as a Python function of (dest, [value,] pe)."""
+    if takes_value:
+        def f(dest, value, pe):
+            r = _amo(f"atomic_{name}", op, dest, value, 0, pe, types)
+            return r if fetching else None
+    else:
+        def f(dest, pe):
+            r = _amo(f"atomic_{name}", op, dest, 0, 0, pe, types)
+            return r if fetching else None
+    f.__name__ = f"atomic_{name}"
+    f.__doc__ = f"shmem_TYPE_atomic_{name} on one element of a symmetric array (dest = a[i:i+1])."
+    return f
 
 
-def atomic_inc(dest, pe):
-    _amo("atomic_inc", "inc", dest, 0, 0, pe, _AMO_STD)
-
-
-def atomic_fetch_add(dest, value, pe):
-    return _amo("atomic_fetch_add", "fadd", dest, value, 0, pe, _AMO_STD)
-
-
-def atomic_add(dest, value, pe):
-    _amo("atomic_add", "add", dest, value, 0, pe, _AMO_STD)
-
-
-def atomic_fetch_and(dest, value, pe):
-    return _amo("atomic_fetch_and", "fand", dest, value, 0, pe, _AMO_STD)
-
-
-def atomic_and(dest, value, pe):
-    _amo("atomic_and", "and", dest, value, 0, pe, _AMO_STD)
-
-
-def atomic_fetch_or(dest, value, pe):
-    return _amo("atomic_fetch_or", "for", dest, value, 0, pe, _AMO_STD)
-
-
-def atomic_or(dest, value, pe):
-    _amo("atomic_or", "or", dest, value, 0, pe, _AMO_STD)
-
-
-def atomic_fetch_xor(dest, value, pe):
-    return _amo("atomic_fetch_xor", "fxor", dest, value, 0, pe, _AMO_STD)
-
-
-def atomic_xor(dest, value, pe):
-    _amo("atomic_xor", "xor", dest, value, 0, pe, _AMO_STD)
+atomic_set = _make_amo("set", "set", _AMO_EXT, False, True)
+atomic_swap = _make_amo("swap", "swap", _AMO_EXT, True, True)
+atomic_fetch_inc = _make_amo("fetch_inc", "finc", _AMO_STD, True, False)
+atomic_inc = _make_amo("inc", "inc", _AMO_STD, False, False)
+atomic_fetch_add = _make_amo("fetch_add", "fadd", _AMO_STD, True, True)
+atomic_add = _make_amo("add", "add", _AMO_STD, False, True)
+atomic_fetch_and = _make_amo("fetch_and", "fand", _AMO_STD, True, True)
+atomic_and = _make_amo("and", "and", _AMO_STD, False, True)
+atomic_fetch_or = _make_amo("fetch_or", "for", _AMO_STD, True, True)
+atomic_or = _make_amo("or", "or", _AMO_STD, False, True)
+atomic_fetch_xor = _make_amo("fetch_xor", "fxor", _AMO_STD, True, True)
+atomic_xor = _make_amo("xor", "xor", _AMO_STD, False, True)
 
 
 # ---- ordering and synchronisation ---------------------------------------------------------------

@@ -244,48 +244,33 @@ T from_bits(uint64_t b) {
   if (op == "fxor") return as_bits(shmem_##N##_atomic_fetch_xor(d, from_bits<T>(v), pe));            \
   if (op == "xor") return shmem_##N##_atomic_xor(d, from_bits<T>(v), pe), 0;
 
-template <class T>
-uint64_t amo_typed(const std::string& op, T* d, uint64_t v, uint64_t c, int pe);
-template <>
-uint64_t amo_typed<int32_t>(const std::string& op, int32_t* d, uint64_t v, uint64_t c, int pe) {
-  GSHMEMPY_AMO_STD(int32_t, int32) GSHMEMPY_AMO_EXT(int32_t, int32) GSHMEMPY_AMO_BIT(int32_t, int32)
-  throw std::invalid_argument(op);
-}
-template <>
-uint64_t amo_typed<int64_t>(const std::string& op, int64_t* d, uint64_t v, uint64_t c, int pe) {
-  GSHMEMPY_AMO_STD(int64_t, int64) GSHMEMPY_AMO_EXT(int64_t, int64) GSHMEMPY_AMO_BIT(int64_t, int64)
-  throw std::invalid_argument(op);
-}
-template <>
-uint64_t amo_typed<uint32_t>(const std::string& op, uint32_t* d, uint64_t v, uint64_t c, int pe) {
-  GSHMEMPY_AMO_STD(uint32_t, uint32) GSHMEMPY_AMO_EXT(uint32_t, uint32) GSHMEMPY_AMO_BIT(uint32_t, uint32)
-  throw std::invalid_argument(op);
-}
-template <>
-uint64_t amo_typed<uint64_t>(const std::string& op, uint64_t* d, uint64_t v, uint64_t c, int pe) {
-  GSHMEMPY_AMO_STD(uint64_t, uint64) GSHMEMPY_AMO_EXT(uint64_t, uint64) GSHMEMPY_AMO_BIT(uint64_t, uint64)
-  throw std::invalid_argument(op);
-}
-template <>
-uint64_t amo_typed<float>(const std::string& op, float* d, uint64_t v, uint64_t, int pe) {
-  GSHMEMPY_AMO_EXT(float, float)
-  throw std::invalid_argument(op);
-}
-template <>
-uint64_t amo_typed<double>(const std::string& op, double* d, uint64_t v, uint64_t, int pe) {
-  GSHMEMPY_AMO_EXT(double, double)
-  throw std::invalid_argument(op);
-}
+// One function per type: the integer types take every operation, the floating ones fetch/set/swap.
+#define GSHMEMPY_AMO_INT(T, N)                                                                      \
+  uint64_t amo_##N(const std::string& op, T* d, uint64_t v, uint64_t c, int pe) {                   \
+    GSHMEMPY_AMO_STD(T, N) GSHMEMPY_AMO_EXT(T, N) GSHMEMPY_AMO_BIT(T, N)                            \
+    throw std::invalid_argument(op);                                                                \
+  }
+#define GSHMEMPY_AMO_FLOAT(T, N)                                                                    \
+  uint64_t amo_##N(const std::string& op, T* d, uint64_t v, uint64_t, int pe) {                     \
+    GSHMEMPY_AMO_EXT(T, N)                                                                          \
+    throw std::invalid_argument(op);                                                                \
+  }
+GSHMEMPY_AMO_INT(int32_t, int32)
+GSHMEMPY_AMO_INT(int64_t, int64)
+GSHMEMPY_AMO_INT(uint32_t, uint32)
+GSHMEMPY_AMO_INT(uint64_t, uint64)
+GSHMEMPY_AMO_FLOAT(float, float)
+GSHMEMPY_AMO_FLOAT(double, double)
 
 // type: int32 int64 uint32 uint64 float32 float64; value and cond are the operand's bits.
 uint64_t atomic(const std::string& op, const std::string& type, uint64_t dest, uint64_t value, uint64_t cond, int pe) {
   nb::gil_scoped_release nogil;
-  if (type == "int32") return amo_typed(op, ptr<int32_t>(dest), value, cond, pe);
-  if (type == "int64") return amo_typed(op, ptr<int64_t>(dest), value, cond, pe);
-  if (type == "uint32") return amo_typed(op, ptr<uint32_t>(dest), value, cond, pe);
-  if (type == "uint64") return amo_typed(op, ptr<uint64_t>(dest), value, cond, pe);
-  if (type == "float32") return amo_typed(op, ptr<float>(dest), value, cond, pe);
-  if (type == "float64") return amo_typed(op, ptr<double>(dest), value, cond, pe);
+  if (type == "int32") return amo_int32(op, ptr<int32_t>(dest), value, cond, pe);
+  if (type == "int64") return amo_int64(op, ptr<int64_t>(dest), value, cond, pe);
+  if (type == "uint32") return amo_uint32(op, ptr<uint32_t>(dest), value, cond, pe);
+  if (type == "uint64") return amo_uint64(op, ptr<uint64_t>(dest), value, cond, pe);
+  if (type == "float32") return amo_float(op, ptr<float>(dest), value, cond, pe);
+  if (type == "float64") return amo_double(op, ptr<double>(dest), value, cond, pe);
   throw std::invalid_argument(type);
 }
 
