@@ -154,15 +154,17 @@ def atomic_compare_swap(dest, cond, value, pe):
 
 def _make_amo(name, op, types, fetching, takes_value):
     """The shmem_TYPE_atomic_<name> routine as a Python function of (dest, [value,] pe)."""
-    if takes_value:
-        def f(dest, value, pe):
-            r = _amo(f"atomic_{name}", op, dest, value, 0, pe, types)
-            return r if fetching else None
-    else:
-        def f(dest, pe):
-            r = _amo(f"atomic_{name}", op, dest, 0, 0, pe, types)
-            return r if fetching else None
-    f.__name__ = f"atomic_{name}"
+    call = f"atomic_{name}"
+
+    def with_value(dest, value, pe):
+        r = _amo(call, op, dest, value, 0, pe, types)
+        return r if fetching else None
+
+    def without_value(dest, pe):
+        return with_value(dest, 0, pe)
+
+    f = with_value if takes_value else without_value
+    f.__name__ = call
     f.__doc__ = f"shmem_TYPE_atomic_{name} on one element of a symmetric array (dest = a[i:i+1])."
     return f
 
