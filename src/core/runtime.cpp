@@ -114,6 +114,17 @@ void stop_health_monitor(Runtime& r) {
   r.monitor.join();
 }
 
+// Global and static variables become symmetric: the executable's data segment is remapped onto
+// shared memory. The remap copies the segment and then swaps it in, so a write another thread makes
+// in between would be lost; it runs first, before the bootstrap starts its threads (PMIx's
+// progress thread, and with ThreadSanitizer the sanitizer's own thread, whose state lives in the
+// executable's data segment). Threads the program started itself must not write globals while
+// shmem_init runs (docs/host-heap.md).
+void share_globals(Runtime& r) {
+  if (r.cfg->GSHMEM_SYMMETRIC_DATA && mem::share_data_segment(&r.data_segment) != Status::ok)
+    GSHMEM_WARN(Subsys::init, "global/static variables are not symmetric on this PE");
+}
+
 void start_bootstrap(const char* call, Runtime& r, const boot::UidArgs* uid) {
   const Status st = boot::create(*r.cfg, uid, &r.boot);
   if (st != Status::ok) init_failed(call, "no bootstrap could start (GSHMEM_BOOTSTRAP)", st);
@@ -183,7 +194,7 @@ std::vector<int> mapped_pes(const Runtime& r, bool gpu) {
 
 void setup_heap(const char* call, Runtime& r, bool gpu, const heap::DeviceHeapSpec& spec) {
   const std::vector<int> mapped = mapped_pes(r, gpu);
-  Status st = r.heap.init(*r.boot, mapped, r.cfg->SHMEM_SYMMETRIC_SIZE, r.cfg->GSHMEM_SYMMETRIC_DATA, r.job_secret,
+  Status st = r.heap.init(*r.boot, mapped, r.cfg->SHMEM_SYMMETRIC_SIZE, std::move(r.data_segment), r.job_secret,
                           gpu ? &spec : nullptr);
   if (st != Status::ok) init_failed(call, "cannot set up the symmetric heap (SHMEM_SYMMETRIC_SIZE, GPU memory)", st);
 #if GSHMEM_HAVE_CUDA
@@ -373,6 +384,7 @@ void init_runtime(const char* call, int requested_thread, int* provided, const b
   auto* r = new Runtime;
   r->cfg = &load_config(call);
   g_rt = r;
+  share_globals(*r);
   start_bootstrap(call, *r, uid);
   phases.mark("config+bootstrap");
   agree_secret_and_topology(call, *r);

@@ -21,7 +21,7 @@ struct SegInfo {
 const char* kind_name(uint64_t k) { return k == 0 ? "host" : k == 1 ? "device (vmm)" : "device (ipc)"; }
 }  // namespace
 
-Status SymmetricHeap::init(boot::Bootstrap& b, const std::vector<int>& local_pes, size_t heap_bytes, bool share_data,
+Status SymmetricHeap::init(boot::Bootstrap& b, const std::vector<int>& local_pes, size_t heap_bytes, mem::HostSegment&& data,
                            const uint8_t secret[16], const DeviceHeapSpec* device) {
   const size_t page = static_cast<size_t>(sysconf(_SC_PAGESIZE));
   heap_bytes = (heap_bytes + page - 1) / page * page;
@@ -30,7 +30,7 @@ Status SymmetricHeap::init(boot::Bootstrap& b, const std::vector<int>& local_pes
   local_pes_ = local_pes;
   const int npes = b.size();
   // The host segment always holds the control block; it holds the user heap only for the host kind.
-  Status st = host_.create(device ? 0 : heap_bytes, share_data, npes);
+  Status st = host_.create(device ? 0 : heap_bytes, static_cast<mem::HostSegment&&>(data), npes);
 #if GSHMEM_HAVE_CUDA
   if (st == Status::ok && device) {
     dev_ = device->ipc ? DeviceSegments::make_ipc(device->drv)

@@ -46,8 +46,10 @@ struct DeviceHeapSpec {
 
 class SymmetricHeap {
  public:
-  // Collective. local_pes: the PEs this PE maps (itself included); device == nullptr: host kind.
-  Status init(boot::Bootstrap& b, const std::vector<int>& local_pes, size_t heap_bytes, bool share_data,
+  // Collective. local_pes: the PEs this PE maps (itself included); device == nullptr: host kind;
+  // data: the executable's remapped data segment (mem::share_data_segment, done by the caller
+  // before any thread starts), empty when global variables are not symmetric.
+  Status init(boot::Bootstrap& b, const std::vector<int>& local_pes, size_t heap_bytes, mem::HostSegment&& data,
               const uint8_t job_secret[16], const DeviceHeapSpec* device);
   // Collective: adds at least extra bytes to every PE's device heap (same size everywhere).
   Status grow(boot::Bootstrap& b, size_t extra);

@@ -8,11 +8,10 @@
 
 namespace gshmem::heap {
 
-Status HostSegments::create(size_t user_bytes, bool share_data, int npes) {
+Status HostSegments::create(size_t user_bytes, mem::HostSegment&& data, int npes) {
   user_bytes_ = user_bytes;
   GSHMEM_CHECK(own_.create("gshmem-heap", kControlBytes + user_bytes, kHeapBaseAlign, kControlBytes));
-  if (share_data && mem::share_data_segment(&data_) != Status::ok)
-    GSHMEM_WARN(Subsys::heap, "global/static variables are not symmetric on this PE");
+  data_ = static_cast<mem::HostSegment&&>(data);
   ControlBlock* c = new (own_.base()) ControlBlock{};
   c->magic = kControlMagic;
   c->version = kControlVersion;

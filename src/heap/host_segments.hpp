@@ -15,8 +15,9 @@ namespace gshmem::heap {
 class HostSegments {
  public:
   // Creates this PE's segment: the control block + user_bytes of heap (0 for the device kind),
-  // placed so that the user heap starts kHeapBaseAlign-aligned; share_data remaps the data segment.
-  Status create(size_t user_bytes, bool share_data, int npes);
+  // placed so that the user heap starts kHeapBaseAlign-aligned; data is the executable's data segment
+  // as mem::share_data_segment remapped it (empty when globals are not symmetric).
+  Status create(size_t user_bytes, mem::HostSegment&& data, int npes);
   // This PE's descriptors for same-node peers: the segment's, then the data segment's (if any).
   std::vector<int> offer_fds() const;
   // Maps pe's segments from the descriptors it offered (owned by the call); self: closes them.

@@ -39,6 +39,7 @@ struct Runtime {
   int npes = 1;
   int thread_level = 0;
   uint8_t job_secret[16] = {};
+  mem::HostSegment data_segment;  // the remapped data segment until the heap takes it (share_globals)
   heap::SymmetricHeap heap;
   team::Teams teams;
   transport::Routes routes;  // per PE; host calls and the GPU proxy both use it
