@@ -44,6 +44,9 @@ void shmemx_barrier_all_on_stream(cudaStream_t stream);
  * teams of up to 8 PEs; every collective: teams whose PEs are equally strided. */
 void shmemx_sync_all_on_stream(cudaStream_t stream);
 void shmemx_team_sync_on_stream(shmem_team_t team, cudaStream_t stream);
+/* A barrier of one team on a stream: the stream's earlier work (puts included) completes, then the
+ * team's members synchronize (what shmemx_barrier_all_on_stream is for the world team). */
+void shmemx_team_barrier_on_stream(shmem_team_t team, cudaStream_t stream);
 int shmemx_broadcastmem_on_stream(shmem_team_t team, void *dest, const void *source, size_t nelems, int PE_root,
                                   cudaStream_t stream);
 int shmemx_fcollectmem_on_stream(shmem_team_t team, void *dest, const void *source, size_t nelems, cudaStream_t stream);
@@ -100,6 +103,13 @@ GSHMEMX_DECL_REDUCE_STREAM_ARITH(shmemx_bfloat16_t, bfloat16)
 #undef GSHMEMX_DECL_REDUCE_STREAM_ARITH
 #undef GSHMEMX_DECL_REDUCE_STREAM
 
+/* A barrier of one team (NVSHMEM's nvshmem_barrier(team)): shmem_quiet, then shmem_team_sync(team).
+ * Returns 0, or -1 for SHMEM_TEAM_INVALID. Device code: shmemx_team_barrier and its _warp and
+ * _block forms (gshmem/coll_api.cuh). */
+#if !defined(__CUDA_ARCH__)
+int shmemx_team_barrier(shmem_team_t team);
+#endif
+
 /* ---- Unique-id initialisation (frameworks that have their own way to share 128 bytes) ---- */
 typedef struct {
   char internal[128];
@@ -108,14 +118,18 @@ typedef struct {
   int rank;
   int nranks;
   shmemx_uniqueid_t uid;
-  char reserved[64];
+  void *mpi_comm; /* SHMEMX_INIT_WITH_MPI_COMM: the address of the program's MPI_Comm */
+  char reserved[64 - sizeof(void *)];
 } shmemx_init_attr_t;
 #define SHMEMX_INIT_WITH_UNIQUEID 1u
+/* Over an MPI communicator (MPI initialised by the program): its ranks become the PEs, in order. */
+#define SHMEMX_INIT_WITH_MPI_COMM 2u
 /* Rank 0 calls this (it starts listening) and sends the id to the other ranks. Returns 0 or an
  * error code with a message. */
 int shmemx_get_uniqueid(shmemx_uniqueid_t *id);
 int shmemx_set_attr_uniqueid_args(int rank, int nranks, const shmemx_uniqueid_t *id, shmemx_init_attr_t *attr);
-/* flags: SHMEMX_INIT_WITH_UNIQUEID. Returns 0 or an error code with a message. */
+/* flags: SHMEMX_INIT_WITH_UNIQUEID (rank, nranks, uid) or SHMEMX_INIT_WITH_MPI_COMM (mpi_comm).
+ * Returns 0 or an error code with a message. */
 int shmemx_init_attr(unsigned int flags, shmemx_init_attr_t *attr);
 
 GSHMEM_EXTERN_C_END

@@ -25,6 +25,10 @@ GSHMEM_D int shmem_team_sync(shmem_team_t team) {
   GSHMEM_DEV::team_sync<GSHMEM_DEV::Thread>("shmem_team_sync", team);
   return 0;
 }
+GSHMEM_D int shmemx_team_barrier(shmem_team_t team) {
+  GSHMEM_DEV::team_barrier<GSHMEM_DEV::Thread>("shmemx_team_barrier", team);
+  return 0;
+}
 GSHMEM_D void shmem_barrier_all(void) { GSHMEM_DEV::team_barrier<GSHMEM_DEV::Thread>("shmem_barrier_all", SHMEM_TEAM_WORLD); }
 GSHMEM_D void shmem_sync_all(void) { GSHMEM_DEV::team_sync<GSHMEM_DEV::Thread>("shmem_sync_all", SHMEM_TEAM_WORLD); }
 GSHMEM_D int shmem_broadcastmem(shmem_team_t team, void *d, const void *s, size_t n, int root) {
@@ -88,6 +92,10 @@ GSHMEM_REDUCE_MINMAX_TYPES_DEVICE(GSHMEM_DDEF_REDUCE_ARITH)
 #define GSHMEMX_DDEF_COLL_SCOPE(S, SC)                                                                  \
   GSHMEM_D int shmemx_team_sync_##SC(shmem_team_t team) {                                               \
     GSHMEM_DEV::team_sync<GSHMEM_DEV::S>("shmemx_team_sync_" #SC, team);                                \
+    return 0;                                                                                           \
+  }                                                                                                     \
+  GSHMEM_D int shmemx_team_barrier_##SC(shmem_team_t team) {                                            \
+    GSHMEM_DEV::team_barrier<GSHMEM_DEV::S>("shmemx_team_barrier_" #SC, team);                          \
     return 0;                                                                                           \
   }                                                                                                     \
   GSHMEM_D void shmemx_barrier_all_##SC(void) {                                                         \

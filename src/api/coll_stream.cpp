@@ -14,6 +14,11 @@ void shmemx_team_sync_on_stream(shmem_team_t team, cudaStream_t stream) {
   coll::dev_team_sync("shmemx_team_sync_on_stream", team, core::collective_stream(stream));
 }
 void shmemx_sync_all_on_stream(cudaStream_t stream) { shmemx_team_sync_on_stream(SHMEM_TEAM_WORLD, stream); }
+// The device team phase's release flag stores order the stream's earlier stores (as in
+// shmemx_barrier_all_on_stream), so the sync kernel is the barrier.
+void shmemx_team_barrier_on_stream(shmem_team_t team, cudaStream_t stream) {
+  coll::dev_team_sync("shmemx_team_barrier_on_stream", team, core::collective_stream(stream));
+}
 
 int shmemx_broadcastmem_on_stream(shmem_team_t team, void* d, const void* s, size_t n, int root, cudaStream_t stream) {
   coll::dev_broadcast("shmemx_broadcastmem_on_stream", team, d, s, n, root, core::collective_stream(stream));

@@ -1,7 +1,9 @@
 // Team management (OpenSHMEM 1.5 teams): core/teams.hpp.
 #include <shmem.h>
+#include <shmemx.h>
 
 #include "common/fatal.hpp"
+#include "core/rma.hpp"
 #include "core/teams.hpp"
 
 using namespace gshmem;
@@ -39,6 +41,13 @@ void* shmem_team_ptr(shmem_team_t team, const void* dest, int pe) { return core:
 
 int shmem_team_sync(shmem_team_t team) {
   core::team_sync("shmem_team_sync", team);
+  return 0;
+}
+
+int shmemx_team_barrier(shmem_team_t team) {
+  if (team == SHMEM_TEAM_INVALID) return -1;
+  core::quiet("shmemx_team_barrier");
+  core::team_sync("shmemx_team_barrier", team);
   return 0;
 }
 

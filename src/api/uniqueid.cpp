@@ -33,8 +33,13 @@ int shmemx_set_attr_uniqueid_args(int rank, int nranks, const shmemx_uniqueid_t*
 }
 
 int shmemx_init_attr(unsigned int flags, shmemx_init_attr_t* attr) {
+  if (flags == SHMEMX_INIT_WITH_MPI_COMM && attr && attr->mpi_comm)
+    return core::init_from_mpi_comm("shmemx_init_attr", attr->mpi_comm);
   if (flags != SHMEMX_INIT_WITH_UNIQUEID || !attr) {
-    report_error("shmemx_init_attr", "flags 0x%x (expected SHMEMX_INIT_WITH_UNIQUEID) or attr NULL", flags);
+    report_error("shmemx_init_attr",
+                 "flags 0x%x (expected SHMEMX_INIT_WITH_UNIQUEID, or SHMEMX_INIT_WITH_MPI_COMM with attr->mpi_comm "
+                 "set) or attr NULL",
+                 flags);
     return 1;
   }
   char id[sizeof attr->uid.internal + 1];

@@ -42,6 +42,9 @@ struct UidArgs {
   int rank = -1;
   int nranks = 0;
   int listen_fd = -1;
+  // Instead of an id: the address of the program's MPI_Comm (shmemx_init_attr with
+  // SHMEMX_INIT_WITH_MPI_COMM): the MPI bootstrap over that communicator, its ranks the PEs.
+  const void* mpi_comm = nullptr;
 };
 
 // With uid_args: the uid bootstrap with those arguments. Otherwise picks from GSHMEM_BOOTSTRAP (auto: uid when GSHMEM_BOOTSTRAP_UID is set, else MPI

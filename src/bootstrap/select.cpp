@@ -120,8 +120,9 @@ struct Mpi {
   int (*comm_size)(void*, int*) = nullptr;
   int (*bcast)(void*, int, void*, int, void*) = nullptr;
   int (*abort)(void*, int) = nullptr;
-  void* world = nullptr;
+  void* world = nullptr;  // MPI_COMM_WORLD, or the communicator shmemx_init_attr passed
   void* byte = nullptr;
+  bool ompi_abi = false;  // handles are pointers (Open MPI), not ints (MPICH and derivatives)
 };
 Mpi* g_mpi = nullptr;
 
@@ -137,6 +138,7 @@ bool mpi_is_initialized() {
       !m.lib.sym("MPI_Bcast", &m.bcast) || !m.lib.sym("MPI_Abort", &m.abort))
     return false;
   if (m.lib.sym("ompi_mpi_comm_world", &m.world)) {
+    m.ompi_abi = true;
     m.lib.sym("ompi_mpi_byte", &m.byte);
   } else {
     m.world = reinterpret_cast<void*>(static_cast<intptr_t>(0x44000000));  // MPICH ABI
@@ -167,9 +169,34 @@ void mpi_abort(int status, const char*) {
   if (g_mpi) g_mpi->abort(g_mpi->world, status);
 }
 
+// The handle stored at the address the program passed (an MPI_Comm variable of its ABI).
+void* mpi_comm_handle(const Mpi& m, const void* comm_addr) {
+  if (m.ompi_abi) return *static_cast<void* const*>(comm_addr);
+  return reinterpret_cast<void*>(static_cast<intptr_t>(*static_cast<const int*>(comm_addr)));
+}
+
+Status mpi_create(const Config& cfg, std::unique_ptr<Bootstrap>* out) {
+  TcpOptions opts;
+  opts.timeout_s = static_cast<int>(cfg.GSHMEM_BOOTSTRAP_TIMEOUT);
+  UniqueId uid;
+  int rank = 0, size = 1;
+  GSHMEM_CHECK(mpi_wireup(cfg, &rank, &size, &uid, &opts.listen_fd));
+  opts.launcher_abort = mpi_abort;
+  opts.launcher_name = "mpi";
+  return tcp_create(uid, rank, size, std::move(opts), out);
+}
+
 }  // namespace
 
 Status create(const Config& cfg, const UidArgs* uid_args, std::unique_ptr<Bootstrap>* out) {
+  if (uid_args && uid_args->mpi_comm) {
+    if (!mpi_is_initialized()) {
+      GSHMEM_WARN(Subsys::boot, "an MPI communicator was passed but MPI is not linked or not initialised (call MPI_Init first)");
+      return Status::not_available;
+    }
+    g_mpi->world = mpi_comm_handle(*g_mpi, uid_args->mpi_comm);
+    return mpi_create(cfg, out);
+  }
   if (uid_args) {
     UniqueId uid;
     GSHMEM_CHECK(uid_parse(uid_args->uid.c_str(), &uid));
@@ -224,10 +251,7 @@ Status create(const Config& cfg, const UidArgs* uid_args, std::unique_ptr<Bootst
       GSHMEM_WARN(Subsys::boot, "GSHMEM_BOOTSTRAP=mpi but MPI is not linked or not initialised (call MPI_Init before shmem_init)");
       return Status::not_available;
     }
-    GSHMEM_CHECK(mpi_wireup(cfg, &rank, &size, &uid, &opts.listen_fd));
-    opts.launcher_abort = mpi_abort;
-    opts.launcher_name = "mpi";
-    return tcp_create(uid, rank, size, std::move(opts), out);
+    return mpi_create(cfg, out);
   }
   if (kind == "pmix") {
 #if GSHMEM_HAVE_PMIX

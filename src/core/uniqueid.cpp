@@ -55,4 +55,11 @@ int init_from_uniqueid(const char* call, int rank, int nranks, const char* id) {
   return 0;
 }
 
+int init_from_mpi_comm(const char* call, const void* comm) {
+  boot::UidArgs a;
+  a.mpi_comm = comm;
+  init_runtime(call, SHMEM_THREAD_MULTIPLE, nullptr, &a);
+  return 0;
+}
+
 }  // namespace gshmem::core
