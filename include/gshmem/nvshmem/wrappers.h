@@ -1,0 +1,348 @@
+/* NVSHMEM 3.x functions whose arguments differ from gshmem's (the rest are plain renames in
+ * gshmem/nvshmem/names.h): comparison and signal-operation constants translated from NVSHMEM's
+ * values, NVSHMEM's team-config and init structures converted, the team barrier, and NVSHMEM
+ * names gshmem composes from its own operations (sized and typed forms of the byte-wise calls,
+ * strided puts and gets at warp and block scope). Host-and-device names are inline for both
+ * passes of nvcc and plain static inline for a C or C++ host compiler. docs/nvshmem.md. */
+#ifndef GSHMEM_NVSHMEM_WRAPPERS_H
+#define GSHMEM_NVSHMEM_WRAPPERS_H
+
+#include <string.h>
+
+#include "gshmem/nvshmem/types.h"
+
+/* HD: host and device; H: host only (seen by both passes of nvcc, like every host declaration);
+ * D: device only. */
+#if defined(__CUDACC__)
+#define GSHMEM_NV_HD static __host__ __device__ __forceinline__
+#define GSHMEM_NV_H static __host__ inline
+#define GSHMEM_NV_D static __device__ __forceinline__
+#else
+#define GSHMEM_NV_HD static inline
+#define GSHMEM_NV_H static inline
+#endif
+
+/* NVSHMEM_CMP_* -> SHMEM_CMP_*; other values pass unchanged (gshmem reports them). */
+GSHMEM_NV_HD int gshmem_nv_cmp(int cmp) {
+  switch (cmp) {
+    case NVSHMEM_CMP_EQ: return SHMEM_CMP_EQ;
+    case NVSHMEM_CMP_NE: return SHMEM_CMP_NE;
+    case NVSHMEM_CMP_GT: return SHMEM_CMP_GT;
+    case NVSHMEM_CMP_LE: return SHMEM_CMP_LE;
+    case NVSHMEM_CMP_LT: return SHMEM_CMP_LT;
+    case NVSHMEM_CMP_GE: return SHMEM_CMP_GE;
+    default: return cmp;
+  }
+}
+/* NVSHMEM_SIGNAL_SET/ADD -> SHMEM_SIGNAL_SET/ADD; any other value becomes -1 (gshmem reports it). */
+GSHMEM_NV_HD int gshmem_nv_sig_op(int op) {
+  return op == NVSHMEM_SIGNAL_SET ? SHMEM_SIGNAL_SET : op == NVSHMEM_SIGNAL_ADD ? SHMEM_SIGNAL_ADD : -1;
+}
+
+/* ---- point-to-point synchronization (host and device) ---- */
+#define GSHMEM_NV_P2P(T, N)                                                                              \
+  GSHMEM_NV_HD void nvshmem_##N##_wait_until(T *ivar, int cmp, T v) { shmem_##N##_wait_until(ivar, gshmem_nv_cmp(cmp), v); } \
+  GSHMEM_NV_HD void nvshmem_##N##_wait_until_all(T *ivars, size_t n, const int *st, int cmp, T v) {      \
+    shmem_##N##_wait_until_all(ivars, n, st, gshmem_nv_cmp(cmp), v);                                     \
+  }                                                                                                      \
+  GSHMEM_NV_HD size_t nvshmem_##N##_wait_until_any(T *ivars, size_t n, const int *st, int cmp, T v) {    \
+    return shmem_##N##_wait_until_any(ivars, n, st, gshmem_nv_cmp(cmp), v);                              \
+  }                                                                                                      \
+  GSHMEM_NV_HD size_t nvshmem_##N##_wait_until_some(T *ivars, size_t n, size_t *idx, const int *st, int cmp, T v) { \
+    return shmem_##N##_wait_until_some(ivars, n, idx, st, gshmem_nv_cmp(cmp), v);                        \
+  }                                                                                                      \
+  GSHMEM_NV_HD void nvshmem_##N##_wait_until_all_vector(T *ivars, size_t n, const int *st, int cmp, T *v) { \
+    shmem_##N##_wait_until_all_vector(ivars, n, st, gshmem_nv_cmp(cmp), v);                              \
+  }                                                                                                      \
+  GSHMEM_NV_HD size_t nvshmem_##N##_wait_until_any_vector(T *ivars, size_t n, const int *st, int cmp, T *v) { \
+    return shmem_##N##_wait_until_any_vector(ivars, n, st, gshmem_nv_cmp(cmp), v);                       \
+  }                                                                                                      \
+  GSHMEM_NV_HD size_t nvshmem_##N##_wait_until_some_vector(T *ivars, size_t n, size_t *idx, const int *st, int cmp, \
+                                                          T *v) {                                        \
+    return shmem_##N##_wait_until_some_vector(ivars, n, idx, st, gshmem_nv_cmp(cmp), v);                 \
+  }                                                                                                      \
+  GSHMEM_NV_HD int nvshmem_##N##_test(T *ivar, int cmp, T v) { return shmem_##N##_test(ivar, gshmem_nv_cmp(cmp), v); } \
+  GSHMEM_NV_HD int nvshmem_##N##_test_all(T *ivars, size_t n, const int *st, int cmp, T v) {             \
+    return shmem_##N##_test_all(ivars, n, st, gshmem_nv_cmp(cmp), v);                                    \
+  }                                                                                                      \
+  GSHMEM_NV_HD size_t nvshmem_##N##_test_any(T *ivars, size_t n, const int *st, int cmp, T v) {          \
+    return shmem_##N##_test_any(ivars, n, st, gshmem_nv_cmp(cmp), v);                                    \
+  }                                                                                                      \
+  GSHMEM_NV_HD size_t nvshmem_##N##_test_some(T *ivars, size_t n, size_t *idx, const int *st, int cmp, T v) { \
+    return shmem_##N##_test_some(ivars, n, idx, st, gshmem_nv_cmp(cmp), v);                              \
+  }                                                                                                      \
+  GSHMEM_NV_HD int nvshmem_##N##_test_all_vector(T *ivars, size_t n, const int *st, int cmp, T *v) {     \
+    return shmem_##N##_test_all_vector(ivars, n, st, gshmem_nv_cmp(cmp), v);                             \
+  }                                                                                                      \
+  GSHMEM_NV_HD size_t nvshmem_##N##_test_any_vector(T *ivars, size_t n, const int *st, int cmp, T *v) {  \
+    return shmem_##N##_test_any_vector(ivars, n, st, gshmem_nv_cmp(cmp), v);                             \
+  }                                                                                                      \
+  GSHMEM_NV_HD size_t nvshmem_##N##_test_some_vector(T *ivars, size_t n, size_t *idx, const int *st, int cmp, T *v) { \
+    return shmem_##N##_test_some_vector(ivars, n, idx, st, gshmem_nv_cmp(cmp), v);                       \
+  }
+GSHMEM_P2P_TYPES(GSHMEM_NV_P2P)
+#undef GSHMEM_NV_P2P
+
+GSHMEM_NV_HD uint64_t nvshmem_signal_wait_until(uint64_t *sig_addr, int cmp, uint64_t v) {
+  return shmem_signal_wait_until(sig_addr, gshmem_nv_cmp(cmp), v);
+}
+
+/* ---- put with signal (host and device; warp and block scope in device code) ---- */
+#define GSHMEM_NV_PUT_SIGNAL(T, N)                                                                       \
+  GSHMEM_NV_HD void nvshmem_##N##_put_signal(T *d, const T *s, size_t n, uint64_t *sa, uint64_t sv, int op, int pe) { \
+    shmem_##N##_put_signal(d, s, n, sa, sv, gshmem_nv_sig_op(op), pe);                                   \
+  }                                                                                                      \
+  GSHMEM_NV_HD void nvshmem_##N##_put_signal_nbi(T *d, const T *s, size_t n, uint64_t *sa, uint64_t sv, int op, \
+                                                 int pe) {                                               \
+    shmem_##N##_put_signal_nbi(d, s, n, sa, sv, gshmem_nv_sig_op(op), pe);                               \
+  }
+GSHMEM_RMA_TYPES_DEVICE(GSHMEM_NV_PUT_SIGNAL)
+#undef GSHMEM_NV_PUT_SIGNAL
+#define GSHMEM_NV_PUT_SIGNAL_SIZED(B)                                                                    \
+  GSHMEM_NV_HD void nvshmem_put##B##_signal(void *d, const void *s, size_t n, uint64_t *sa, uint64_t sv, int op, \
+                                            int pe) {                                                    \
+    shmem_put##B##_signal(d, s, n, sa, sv, gshmem_nv_sig_op(op), pe);                                    \
+  }                                                                                                      \
+  GSHMEM_NV_HD void nvshmem_put##B##_signal_nbi(void *d, const void *s, size_t n, uint64_t *sa, uint64_t sv, int op, \
+                                                int pe) {                                                \
+    shmem_put##B##_signal_nbi(d, s, n, sa, sv, gshmem_nv_sig_op(op), pe);                                \
+  }
+GSHMEM_SIZES(GSHMEM_NV_PUT_SIGNAL_SIZED)
+#undef GSHMEM_NV_PUT_SIGNAL_SIZED
+GSHMEM_NV_HD void nvshmem_putmem_signal(void *d, const void *s, size_t n, uint64_t *sa, uint64_t sv, int op, int pe) {
+  shmem_putmem_signal(d, s, n, sa, sv, gshmem_nv_sig_op(op), pe);
+}
+GSHMEM_NV_HD void nvshmem_putmem_signal_nbi(void *d, const void *s, size_t n, uint64_t *sa, uint64_t sv, int op,
+                                            int pe) {
+  shmem_putmem_signal_nbi(d, s, n, sa, sv, gshmem_nv_sig_op(op), pe);
+}
+
+/* ---- team barrier, team configurations ---- */
+GSHMEM_NV_HD int nvshmem_barrier(nvshmem_team_t team) { return shmemx_team_barrier(team); }
+
+GSHMEM_NV_H shmem_team_config_t gshmem_nv_team_config(const nvshmem_team_config_t *c, long mask, long *gmask) {
+  shmem_team_config_t g;
+  g.num_contexts = c && (mask & NVSHMEM_TEAM_CONFIG_MASK_NUM_CONTEXTS) ? c->num_contexts : 0;
+  *gmask = c && (mask & NVSHMEM_TEAM_CONFIG_MASK_NUM_CONTEXTS) ? SHMEM_TEAM_NUM_CONTEXTS : 0;
+  return g;
+}
+GSHMEM_NV_H int nvshmem_team_split_strided(nvshmem_team_t parent, int start, int stride, int size,
+                                           const nvshmem_team_config_t *config, long config_mask,
+                                           nvshmem_team_t *new_team) {
+  long m;
+  shmem_team_config_t g = gshmem_nv_team_config(config, config_mask, &m);
+  return shmem_team_split_strided(parent, start, stride, size, &g, m, new_team);
+}
+GSHMEM_NV_H int nvshmem_team_split_2d(nvshmem_team_t parent, int xrange, const nvshmem_team_config_t *xconfig,
+                                      long xmask, nvshmem_team_t *xteam, const nvshmem_team_config_t *yconfig,
+                                      long ymask, nvshmem_team_t *yteam) {
+  long xm, ym;
+  shmem_team_config_t x = gshmem_nv_team_config(xconfig, xmask, &xm), y = gshmem_nv_team_config(yconfig, ymask, &ym);
+  return shmem_team_split_2d(parent, xrange, &x, xm, xteam, &y, ym, yteam);
+}
+GSHMEM_NV_H int nvshmem_team_get_config(nvshmem_team_t team, long config_mask, nvshmem_team_config_t *config) {
+  shmem_team_config_t g;
+  if (!config) return shmem_team_get_config(team, 0, NULL);
+  const int rc = shmem_team_get_config(team, (config_mask & NVSHMEM_TEAM_CONFIG_MASK_NUM_CONTEXTS) ? SHMEM_TEAM_NUM_CONTEXTS : 0, &g);
+  if (rc == 0 && (config_mask & NVSHMEM_TEAM_CONFIG_MASK_NUM_CONTEXTS)) config->num_contexts = g.num_contexts;
+  return rc;
+}
+
+/* ---- initialisation ---- */
+GSHMEM_NV_H int nvshmemx_get_uniqueid(nvshmemx_uniqueid_t *id) {
+  if (!id) return NVSHMEMX_ERROR_INVALID_VALUE;
+  id->version = (1 << 16) + (int)sizeof(nvshmemx_uniqueid_t);
+  return shmemx_get_uniqueid(&id->id) == 0 ? NVSHMEMX_SUCCESS : NVSHMEMX_ERROR_INTERNAL;
+}
+GSHMEM_NV_H int nvshmemx_set_attr_uniqueid_args(const int myrank, const int nranks, const nvshmemx_uniqueid_t *id,
+                                                nvshmemx_init_attr_t *attr) {
+  if (!id || !attr || nranks < 1 || myrank < 0 || myrank >= nranks) return NVSHMEMX_ERROR_INVALID_VALUE;
+  attr->args.uid_args.id = (nvshmemx_uniqueid_t *)id;
+  attr->args.uid_args.myrank = myrank;
+  attr->args.uid_args.nranks = nranks;
+  return NVSHMEMX_SUCCESS;
+}
+GSHMEM_NV_H int nvshmemx_set_attr_mpi_comm_args(void *mpi_comm, nvshmemx_init_attr_t *attr) {
+  if (!mpi_comm || !attr) return NVSHMEMX_ERROR_INVALID_VALUE;
+  attr->mpi_comm = mpi_comm;
+  return NVSHMEMX_SUCCESS;
+}
+/* NVSHMEMX_INIT_WITH_UNIQUEID (attr->args.uid_args), NVSHMEMX_INIT_WITH_MPI_COMM (attr->mpi_comm: the
+ * address of an MPI_Comm), NVSHMEMX_INIT_WITH_SHMEM (gshmem is the OpenSHMEM library: plain init). */
+GSHMEM_NV_H int nvshmemx_init_attr(unsigned int flags, nvshmemx_init_attr_t *attr) {
+  shmemx_init_attr_t a;
+  memset(&a, 0, sizeof a);
+  if (flags & NVSHMEMX_INIT_WITH_UNIQUEID) {
+    if (!attr || !attr->args.uid_args.id) return NVSHMEMX_ERROR_INVALID_VALUE;
+    if (shmemx_set_attr_uniqueid_args(attr->args.uid_args.myrank, attr->args.uid_args.nranks,
+                                      &attr->args.uid_args.id->id, &a) != 0)
+      return NVSHMEMX_ERROR_INVALID_VALUE;
+    return shmemx_init_attr(SHMEMX_INIT_WITH_UNIQUEID, &a) == 0 ? NVSHMEMX_SUCCESS : NVSHMEMX_ERROR_INTERNAL;
+  }
+  if (flags & NVSHMEMX_INIT_WITH_MPI_COMM) {
+    if (!attr || !attr->mpi_comm) return NVSHMEMX_ERROR_INVALID_VALUE;
+    a.mpi_comm = attr->mpi_comm;
+    return shmemx_init_attr(SHMEMX_INIT_WITH_MPI_COMM, &a) == 0 ? NVSHMEMX_SUCCESS : NVSHMEMX_ERROR_INTERNAL;
+  }
+  shmem_init();
+  return NVSHMEMX_SUCCESS;
+}
+GSHMEM_NV_H int nvshmemx_hostlib_init_attr(unsigned int flags, nvshmemx_init_attr_t *attr) {
+  return nvshmemx_init_attr(flags, attr);
+}
+GSHMEM_NV_H void nvshmemx_hostlib_finalize(void) { shmem_finalize(); }
+
+GSHMEM_NV_HD void nvshmemx_vendor_get_version_info(int *major, int *minor, int *patch) {
+  if (major) *major = NVSHMEM_VENDOR_MAJOR_VERSION;
+  if (minor) *minor = NVSHMEM_VENDOR_MINOR_VERSION;
+  if (patch) *patch = NVSHMEM_VENDOR_PATCH_VERSION;
+}
+
+/* ---- stream-ordered (host) ---- */
+GSHMEM_NV_H void nvshmemx_putmem_signal_on_stream(void *d, const void *s, size_t n, uint64_t *sa, uint64_t sv, int op,
+                                                  int pe, cudaStream_t st) {
+  shmemx_putmem_signal_on_stream(d, s, n, sa, sv, gshmem_nv_sig_op(op), pe, st);
+}
+GSHMEM_NV_H void nvshmemx_signal_wait_until_on_stream(uint64_t *sa, int cmp, uint64_t v, cudaStream_t st) {
+  shmemx_signal_wait_until_on_stream(sa, gshmem_nv_cmp(cmp), v, st);
+}
+GSHMEM_NV_H void nvshmemx_barrier_on_stream(nvshmem_team_t team, cudaStream_t st) { shmemx_team_barrier_on_stream(team, st); }
+/* A non-blocking on-stream call may complete any time before the stream's next quiet; gshmem's
+ * on-stream calls complete in stream order, which satisfies that. */
+GSHMEM_NV_H void nvshmemx_putmem_nbi_on_stream(void *d, const void *s, size_t n, int pe, cudaStream_t st) {
+  shmemx_putmem_on_stream(d, s, n, pe, st);
+}
+GSHMEM_NV_H void nvshmemx_getmem_nbi_on_stream(void *d, const void *s, size_t n, int pe, cudaStream_t st) {
+  shmemx_getmem_on_stream(d, s, n, pe, st);
+}
+GSHMEM_NV_H void nvshmemx_putmem_signal_nbi_on_stream(void *d, const void *s, size_t n, uint64_t *sa, uint64_t sv,
+                                                      int op, int pe, cudaStream_t st) {
+  shmemx_putmem_signal_on_stream(d, s, n, sa, sv, gshmem_nv_sig_op(op), pe, st);
+}
+#define GSHMEM_NV_STREAM_RMA(NAME, T, SZ)                                                                \
+  GSHMEM_NV_H void nvshmemx_##NAME##_on_stream(T *d, const T *s, size_t n, int pe, cudaStream_t st) {   \
+    shmemx_putmem_on_stream(d, s, n * (SZ), pe, st);                                                     \
+  }                                                                                                      \
+  GSHMEM_NV_H void nvshmemx_##NAME##_nbi_on_stream(T *d, const T *s, size_t n, int pe, cudaStream_t st) { \
+    shmemx_putmem_on_stream(d, s, n * (SZ), pe, st);                                                     \
+  }
+#define GSHMEM_NV_STREAM_GET(NAME, T, SZ)                                                                \
+  GSHMEM_NV_H void nvshmemx_##NAME##_on_stream(T *d, const T *s, size_t n, int pe, cudaStream_t st) {   \
+    shmemx_getmem_on_stream(d, s, n * (SZ), pe, st);                                                     \
+  }                                                                                                      \
+  GSHMEM_NV_H void nvshmemx_##NAME##_nbi_on_stream(T *d, const T *s, size_t n, int pe, cudaStream_t st) { \
+    shmemx_getmem_on_stream(d, s, n * (SZ), pe, st);                                                     \
+  }
+#define GSHMEM_NV_STREAM_PUT_SIGNAL(NAME, T, SZ)                                                         \
+  GSHMEM_NV_H void nvshmemx_##NAME##_on_stream(T *d, const T *s, size_t n, uint64_t *sa, uint64_t sv, int op, int pe, \
+                                               cudaStream_t st) {                                        \
+    shmemx_putmem_signal_on_stream(d, s, n * (SZ), sa, sv, gshmem_nv_sig_op(op), pe, st);                \
+  }                                                                                                      \
+  GSHMEM_NV_H void nvshmemx_##NAME##_nbi_on_stream(T *d, const T *s, size_t n, uint64_t *sa, uint64_t sv, int op, \
+                                                   int pe, cudaStream_t st) {                            \
+    shmemx_putmem_signal_on_stream(d, s, n * (SZ), sa, sv, gshmem_nv_sig_op(op), pe, st);                \
+  }
+#define GSHMEM_NV_STREAM_TYPED(T, N) \
+  GSHMEM_NV_STREAM_RMA(N##_put, T, sizeof(T)) GSHMEM_NV_STREAM_GET(N##_get, T, sizeof(T)) \
+  GSHMEM_NV_STREAM_PUT_SIGNAL(N##_put_signal, T, sizeof(T))
+#define GSHMEM_NV_STREAM_SIZED(B) \
+  GSHMEM_NV_STREAM_RMA(put##B, void, (B) / 8) GSHMEM_NV_STREAM_GET(get##B, void, (B) / 8) \
+  GSHMEM_NV_STREAM_PUT_SIGNAL(put##B##_signal, void, (B) / 8)
+GSHMEM_RMA_TYPES_DEVICE(GSHMEM_NV_STREAM_TYPED)
+GSHMEM_SIZES(GSHMEM_NV_STREAM_SIZED)
+#undef GSHMEM_NV_STREAM_TYPED
+#undef GSHMEM_NV_STREAM_SIZED
+#undef GSHMEM_NV_STREAM_PUT_SIGNAL
+#undef GSHMEM_NV_STREAM_GET
+#undef GSHMEM_NV_STREAM_RMA
+
+/* ---- device code: warp and block scope ---- */
+#if defined(__CUDACC__)
+#define GSHMEM_NV_SCOPE(SC)                                                                              \
+  GSHMEM_NV_D void nvshmemx_barrier_##SC(nvshmem_team_t team) { shmemx_team_barrier_##SC(team); }        \
+  GSHMEM_NV_D void nvshmemx_putmem_signal_##SC(void *d, const void *s, size_t n, uint64_t *sa, uint64_t sv, int op, \
+                                               int pe) {                                                 \
+    shmemx_putmem_signal_##SC(d, s, n, sa, sv, gshmem_nv_sig_op(op), pe);                                \
+  }                                                                                                      \
+  GSHMEM_NV_D void nvshmemx_putmem_signal_nbi_##SC(void *d, const void *s, size_t n, uint64_t *sa, uint64_t sv, int op, \
+                                                   int pe) {                                             \
+    shmemx_putmem_signal_nbi_##SC(d, s, n, sa, sv, gshmem_nv_sig_op(op), pe);                            \
+  }
+GSHMEM_NV_SCOPE(warp)
+GSHMEM_NV_SCOPE(block)
+#undef GSHMEM_NV_SCOPE
+#define GSHMEM_NV_SCOPE_TYPED(T, N, SC)                                                                  \
+  GSHMEM_NV_D void nvshmemx_##N##_put_signal_##SC(T *d, const T *s, size_t n, uint64_t *sa, uint64_t sv, int op, int pe) { \
+    shmemx_##N##_put_signal_##SC(d, s, n, sa, sv, gshmem_nv_sig_op(op), pe);                             \
+  }                                                                                                      \
+  GSHMEM_NV_D void nvshmemx_##N##_put_signal_nbi_##SC(T *d, const T *s, size_t n, uint64_t *sa, uint64_t sv, int op, \
+                                                      int pe) {                                          \
+    shmemx_##N##_put_signal_nbi_##SC(d, s, n, sa, sv, gshmem_nv_sig_op(op), pe);                         \
+  }                                                                                                      \
+  GSHMEM_NV_D void nvshmemx_##N##_iput_##SC(T *d, const T *s, ptrdiff_t dst, ptrdiff_t sst, size_t n, int pe) { \
+    gshmem_nv_istride_##SC(d, s, dst, sst, n, sizeof(T), pe, 1);                                         \
+  }                                                                                                      \
+  GSHMEM_NV_D void nvshmemx_##N##_iget_##SC(T *d, const T *s, ptrdiff_t dst, ptrdiff_t sst, size_t n, int pe) { \
+    gshmem_nv_istride_##SC(d, s, dst, sst, n, sizeof(T), pe, 0);                                         \
+  }
+#define GSHMEM_NV_SCOPE_SIZED(B, SC)                                                                     \
+  GSHMEM_NV_D void nvshmemx_put##B##_##SC(void *d, const void *s, size_t n, int pe) {                    \
+    shmemx_putmem_##SC(d, s, n * ((B) / 8), pe);                                                         \
+  }                                                                                                      \
+  GSHMEM_NV_D void nvshmemx_put##B##_nbi_##SC(void *d, const void *s, size_t n, int pe) {                \
+    shmemx_putmem_nbi_##SC(d, s, n * ((B) / 8), pe);                                                     \
+  }                                                                                                      \
+  GSHMEM_NV_D void nvshmemx_get##B##_##SC(void *d, const void *s, size_t n, int pe) {                    \
+    shmemx_getmem_##SC(d, s, n * ((B) / 8), pe);                                                         \
+  }                                                                                                      \
+  GSHMEM_NV_D void nvshmemx_get##B##_nbi_##SC(void *d, const void *s, size_t n, int pe) {                \
+    shmemx_getmem_nbi_##SC(d, s, n * ((B) / 8), pe);                                                     \
+  }                                                                                                      \
+  GSHMEM_NV_D void nvshmemx_put##B##_signal_##SC(void *d, const void *s, size_t n, uint64_t *sa, uint64_t sv, int op, \
+                                                 int pe) {                                               \
+    shmemx_putmem_signal_##SC(d, s, n * ((B) / 8), sa, sv, gshmem_nv_sig_op(op), pe);                    \
+  }                                                                                                      \
+  GSHMEM_NV_D void nvshmemx_put##B##_signal_nbi_##SC(void *d, const void *s, size_t n, uint64_t *sa, uint64_t sv, \
+                                                     int op, int pe) {                                   \
+    shmemx_putmem_signal_nbi_##SC(d, s, n * ((B) / 8), sa, sv, gshmem_nv_sig_op(op), pe);                \
+  }                                                                                                      \
+  GSHMEM_NV_D void nvshmemx_iput##B##_##SC(void *d, const void *s, ptrdiff_t dst, ptrdiff_t sst, size_t n, int pe) { \
+    gshmem_nv_istride_##SC(d, s, dst, sst, n, (B) / 8, pe, 1);                                           \
+  }                                                                                                      \
+  GSHMEM_NV_D void nvshmemx_iget##B##_##SC(void *d, const void *s, ptrdiff_t dst, ptrdiff_t sst, size_t n, int pe) { \
+    gshmem_nv_istride_##SC(d, s, dst, sst, n, (B) / 8, pe, 0);                                           \
+  }
+/* Strided put (put = 1) or get of n elements of size bytes at warp or block scope: the scope's
+ * threads share the elements, each moves its own with a thread-scope put or get (which returns
+ * once its source may be reused, or its data arrived), then the scope synchronizes, so every
+ * element is done when any thread returns. */
+GSHMEM_NV_D void gshmem_nv_istride_one(char *d, const char *s, ptrdiff_t dst, ptrdiff_t sst, size_t n, size_t size,
+                                       int pe, int put, unsigned rank, unsigned nthreads) {
+  for (size_t i = rank; i < n; i += nthreads) {
+    if (put) shmem_putmem(d + (ptrdiff_t)i * dst * (ptrdiff_t)size, s + (ptrdiff_t)i * sst * (ptrdiff_t)size, size, pe);
+    else shmem_getmem(d + (ptrdiff_t)i * dst * (ptrdiff_t)size, s + (ptrdiff_t)i * sst * (ptrdiff_t)size, size, pe);
+  }
+}
+GSHMEM_NV_D void gshmem_nv_istride_warp(void *d, const void *s, ptrdiff_t dst, ptrdiff_t sst, size_t n, size_t size,
+                                        int pe, int put) {
+  gshmem_nv_istride_one((char *)d, (const char *)s, dst, sst, n, size, pe, put, threadIdx.x % 32u, 32u);
+  __syncwarp();
+}
+GSHMEM_NV_D void gshmem_nv_istride_block(void *d, const void *s, ptrdiff_t dst, ptrdiff_t sst, size_t n, size_t size,
+                                         int pe, int put) {
+  const unsigned rank = threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z);
+  gshmem_nv_istride_one((char *)d, (const char *)s, dst, sst, n, size, pe, put, rank,
+                        blockDim.x * blockDim.y * blockDim.z);
+  __syncthreads();
+}
+#define GSHMEM_NV_SCOPE_TYPED_BOTH(T, N) GSHMEM_NV_SCOPE_TYPED(T, N, warp) GSHMEM_NV_SCOPE_TYPED(T, N, block)
+#define GSHMEM_NV_SCOPE_SIZED_BOTH(B) GSHMEM_NV_SCOPE_SIZED(B, warp) GSHMEM_NV_SCOPE_SIZED(B, block)
+GSHMEM_RMA_TYPES_DEVICE(GSHMEM_NV_SCOPE_TYPED_BOTH)
+GSHMEM_SIZES(GSHMEM_NV_SCOPE_SIZED_BOTH)
+#undef GSHMEM_NV_SCOPE_TYPED_BOTH
+#undef GSHMEM_NV_SCOPE_SIZED_BOTH
+#undef GSHMEM_NV_SCOPE_TYPED
+#undef GSHMEM_NV_SCOPE_SIZED
+#endif /* __CUDACC__ */
+
+#endif
