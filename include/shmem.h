@@ -21,8 +21,22 @@ void shmem_finalize(void);
 void shmem_global_exit(int status);
 int shmem_pe_accessible(int pe);
 int shmem_addr_accessible(const void *addr, int pe);
+/* Also callable from device code: host declarations for the host pass, inline device
+ * definitions (the constants above) for the device pass. */
+#if !defined(__CUDA_ARCH__)
 void shmem_info_get_version(int *major, int *minor);
 void shmem_info_get_name(char *name);
+#else
+static __device__ __forceinline__ void shmem_info_get_version(int *major, int *minor) {
+  if (major) *major = SHMEM_MAJOR_VERSION;
+  if (minor) *minor = SHMEM_MINOR_VERSION;
+}
+static __device__ __forceinline__ void shmem_info_get_name(char *name) {
+  const char s[] = SHMEM_VENDOR_STRING;
+  if (name)
+    for (unsigned i = 0; i < sizeof s && i < SHMEM_MAX_NAME_LEN; ++i) name[i] = s[i];
+}
+#endif
 /* Profiling control (OpenSHMEM 1.5 sec. 10.1): gshmem itself does nothing with level; a tool
  * that defines shmem_pcontrol sees the calls (0: profiling off, 1: on, 2+: tool-defined). */
 void shmem_pcontrol(int level, ...);

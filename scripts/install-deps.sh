@@ -44,3 +44,12 @@ if ! python3 -c 'import venv, ensurepip' >/dev/null 2>&1; then
   $SUDO apt-get install -y -qq python3-venv >/dev/null 2>&1 ||
     echo "install-deps: warning: python3 has no venv/ensurepip (python3-venv)" >&2
 fi
+# NVSHMEM 3.4.5's headers for the API-coverage test of the compatibility headers
+# (tests/nvshmem/check_coverage.py, docs/nvshmem.md): the nvidia-nvshmem-cu13 package, installed
+# into .deps/nvshmem (not into the system Python). Offline machines skip the test.
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+if [ ! -f "$ROOT/.deps/nvshmem/nvidia/nvshmem/include/nvshmem.h" ]; then
+  python3 -m pip install -q --no-deps --target "$ROOT/.deps/nvshmem" 'nvidia-nvshmem-cu13==3.4.5' >/dev/null 2>&1 ||
+    python3 -m pip install -q --no-deps --break-system-packages --target "$ROOT/.deps/nvshmem" 'nvidia-nvshmem-cu13==3.4.5' >/dev/null 2>&1 ||
+    echo "install-deps: warning: could not install nvidia-nvshmem-cu13==3.4.5 (the NVSHMEM coverage test will skip)" >&2
+fi

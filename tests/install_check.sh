@@ -34,6 +34,7 @@ mkdir -p "$src" "$tmp/out"
 cp "$ROOT/tests/conformance/hello_oshmem.c" "$src/"
 cp "$ROOT/tests/conformance/hello_oshmem.c" "$src/hello_oshmem.cpp"
 cp "$ROOT/tests/install/device_api.cu" "$ROOT/tests/install/cmake/CMakeLists.txt" "$src/"
+cp "$ROOT/examples/04_nvshmem_host.c" "$ROOT/examples/05_nvshmem_device.cu" "$src/"
 cd "$tmp/out"
 export PKG_CONFIG_PATH="$PREFIX/lib/pkgconfig"
 have_pc=0
@@ -49,6 +50,9 @@ fi
 echo "== C / C++ against the installed prefix"
 "$PREFIX/bin/oshcc" -std=c11 -O2 -Wall -o hello "$src/hello_oshmem.c"
 [ $have_pc = 0 ] || cc -std=c99 -o hello_pc "$src/hello_oshmem.c" $(pkg-config --cflags --libs gshmem) -Wl,-rpath,"$PREFIX/lib"
+# An NVSHMEM program through the compatibility headers (docs/nvshmem.md): pkg-config gshmem-nvshmem.
+[ $have_pc = 0 ] || cc -std=c11 -Wall -o nvshmem_host_pc "$src/04_nvshmem_host.c" $(pkg-config --cflags --libs gshmem-nvshmem) \
+  -Wl,-rpath,"$PREFIX/lib"
 "$PREFIX/bin/oshc++" -std=c++17 -o hello_cxx "$src/hello_oshmem.cpp"
 cmake_ok=0
 if command -v cmake >/dev/null; then
@@ -76,6 +80,8 @@ timeout 60 "$PREFIX/bin/oshrun" -np 4 ./hello
 timeout 60 "$PREFIX/bin/oshrun" -np 3 ./hello_cxx
 timeout 60 "$PREFIX/bin/oshrun" -np 2 ./cmake-build/hello_c
 timeout 60 "$PREFIX/bin/oshrun" -np 2 ./cmake-build/hello_cxx
+[ $have_pc = 0 ] || GSHMEM_HEAP_KIND=host timeout 60 "$PREFIX/bin/oshrun" -np 3 ./nvshmem_host_pc
+GSHMEM_HEAP_KIND=host timeout 60 "$PREFIX/bin/oshrun" -np 2 ./cmake-build/nvshmem_host
 if command -v mpirun >/dev/null; then
   timeout 60 mpirun --allow-run-as-root --oversubscribe -np 2 ./hello
 fi
@@ -87,12 +93,16 @@ if command -v nvcc >/dev/null; then
   [ $have_pc = 0 ] || nvcc -O2 "${arch[@]}" $(pkg-config --cflags gshmem) -o device_api_pc "$src/device_api.cu" $(pkg-config --libs gshmem)
   "$PREFIX/bin/oshnvcc" -O2 "${arch[@]}" -o device_api_w "$src/device_api.cu"
   "$PREFIX/bin/oshc++" -O2 "${arch[@]}" -o device_api_cxx "$src/device_api.cu"
+  [ $have_pc = 0 ] || nvcc -O2 "${arch[@]}" $(pkg-config --cflags gshmem-nvshmem) -o nvshmem_device_pc "$src/05_nvshmem_device.cu" \
+    $(pkg-config --libs gshmem-nvshmem)
   [ -x cmake-build/device_api ] || { echo "install check: CMake did not build the CUDA program"; exit 1; }
+  [ -x cmake-build/nvshmem_device ] || { echo "install check: CMake did not build the NVSHMEM CUDA program"; exit 1; }
   if command -v nvidia-smi >/dev/null && nvidia-smi -L 2>/dev/null | grep -q '^GPU'; then
-    for exe in device_api_w cmake-build/device_api; do
+    for exe in device_api_w cmake-build/device_api cmake-build/nvshmem_device; do
       timeout 120 "$PREFIX/bin/oshrun" -np 2 "./$exe"
     done
     [ $have_pc = 0 ] || LD_LIBRARY_PATH="$PREFIX/lib" timeout 120 "$PREFIX/bin/oshrun" -np 2 ./device_api_pc
+    [ $have_pc = 0 ] || LD_LIBRARY_PATH="$PREFIX/lib" timeout 120 "$PREFIX/bin/oshrun" -np 2 ./nvshmem_device_pc
   else
     echo "install check: no GPU here; the CUDA programs were compiled and linked, not run"
   fi

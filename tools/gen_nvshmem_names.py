@@ -26,7 +26,7 @@ OUT = os.path.join(ROOT, 'include', 'gshmem', 'nvshmem', 'names.h')
 SKIP = re.compile(r'^shmemx?_ctx_|_to_all$|^shmem_(broadcast|collect|fcollect|alltoall|alltoalls)(32|64)$|'
                   r'^shmem_barrier$|^shmem_(set|clear|test)_lock$|^shmemx_(init_attr|get_uniqueid|set_attr_uniqueid_args)$'
                   r'|^shmem_(wait|wait_until|test|fetch|set|swap|cswap|finc|inc|fadd|add)$|^shmem_[a-z0-9]+_wait$'
-                  r'|^shmem_[a-z0-9]+_(fetch|set|swap|cswap|finc|inc|fadd|add)$')
+                  r'|^shmem_(int|long|longlong|float|double)_(fetch|set|swap|cswap|finc|inc|fadd|add)$')
 
 
 def preprocess(nvcc, header, device):

@@ -21,6 +21,22 @@ GSHMEM_D int shmem_team_n_pes(shmem_team_t team) {
       reinterpret_cast<const gshmem_device_team *>(GSHMEM_DEV::ctrl(GSHMEM_DEV::st().my_pe, GSHMEM_DEV_CTRL_TEAMS)) + team;
   return d->valid ? d->size : -1;
 }
+// The world PE of src_pe in src_team, as its index in dest_team (-1 when not a member, or for an
+// invalid team or index), from the teams' strided layouts.
+GSHMEM_D int shmem_team_translate_pe(shmem_team_t src_team, int src_pe, shmem_team_t dest_team) {
+  if (static_cast<unsigned>(src_team) >= GSHMEM_DEV_MAX_TEAMS || static_cast<unsigned>(dest_team) >= GSHMEM_DEV_MAX_TEAMS)
+    return -1;
+  const gshmem_device_team *t =
+      reinterpret_cast<const gshmem_device_team *>(GSHMEM_DEV::ctrl(GSHMEM_DEV::st().my_pe, GSHMEM_DEV_CTRL_TEAMS));
+  const gshmem_device_team &s = t[src_team], &d = t[dest_team];
+  if (s.valid != 1 || d.valid != 1 || src_pe < 0 || src_pe >= s.size) return -1;
+  const int world = s.start + src_pe * s.stride;
+  const int off = world - d.start;
+  if (d.stride == 0) return off == 0 && d.size > 0 ? 0 : -1;
+  if (off % d.stride != 0) return -1;
+  const int idx = off / d.stride;
+  return idx >= 0 && idx < d.size ? idx : -1;
+}
 GSHMEM_D int shmem_team_sync(shmem_team_t team) {
   GSHMEM_DEV::team_sync<GSHMEM_DEV::Thread>("shmem_team_sync", team);
   return 0;

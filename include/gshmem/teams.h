@@ -25,9 +25,9 @@ typedef struct {
 int shmem_team_my_pe(shmem_team_t team);
 int shmem_team_n_pes(shmem_team_t team);
 int shmem_team_sync(shmem_team_t team);
+int shmem_team_translate_pe(shmem_team_t src_team, int src_pe, shmem_team_t dest_team);
 #endif
 int shmem_team_get_config(shmem_team_t team, long config_mask, shmem_team_config_t *config);
-int shmem_team_translate_pe(shmem_team_t src_team, int src_pe, shmem_team_t dest_team);
 int shmem_team_split_strided(shmem_team_t parent_team, int start, int stride, int size,
                              const shmem_team_config_t *config, long config_mask, shmem_team_t *new_team);
 int shmem_team_split_2d(shmem_team_t parent_team, int xrange, const shmem_team_config_t *xaxis_config,

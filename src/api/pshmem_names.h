@@ -777,8 +777,8 @@
 #define shmem_team_my_pe pshmem_team_my_pe
 #define shmem_team_n_pes pshmem_team_n_pes
 #define shmem_team_sync pshmem_team_sync
-#define shmem_team_get_config pshmem_team_get_config
 #define shmem_team_translate_pe pshmem_team_translate_pe
+#define shmem_team_get_config pshmem_team_get_config
 #define shmem_team_split_strided pshmem_team_split_strided
 #define shmem_team_split_2d pshmem_team_split_2d
 #define shmem_team_destroy pshmem_team_destroy
@@ -2408,8 +2408,8 @@ __asm__(
     ".weak shmem_team_my_pe\n.set shmem_team_my_pe, pshmem_team_my_pe\n"
     ".weak shmem_team_n_pes\n.set shmem_team_n_pes, pshmem_team_n_pes\n"
     ".weak shmem_team_sync\n.set shmem_team_sync, pshmem_team_sync\n"
-    ".weak shmem_team_get_config\n.set shmem_team_get_config, pshmem_team_get_config\n"
     ".weak shmem_team_translate_pe\n.set shmem_team_translate_pe, pshmem_team_translate_pe\n"
+    ".weak shmem_team_get_config\n.set shmem_team_get_config, pshmem_team_get_config\n"
     ".weak shmem_team_split_strided\n.set shmem_team_split_strided, pshmem_team_split_strided\n"
     ".weak shmem_team_split_2d\n.set shmem_team_split_2d, pshmem_team_split_2d\n"
     ".weak shmem_team_destroy\n.set shmem_team_destroy, pshmem_team_destroy\n"

@@ -10,9 +10,11 @@
 #define nvshmem_alltoalls shmem_alltoalls
 #define nvshmem_alltoallsmem shmem_alltoallsmem
 #define nvshmem_and_reduce shmem_and_reduce
+#define nvshmem_atomic_add shmem_atomic_add
 #define nvshmem_atomic_and shmem_atomic_and
 #define nvshmem_atomic_compare_swap shmem_atomic_compare_swap
 #define nvshmem_atomic_compare_swap_nbi shmem_atomic_compare_swap_nbi
+#define nvshmem_atomic_fetch shmem_atomic_fetch
 #define nvshmem_atomic_fetch_add shmem_atomic_fetch_add
 #define nvshmem_atomic_fetch_add_nbi shmem_atomic_fetch_add_nbi
 #define nvshmem_atomic_fetch_and shmem_atomic_fetch_and
@@ -24,7 +26,10 @@
 #define nvshmem_atomic_fetch_or_nbi shmem_atomic_fetch_or_nbi
 #define nvshmem_atomic_fetch_xor shmem_atomic_fetch_xor
 #define nvshmem_atomic_fetch_xor_nbi shmem_atomic_fetch_xor_nbi
+#define nvshmem_atomic_inc shmem_atomic_inc
 #define nvshmem_atomic_or shmem_atomic_or
+#define nvshmem_atomic_set shmem_atomic_set
+#define nvshmem_atomic_swap shmem_atomic_swap
 #define nvshmem_atomic_swap_nbi shmem_atomic_swap_nbi
 #define nvshmem_atomic_xor shmem_atomic_xor
 #define nvshmem_barrier_all shmem_barrier_all
@@ -459,6 +464,7 @@
 #define nvshmem_short_put shmem_short_put
 #define nvshmem_short_put_nbi shmem_short_put_nbi
 #define nvshmem_short_sum_reduce shmem_short_sum_reduce
+#define nvshmem_signal_fetch shmem_signal_fetch
 #define nvshmem_size_alltoall shmem_size_alltoall
 #define nvshmem_size_alltoalls shmem_size_alltoalls
 #define nvshmem_size_and_reduce shmem_size_and_reduce

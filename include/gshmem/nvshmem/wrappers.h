@@ -256,6 +256,19 @@ GSHMEM_SIZES(GSHMEM_NV_STREAM_SIZED)
 #undef GSHMEM_NV_STREAM_GET
 #undef GSHMEM_NV_STREAM_RMA
 
+/* ---- queries ---- */
+/* gshmem reports -1 from shmem_my_pe outside init..finalize. */
+GSHMEM_NV_H int nvshmemx_init_status(void) {
+  return shmem_my_pe() >= 0 ? NVSHMEM_STATUS_IS_INITIALIZED : NVSHMEM_STATUS_NOT_INITIALIZED;
+}
+/* No multicast objects in gshmem (NVLink multicast is not used): NULL, as NVSHMEM returns where
+ * multicast is unsupported. */
+GSHMEM_NV_HD void *nvshmemx_mc_ptr(nvshmem_team_t team, const void *ptr) {
+  (void)team;
+  (void)ptr;
+  return NULL;
+}
+
 /* ---- device code: warp and block scope ---- */
 #if defined(__CUDACC__)
 #define GSHMEM_NV_SCOPE(SC)                                                                              \
@@ -343,6 +356,118 @@ GSHMEM_SIZES(GSHMEM_NV_SCOPE_SIZED_BOTH)
 #undef GSHMEM_NV_SCOPE_SIZED_BOTH
 #undef GSHMEM_NV_SCOPE_TYPED
 #undef GSHMEM_NV_SCOPE_SIZED
+
+/* ---- half and bfloat16 data movement: gshmem's 16-bit routines move the same bits ---- */
+#define GSHMEM_NV_16(T, N)                                                                               \
+  GSHMEM_NV_HD void nvshmem_##N##_p(T *d, const T v, int pe) {                                           \
+    uint16_t b;                                                                                          \
+    memcpy(&b, &v, 2);                                                                                   \
+    shmem_uint16_p((uint16_t *)d, b, pe);                                                                \
+  }                                                                                                      \
+  GSHMEM_NV_HD T nvshmem_##N##_g(const T *s, int pe) {                                                   \
+    const uint16_t b = shmem_uint16_g((const uint16_t *)s, pe);                                          \
+    T v;                                                                                                 \
+    memcpy(&v, &b, 2);                                                                                   \
+    return v;                                                                                            \
+  }                                                                                                      \
+  GSHMEM_NV_HD void nvshmem_##N##_put(T *d, const T *s, size_t n, int pe) { shmem_putmem(d, s, 2 * n, pe); } \
+  GSHMEM_NV_HD void nvshmem_##N##_get(T *d, const T *s, size_t n, int pe) { shmem_getmem(d, s, 2 * n, pe); } \
+  GSHMEM_NV_HD void nvshmem_##N##_put_nbi(T *d, const T *s, size_t n, int pe) { shmem_putmem_nbi(d, s, 2 * n, pe); } \
+  GSHMEM_NV_HD void nvshmem_##N##_get_nbi(T *d, const T *s, size_t n, int pe) { shmem_getmem_nbi(d, s, 2 * n, pe); } \
+  GSHMEM_NV_HD void nvshmem_##N##_iput(T *d, const T *s, ptrdiff_t dst, ptrdiff_t sst, size_t n, int pe) { \
+    shmem_uint16_iput((uint16_t *)d, (const uint16_t *)s, dst, sst, n, pe);                              \
+  }                                                                                                      \
+  GSHMEM_NV_HD void nvshmem_##N##_iget(T *d, const T *s, ptrdiff_t dst, ptrdiff_t sst, size_t n, int pe) { \
+    shmem_uint16_iget((uint16_t *)d, (const uint16_t *)s, dst, sst, n, pe);                              \
+  }                                                                                                      \
+  GSHMEM_NV_HD void nvshmem_##N##_put_signal(T *d, const T *s, size_t n, uint64_t *sa, uint64_t sv, int op, int pe) { \
+    shmem_putmem_signal(d, s, 2 * n, sa, sv, gshmem_nv_sig_op(op), pe);                                  \
+  }                                                                                                      \
+  GSHMEM_NV_HD void nvshmem_##N##_put_signal_nbi(T *d, const T *s, size_t n, uint64_t *sa, uint64_t sv, int op, \
+                                                 int pe) {                                               \
+    shmem_putmem_signal_nbi(d, s, 2 * n, sa, sv, gshmem_nv_sig_op(op), pe);                              \
+  }                                                                                                      \
+  GSHMEM_NV_HD int nvshmem_##N##_broadcast(nvshmem_team_t t, T *d, const T *s, size_t n, int root) {     \
+    return shmem_uint16_broadcast(t, (uint16_t *)d, (const uint16_t *)s, n, root);                       \
+  }                                                                                                      \
+  GSHMEM_NV_HD int nvshmem_##N##_fcollect(nvshmem_team_t t, T *d, const T *s, size_t n) {                \
+    return shmem_uint16_fcollect(t, (uint16_t *)d, (const uint16_t *)s, n);                              \
+  }                                                                                                      \
+  GSHMEM_NV_HD int nvshmem_##N##_alltoall(nvshmem_team_t t, T *d, const T *s, size_t n) {                \
+    return shmem_uint16_alltoall(t, (uint16_t *)d, (const uint16_t *)s, n);                              \
+  }                                                                                                      \
+  GSHMEM_NV_HD int nvshmem_##N##_alltoalls(nvshmem_team_t t, T *d, const T *s, ptrdiff_t dst, ptrdiff_t sst, size_t n) { \
+    return shmem_uint16_alltoalls(t, (uint16_t *)d, (const uint16_t *)s, dst, sst, n);                   \
+  }                                                                                                      \
+  GSHMEM_NV_H int nvshmemx_##N##_broadcast_on_stream(nvshmem_team_t t, T *d, const T *s, size_t n, int root, \
+                                                     cudaStream_t st) {                                  \
+    return shmemx_uint16_broadcast_on_stream(t, (uint16_t *)d, (const uint16_t *)s, n, root, st);        \
+  }                                                                                                      \
+  GSHMEM_NV_H int nvshmemx_##N##_fcollect_on_stream(nvshmem_team_t t, T *d, const T *s, size_t n, cudaStream_t st) { \
+    return shmemx_uint16_fcollect_on_stream(t, (uint16_t *)d, (const uint16_t *)s, n, st);               \
+  }                                                                                                      \
+  GSHMEM_NV_H int nvshmemx_##N##_alltoall_on_stream(nvshmem_team_t t, T *d, const T *s, size_t n, cudaStream_t st) { \
+    return shmemx_uint16_alltoall_on_stream(t, (uint16_t *)d, (const uint16_t *)s, n, st);               \
+  }                                                                                                      \
+  GSHMEM_NV_STREAM_TYPED16(T, N)                                                                         \
+  GSHMEM_NV_16_SCOPE(T, N, warp) GSHMEM_NV_16_SCOPE(T, N, block)
+#define GSHMEM_NV_16_SCOPE(T, N, SC)                                                                     \
+  GSHMEM_NV_D void nvshmemx_##N##_put_##SC(T *d, const T *s, size_t n, int pe) { shmemx_putmem_##SC(d, s, 2 * n, pe); } \
+  GSHMEM_NV_D void nvshmemx_##N##_get_##SC(T *d, const T *s, size_t n, int pe) { shmemx_getmem_##SC(d, s, 2 * n, pe); } \
+  GSHMEM_NV_D void nvshmemx_##N##_put_nbi_##SC(T *d, const T *s, size_t n, int pe) {                    \
+    shmemx_putmem_nbi_##SC(d, s, 2 * n, pe);                                                             \
+  }                                                                                                      \
+  GSHMEM_NV_D void nvshmemx_##N##_get_nbi_##SC(T *d, const T *s, size_t n, int pe) {                    \
+    shmemx_getmem_nbi_##SC(d, s, 2 * n, pe);                                                             \
+  }                                                                                                      \
+  GSHMEM_NV_D void nvshmemx_##N##_iput_##SC(T *d, const T *s, ptrdiff_t dst, ptrdiff_t sst, size_t n, int pe) { \
+    gshmem_nv_istride_##SC(d, s, dst, sst, n, 2, pe, 1);                                                 \
+  }                                                                                                      \
+  GSHMEM_NV_D void nvshmemx_##N##_iget_##SC(T *d, const T *s, ptrdiff_t dst, ptrdiff_t sst, size_t n, int pe) { \
+    gshmem_nv_istride_##SC(d, s, dst, sst, n, 2, pe, 0);                                                 \
+  }                                                                                                      \
+  GSHMEM_NV_D void nvshmemx_##N##_put_signal_##SC(T *d, const T *s, size_t n, uint64_t *sa, uint64_t sv, int op, int pe) { \
+    shmemx_putmem_signal_##SC(d, s, 2 * n, sa, sv, gshmem_nv_sig_op(op), pe);                            \
+  }                                                                                                      \
+  GSHMEM_NV_D void nvshmemx_##N##_put_signal_nbi_##SC(T *d, const T *s, size_t n, uint64_t *sa, uint64_t sv, int op, \
+                                                      int pe) {                                          \
+    shmemx_putmem_signal_nbi_##SC(d, s, 2 * n, sa, sv, gshmem_nv_sig_op(op), pe);                        \
+  }                                                                                                      \
+  GSHMEM_NV_D int nvshmemx_##N##_broadcast_##SC(nvshmem_team_t t, T *d, const T *s, size_t n, int root) { \
+    return shmemx_uint16_broadcast_##SC(t, (uint16_t *)d, (const uint16_t *)s, n, root);                 \
+  }                                                                                                      \
+  GSHMEM_NV_D int nvshmemx_##N##_fcollect_##SC(nvshmem_team_t t, T *d, const T *s, size_t n) {           \
+    return shmemx_uint16_fcollect_##SC(t, (uint16_t *)d, (const uint16_t *)s, n);                        \
+  }                                                                                                      \
+  GSHMEM_NV_D int nvshmemx_##N##_alltoall_##SC(nvshmem_team_t t, T *d, const T *s, size_t n) {           \
+    return shmemx_uint16_alltoall_##SC(t, (uint16_t *)d, (const uint16_t *)s, n);                        \
+  }
+#define GSHMEM_NV_STREAM_TYPED16(T, N)                                                                   \
+  GSHMEM_NV_H void nvshmemx_##N##_put_on_stream(T *d, const T *s, size_t n, int pe, cudaStream_t st) {  \
+    shmemx_putmem_on_stream(d, s, 2 * n, pe, st);                                                        \
+  }                                                                                                      \
+  GSHMEM_NV_H void nvshmemx_##N##_put_nbi_on_stream(T *d, const T *s, size_t n, int pe, cudaStream_t st) { \
+    shmemx_putmem_on_stream(d, s, 2 * n, pe, st);                                                        \
+  }                                                                                                      \
+  GSHMEM_NV_H void nvshmemx_##N##_get_on_stream(T *d, const T *s, size_t n, int pe, cudaStream_t st) {  \
+    shmemx_getmem_on_stream(d, s, 2 * n, pe, st);                                                        \
+  }                                                                                                      \
+  GSHMEM_NV_H void nvshmemx_##N##_get_nbi_on_stream(T *d, const T *s, size_t n, int pe, cudaStream_t st) { \
+    shmemx_getmem_on_stream(d, s, 2 * n, pe, st);                                                        \
+  }                                                                                                      \
+  GSHMEM_NV_H void nvshmemx_##N##_put_signal_on_stream(T *d, const T *s, size_t n, uint64_t *sa, uint64_t sv, int op, \
+                                                       int pe, cudaStream_t st) {                        \
+    shmemx_putmem_signal_on_stream(d, s, 2 * n, sa, sv, gshmem_nv_sig_op(op), pe, st);                   \
+  }                                                                                                      \
+  GSHMEM_NV_H void nvshmemx_##N##_put_signal_nbi_on_stream(T *d, const T *s, size_t n, uint64_t *sa, uint64_t sv, \
+                                                           int op, int pe, cudaStream_t st) {            \
+    shmemx_putmem_signal_on_stream(d, s, 2 * n, sa, sv, gshmem_nv_sig_op(op), pe, st);                   \
+  }
+GSHMEM_NV_16(__half, half)
+GSHMEM_NV_16(__nv_bfloat16, bfloat16)
+#undef GSHMEM_NV_16
+#undef GSHMEM_NV_16_SCOPE
+#undef GSHMEM_NV_STREAM_TYPED16
 #endif /* __CUDACC__ */
 
 #endif
