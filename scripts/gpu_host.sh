@@ -60,8 +60,18 @@ if [ "${GPU_SUITE:-gpu}" != none ]; then
 fi
 if [ "${INSTALL_CHECK:-0}" = 1 ]; then
   t0=$(date +%s)
+  # Its CUDA programs have PEs that wait on each other inside kernels: on a shared GPU, under MPS.
+  if [ "$shared" = 1 ]; then
+    export CUDA_MPS_PIPE_DIRECTORY=/tmp/gshmem-mps CUDA_MPS_LOG_DIRECTORY=/tmp/gshmem-mps-log
+    mkdir -p "$CUDA_MPS_PIPE_DIRECTORY" "$CUDA_MPS_LOG_DIRECTORY"
+    nvidia-cuda-mps-control -d || echo "could not start MPS"
+  fi
   timeout 300 tests/install_check.sh "$B" > "$LOG/install-check.log" 2>&1
   echo "install check rc=$? in $(( $(date +%s) - t0 )) s"; tail -14 "$LOG/install-check.log"
+  if [ "$shared" = 1 ]; then
+    echo quit | nvidia-cuda-mps-control
+    unset CUDA_MPS_PIPE_DIRECTORY CUDA_MPS_LOG_DIRECTORY
+  fi
 fi
 P=$B/tests/perf
 OSH=$B/runtime/oshrun
