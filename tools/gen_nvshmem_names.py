@@ -21,6 +21,8 @@ import subprocess
 import sys
 import tempfile
 
+from version_stub import write_version_stub
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 OUT = os.path.join(ROOT, 'include', 'gshmem', 'nvshmem', 'names.h')
 SKIP = re.compile(r'^shmemx?_ctx_|_to_all$|^shmem_(broadcast|collect|fcollect|alltoall|alltoalls)(32|64)$|'
@@ -31,11 +33,7 @@ SKIP = re.compile(r'^shmemx?_ctx_|_to_all$|^shmem_(broadcast|collect|fcollect|al
 
 def preprocess(nvcc, header, device):
     with tempfile.TemporaryDirectory() as tmp:
-        os.makedirs(os.path.join(tmp, 'gshmem'))
-        with open(os.path.join(ROOT, 'include', 'gshmem', 'version.h.in')) as f:
-            ver = re.sub(r'@\w+@', '0', f.read())
-        with open(os.path.join(tmp, 'gshmem', 'version.h'), 'w') as f:
-            f.write(ver)
+        write_version_stub(tmp)
         src = os.path.join(tmp, 'p.cu')
         with open(src, 'w') as f:
             f.write(header)

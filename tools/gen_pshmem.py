@@ -19,6 +19,8 @@ import subprocess
 import sys
 import tempfile
 
+from version_stub import write_version_stub
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 OUT_HEADER = os.path.join(ROOT, 'include', 'pshmem.h')
 OUT_NAMES = os.path.join(ROOT, 'src', 'api', 'pshmem_names.h')
@@ -26,11 +28,7 @@ OUT_NAMES = os.path.join(ROOT, 'src', 'api', 'pshmem_names.h')
 
 def preprocess(cc):
     with tempfile.TemporaryDirectory() as tmp:
-        os.makedirs(os.path.join(tmp, 'gshmem'))
-        with open(os.path.join(ROOT, 'include', 'gshmem', 'version.h.in')) as f:
-            ver = re.sub(r'@\w+@', '0', f.read())
-        with open(os.path.join(tmp, 'gshmem', 'version.h'), 'w') as f:
-            f.write(ver)
+        write_version_stub(tmp)
         src = os.path.join(tmp, 'p.c')
         with open(src, 'w') as f:
             f.write('#include <shmem.h>\n')
