@@ -110,6 +110,23 @@ GSHMEMX_DECL_REDUCE_STREAM_ARITH(shmemx_bfloat16_t, bfloat16)
 int shmemx_team_barrier(shmem_team_t team);
 #endif
 
+/* Reduce-scatter over a team (NVSHMEM's nvshmem_TYPE_OP_reducescatter): source holds
+ * shmem_team_n_pes(team) * nreduce elements; member i's dest (nreduce elements) receives the
+ * reduction over every member's source block i. dest must not overlap source. Returns 0. CPU PEs
+ * from the host; device code at thread, warp and block scope (gshmem/coll_api.cuh). Types and
+ * operators of the reduction tables (and, or, xor for the bitwise types; min, max, sum, prod). */
+#if !defined(__CUDA_ARCH__)
+#define GSHMEMX_DECL_RS(T, N, OP) int shmemx_##N##_##OP##_reducescatter(shmem_team_t team, T *dest, const T *source, size_t nreduce);
+#define GSHMEMX_DECL_RS_BIT(T, N) GSHMEMX_DECL_RS(T, N, and) GSHMEMX_DECL_RS(T, N, or) GSHMEMX_DECL_RS(T, N, xor)
+#define GSHMEMX_DECL_RS_ARITH(T, N) \
+  GSHMEMX_DECL_RS(T, N, max) GSHMEMX_DECL_RS(T, N, min) GSHMEMX_DECL_RS(T, N, sum) GSHMEMX_DECL_RS(T, N, prod)
+GSHMEM_REDUCE_BIT_TYPES(GSHMEMX_DECL_RS_BIT)
+GSHMEM_REDUCE_MINMAX_TYPES_DEVICE(GSHMEMX_DECL_RS_ARITH)
+#undef GSHMEMX_DECL_RS_BIT
+#undef GSHMEMX_DECL_RS_ARITH
+#undef GSHMEMX_DECL_RS
+#endif
+
 /* ---- Unique-id initialisation (frameworks that have their own way to share 128 bytes) ---- */
 typedef struct {
   char internal[128];

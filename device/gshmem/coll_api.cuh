@@ -104,6 +104,32 @@ GSHMEM_REDUCE_MINMAX_TYPES_DEVICE(GSHMEM_DDEF_REDUCE_MINMAX)
 GSHMEM_REDUCE_MINMAX_TYPES_DEVICE(GSHMEM_DDEF_REDUCE_ARITH)
 #endif /* __CUDA_ARCH__ */
 
+/* ---- Reduce-scatter (shmemx.h): thread scope in the device pass, _warp and _block in both ---- */
+#define GSHMEMX_DDEF_RS_SCOPE(T, N, OP, F, S, SFX)                                                      \
+  GSHMEM_D int shmemx_##N##_##OP##_reducescatter##SFX(shmem_team_t team, T *d, const T *s, size_t n) {   \
+    GSHMEM_DEV::reducescatter<GSHMEM_DEV::S, T, GSHMEM_DEV::Reduce<F>>("shmemx_" #N "_" #OP "_reducescatter" #SFX, \
+                                                                       team, d, s, n);                  \
+    return 0;                                                                                           \
+  }
+#ifdef __CUDA_ARCH__
+#define GSHMEMX_DDEF_RS(T, N, OP, F) GSHMEMX_DDEF_RS_SCOPE(T, N, OP, F, Thread, ) \
+  GSHMEMX_DDEF_RS_SCOPE(T, N, OP, F, Warp, _warp) GSHMEMX_DDEF_RS_SCOPE(T, N, OP, F, Block, _block)
+#else
+#define GSHMEMX_DDEF_RS(T, N, OP, F) \
+  GSHMEMX_DDEF_RS_SCOPE(T, N, OP, F, Warp, _warp) GSHMEMX_DDEF_RS_SCOPE(T, N, OP, F, Block, _block)
+#endif
+#define GSHMEMX_DDEF_RS_BIT(T, N) \
+  GSHMEMX_DDEF_RS(T, N, and, GSHMEM_REDUCE_AND) GSHMEMX_DDEF_RS(T, N, or, GSHMEM_REDUCE_OR) GSHMEMX_DDEF_RS(T, N, xor, GSHMEM_REDUCE_XOR)
+#define GSHMEMX_DDEF_RS_ARITH(T, N)                                                                     \
+  GSHMEMX_DDEF_RS(T, N, max, GSHMEM_REDUCE_MAX) GSHMEMX_DDEF_RS(T, N, min, GSHMEM_REDUCE_MIN)           \
+  GSHMEMX_DDEF_RS(T, N, sum, GSHMEM_REDUCE_SUM) GSHMEMX_DDEF_RS(T, N, prod, GSHMEM_REDUCE_PROD)
+GSHMEM_REDUCE_BIT_TYPES(GSHMEMX_DDEF_RS_BIT)
+GSHMEM_REDUCE_MINMAX_TYPES_DEVICE(GSHMEMX_DDEF_RS_ARITH)
+#undef GSHMEMX_DDEF_RS_BIT
+#undef GSHMEMX_DDEF_RS_ARITH
+#undef GSHMEMX_DDEF_RS
+#undef GSHMEMX_DDEF_RS_SCOPE
+
 /* ---- Warp and block scope (every thread of the scope calls; one scope per member PE) ---- */
 #define GSHMEMX_DDEF_COLL_SCOPE(S, SC)                                                                  \
   GSHMEM_D int shmemx_team_sync_##SC(shmem_team_t team) {                                               \

@@ -1,6 +1,7 @@
 // Collectives: team-based (OpenSHMEM 1.5) and the deprecated active-set forms, each one call into
 // coll/team_coll.hpp.
 #include <shmem.h>
+#include <shmemx.h>
 
 #include "coll/team_coll.hpp"
 
@@ -54,6 +55,21 @@ GSHMEM_REDUCE_BIT_TYPES(GSHMEM_DEF_REDUCE_BIT)
 GSHMEM_REDUCE_MINMAX_TYPES(GSHMEM_DEF_REDUCE_MINMAX)
 GSHMEM_REDUCE_MINMAX_TYPES(GSHMEM_DEF_REDUCE_ARITH)
 GSHMEM_REDUCE_COMPLEX_TYPES(GSHMEM_DEF_REDUCE_ARITH)
+
+// Reduce-scatter (gshmem extension, NVSHMEM's nvshmem_TYPE_OP_reducescatter).
+#define GSHMEM_DEF_RS(T, N, OP, F)                                                                      \
+  int shmemx_##N##_##OP##_reducescatter(shmem_team_t t, T* d, const T* s, size_t n) {                   \
+    return coll::reducescatter<T, F>("shmemx_" #N "_" #OP "_reducescatter", t, d, s, n);                 \
+  }
+#define GSHMEM_DEF_RS_BIT(T, N) GSHMEM_DEF_RS(T, N, and, GSHMEM_REDUCE_AND) GSHMEM_DEF_RS(T, N, or, GSHMEM_REDUCE_OR) GSHMEM_DEF_RS(T, N, xor, GSHMEM_REDUCE_XOR)
+#define GSHMEM_DEF_RS_ARITH(T, N) \
+  GSHMEM_DEF_RS(T, N, max, GSHMEM_REDUCE_MAX) GSHMEM_DEF_RS(T, N, min, GSHMEM_REDUCE_MIN) \
+  GSHMEM_DEF_RS(T, N, sum, GSHMEM_REDUCE_SUM) GSHMEM_DEF_RS(T, N, prod, GSHMEM_REDUCE_PROD)
+GSHMEM_REDUCE_BIT_TYPES(GSHMEM_DEF_RS_BIT)
+GSHMEM_REDUCE_MINMAX_TYPES_DEVICE(GSHMEM_DEF_RS_ARITH)
+#undef GSHMEM_DEF_RS_BIT
+#undef GSHMEM_DEF_RS_ARITH
+#undef GSHMEM_DEF_RS
 
 // ---- Deprecated active-set forms ----
 void shmem_barrier(int start, int ls, int size, long* pSync) {

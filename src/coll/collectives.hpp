@@ -107,4 +107,25 @@ void reduce(Group& g, T* dest, const T* src, size_t n, Op op) {
   g.sync();
 }
 
+// Reduce-scatter: member i's dest (n elements) is the reduction over every member's source block i
+// (source holds size() * n elements). Each member pulls its block from every source in member
+// order (the same order everywhere), then the closing sync lets the sources be reused; dest is
+// written only after every member has read (dest must not overlap source, checked by the caller).
+template <typename T, typename Op>
+void reducescatter(Group& g, T* dest, const T* src, size_t n, Op op) {
+  g.sync();
+  const size_t members = static_cast<size_t>(g.size());
+  const T* mine = src + static_cast<size_t>(g.me) * n;
+  std::vector<T> acc(n), in(n);
+  if (n) {
+    g.read(acc.data(), mine, n * sizeof(T), g.pes[0]);
+    for (size_t i = 1; i < members; ++i) {
+      g.read(in.data(), mine, n * sizeof(T), g.pes[i]);
+      for (size_t k = 0; k < n; ++k) acc[k] = op(acc[k], in[k]);
+    }
+  }
+  g.sync();
+  if (n) memcpy(dest, acc.data(), n * sizeof(T));
+}
+
 }  // namespace gshmem::coll

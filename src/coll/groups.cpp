@@ -85,6 +85,12 @@ void check_sym(const char* call, const void* p, size_t bytes, const char* what) 
     fatal(call, "%s %p is GPU memory: host-side collectives on the device heap are not supported yet", what, p);
 }
 
+void check_no_overlap(const char* call, const void* d, size_t dbytes, const void* s, size_t sbytes) {
+  const auto dl = reinterpret_cast<uintptr_t>(d), sl = reinterpret_cast<uintptr_t>(s);
+  if (dbytes && sbytes && dl < sl + sbytes && sl < dl + dbytes)
+    fatal(call, "dest [%p, +%zu) overlaps source [%p, +%zu)", d, dbytes, s, sbytes);
+}
+
 Group team_group(const char* call, team::Team& t) {
   (void)call;
   Env& e = env(call);

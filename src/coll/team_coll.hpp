@@ -23,6 +23,9 @@ int alltoalls(const char* call, int team, void* d, const void* s, ptrdiff_t dst,
               size_t elem);
 template <typename T, int Op>
 int reduce(const char* call, int team, T* d, const T* s, size_t n);
+// Reduce-scatter (host memory): source holds n_pes(team) * n elements, dest n.
+template <typename T, int Op>
+int reducescatter(const char* call, int team, T* d, const T* s, size_t n);
 
 // Deprecated active-set forms (PE_start, logPE_stride, PE_size, pSync).
 void active_sync(const char* call, int start, int log_stride, int size, long* pSync, bool quiet_first);
@@ -56,7 +59,9 @@ void team_host(const char* call, int team, uint64_t op, uint64_t a, uint64_t b,
 // Checks that [p, p + bytes) is symmetric (this PE's view) and in host memory (host collectives).
 void check_sym(const char* call, const void* p, size_t bytes, const char* what);
 void active(const char* call, int start, int log_stride, int size, long* pSync, const std::function<void(Group&)>& body);
-enum : uint64_t { op_bcast = 0x100, op_collect, op_fcollect, op_alltoall, op_alltoalls, op_reduce };
+enum : uint64_t { op_bcast = 0x100, op_collect, op_fcollect, op_alltoall, op_alltoalls, op_reduce, op_reducescatter };
+// Reports when [d, d + dbytes) and [s, s + sbytes) overlap.
+void check_no_overlap(const char* call, const void* d, size_t dbytes, const void* s, size_t sbytes);
 
 template <typename T, int Op>
 int reduce(const char* call, int team, T* d, const T* s, size_t n) {
@@ -66,6 +71,19 @@ int reduce(const char* call, int team, T* d, const T* s, size_t n) {
     check_sym(call, d, bytes, "dest");
     check_sym(call, s, bytes, "source");
     coll::reduce(g, d, s, n, gshmem::Reduce<Op>{});
+  });
+  return 0;
+}
+
+template <typename T, int Op>
+int reducescatter(const char* call, int team, T* d, const T* s, size_t n) {
+  const size_t bytes = bytes_of(call, n, sizeof(T));
+  team_host(call, team, op_reducescatter, bytes, 0, [&](Group& g, int size) {
+    const size_t sbytes = bytes_of(call, n * static_cast<size_t>(size), sizeof(T));
+    check_sym(call, d, bytes, "dest");
+    check_sym(call, s, sbytes, "source");
+    check_no_overlap(call, d, bytes, s, sbytes);
+    coll::reducescatter(g, d, s, n, gshmem::Reduce<Op>{});
   });
   return 0;
 }

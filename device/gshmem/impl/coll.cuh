@@ -428,4 +428,33 @@ __device__ __forceinline__ void reduce(const char *call, int handle, T *dest, co
   phase<S>(call, t, row);  // every slice has been delivered everywhere
 }
 
+// Reduce-scatter: member i's dest[0, n) = the reduction over every member's src[i*n, (i+1)*n), in
+// member order. An opening phase (sources ready), each member reads its block from every member's
+// source through the mappings, and a closing phase (every source read, so it may be reused).
+// dest must not overlap src. Teams of up to 8 PEs, like the reductions.
+template <typename S, typename T, typename Op>
+__device__ __forceinline__ void reducescatter(const char *call, int handle, T *dest, const T *src, size_t n,
+                                              int row = 0, int nrows = 1) {
+  const TeamDev t = team(call, handle);
+  if (t.size > static_cast<int>(GSHMEM_DEV_MAX_TEAM_PES))
+    fail_value(call, "device reductions support teams of up to 8 PEs; team size", t.size);
+  (void)peer(call, dest, n * sizeof(T), st().my_pe);
+  (void)peer(call, src, n * static_cast<size_t>(t.size) * sizeof(T), st().my_pe);
+  if (!n) return;
+  phase<S>(call, t, row);  // every member's source is ready
+  const T *srcs[GSHMEM_DEV_MAX_TEAM_PES];
+  for (int j = 0; j < t.size; ++j)
+    srcs[j] = reinterpret_cast<const T *>(peer(call, src, n * static_cast<size_t>(t.size) * sizeof(T), t.pe(j))) +
+              static_cast<size_t>(t.me) * n;
+  const size_t per = (n + static_cast<size_t>(nrows) - 1) / static_cast<size_t>(nrows);
+  const size_t lo = per * static_cast<size_t>(row) < n ? per * static_cast<size_t>(row) : n;
+  const size_t hi = lo + per < n ? lo + per : n;
+  for (size_t i = lo + static_cast<size_t>(S::rank()); i < hi; i += static_cast<size_t>(S::size())) {
+    T acc = srcs[0][i];
+    for (int j = 1; j < t.size; ++j) acc = Op()(acc, srcs[j][i]);
+    dest[i] = acc;
+  }
+  phase<S>(call, t, row);  // every member has read its block of every source
+}
+
 }  // namespace gshmem::dev

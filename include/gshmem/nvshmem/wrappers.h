@@ -117,6 +117,19 @@ GSHMEM_NV_HD void nvshmem_putmem_signal_nbi(void *d, const void *s, size_t n, ui
   shmem_putmem_signal_nbi(d, s, n, sa, sv, gshmem_nv_sig_op(op), pe);
 }
 
+/* ---- reduce-scatter: NVSHMEM's host and thread-scope names are nvshmem_ (gshmem's shmemx_) ---- */
+#define GSHMEM_NV_RS(T, N, OP)                                                                           \
+  GSHMEM_NV_HD int nvshmem_##N##_##OP##_reducescatter(nvshmem_team_t t, T *d, const T *s, size_t n) {    \
+    return shmemx_##N##_##OP##_reducescatter(t, d, s, n);                                                \
+  }
+#define GSHMEM_NV_RS_BIT(T, N) GSHMEM_NV_RS(T, N, and) GSHMEM_NV_RS(T, N, or) GSHMEM_NV_RS(T, N, xor)
+#define GSHMEM_NV_RS_ARITH(T, N) GSHMEM_NV_RS(T, N, max) GSHMEM_NV_RS(T, N, min) GSHMEM_NV_RS(T, N, sum) GSHMEM_NV_RS(T, N, prod)
+GSHMEM_REDUCE_BIT_TYPES(GSHMEM_NV_RS_BIT)
+GSHMEM_REDUCE_MINMAX_TYPES_DEVICE(GSHMEM_NV_RS_ARITH)
+#undef GSHMEM_NV_RS_BIT
+#undef GSHMEM_NV_RS_ARITH
+#undef GSHMEM_NV_RS
+
 /* ---- team barrier, team configurations ---- */
 GSHMEM_NV_HD int nvshmem_barrier(nvshmem_team_t team) { return shmemx_team_barrier(team); }
 
@@ -361,13 +374,13 @@ GSHMEM_SIZES(GSHMEM_NV_SCOPE_SIZED_BOTH)
 #define GSHMEM_NV_16(T, N)                                                                               \
   GSHMEM_NV_HD void nvshmem_##N##_p(T *d, const T v, int pe) {                                           \
     uint16_t b;                                                                                          \
-    memcpy(&b, &v, 2);                                                                                   \
+    memcpy(&b, (const void *)&v, 2);                                                                                 \
     shmem_uint16_p((uint16_t *)d, b, pe);                                                                \
   }                                                                                                      \
   GSHMEM_NV_HD T nvshmem_##N##_g(const T *s, int pe) {                                                   \
     const uint16_t b = shmem_uint16_g((const uint16_t *)s, pe);                                          \
     T v;                                                                                                 \
-    memcpy(&v, &b, 2);                                                                                   \
+    memcpy((void *)&v, &b, 2);                                                                                 \
     return v;                                                                                            \
   }                                                                                                      \
   GSHMEM_NV_HD void nvshmem_##N##_put(T *d, const T *s, size_t n, int pe) { shmem_putmem(d, s, 2 * n, pe); } \

@@ -1,0 +1,127 @@
+// Reduce-scatter in kernels (shmemx_TYPE_OP_reducescatter at thread, warp and block scope) on the
+// world team and on a strided team, and through NVSHMEM's names (nvshmem.h): fresh payloads from
+// every PE, every element of every PE's block recomputed on the host from all contributions.
+#include <nvshmem.h>
+#include <nvshmemx.h>
+
+#include <vector>
+
+#include "gpu_util.cuh"
+
+constexpr size_t kMax = 4099;  // not a multiple of the scope sizes
+
+template <int Scope>
+__global__ void rs_sum(shmem_team_t team, long* d, const long* s, size_t n) {
+  if (Scope == 0) {
+    if (threadIdx.x == 0) shmemx_long_sum_reducescatter(team, d, s, n);
+  } else if (Scope == 1) {
+    if (threadIdx.x < 32) shmemx_long_sum_reducescatter_warp(team, d, s, n);
+  } else {
+    shmemx_long_sum_reducescatter_block(team, d, s, n);
+  }
+}
+__global__ void rs_max_nv(shmem_team_t team, int* d, const int* s, size_t n) {
+  nvshmemx_int_max_reducescatter_block(team, d, s, n);
+}
+__global__ void rs_xor_nv(shmem_team_t team, unsigned* d, const unsigned* s, size_t n) {
+  if (threadIdx.x == 0) nvshmem_uint_xor_reducescatter(team, d, s, n);
+}
+
+static int fails = 0;
+
+template <typename T, typename Op>
+static void check(const char* what, shmem_team_t team, int start, int stride, int size, size_t n, uint64_t seed,
+                  const T* got, Op op) {
+  const int me = shmem_team_my_pe(team);
+  for (size_t i = 0; i < n; ++i) {
+    T e = 0;
+    for (int m = 0; m < size; ++m) {
+      const T v = static_cast<T>(payload(seed, start + m * stride, static_cast<uint64_t>(me) * n + i) % 100000);
+      e = m == 0 ? v : op(e, v);
+    }
+    if (got[i] != e) {
+      fprintf(stderr, "FAIL gpu_rs: pe %d: %s, team of %d, n %zu, element %zu (expected %lld got %lld)\n",
+              shmem_my_pe(), what, size, n, i, static_cast<long long>(e), static_cast<long long>(got[i]));
+      ++fails;
+      return;
+    }
+  }
+}
+
+template <typename T>
+static void fill(T* dsrc, int npes_team, size_t n, uint64_t seed) {
+  std::vector<T> h(static_cast<size_t>(npes_team) * n);
+  for (size_t i = 0; i < h.size(); ++i) h[i] = static_cast<T>(payload(seed, shmem_my_pe(), i) % 100000);
+  CK(cudaMemcpy(dsrc, h.data(), h.size() * sizeof(T), cudaMemcpyHostToDevice));
+}
+
+static void run_team(shmem_team_t team, int start, int stride, int size, void* src, void* dst, uint64_t seed0) {
+  const size_t ns[] = {1, 33, kMax};
+  std::vector<long> hl(kMax);
+  for (size_t n : ns) {
+    for (int scope = 0; scope < 3; ++scope) {
+      const uint64_t seed = seed0 ^ (n * 977u + static_cast<uint64_t>(scope));
+      fill(static_cast<long*>(src), size, n, seed);
+      CK(cudaMemset(dst, 0xa5, n * sizeof(long)));
+      shmem_team_sync(team);
+      if (scope == 0) rs_sum<0><<<1, 64>>>(team, static_cast<long*>(dst), static_cast<long*>(src), n);
+      if (scope == 1) rs_sum<1><<<1, 64>>>(team, static_cast<long*>(dst), static_cast<long*>(src), n);
+      if (scope == 2) rs_sum<2><<<1, 256>>>(team, static_cast<long*>(dst), static_cast<long*>(src), n);
+      CK(cudaDeviceSynchronize());
+      CK(cudaMemcpy(hl.data(), dst, n * sizeof(long), cudaMemcpyDeviceToHost));
+      const char* names[] = {"shmemx_long_sum_reducescatter", "shmemx_long_sum_reducescatter_warp",
+                             "shmemx_long_sum_reducescatter_block"};
+      check(names[scope], team, start, stride, size, n, seed, hl.data(), [](long a, long b) { return a + b; });
+    }
+    {
+      const uint64_t seed = seed0 ^ (n * 1237u + 7);
+      std::vector<int> hi(n);
+      fill(static_cast<int*>(src), size, n, seed);
+      CK(cudaMemset(dst, 0xa5, n * sizeof(int)));
+      shmem_team_sync(team);
+      rs_max_nv<<<1, 128>>>(team, static_cast<int*>(dst), static_cast<int*>(src), n);
+      CK(cudaDeviceSynchronize());
+      CK(cudaMemcpy(hi.data(), dst, n * sizeof(int), cudaMemcpyDeviceToHost));
+      check("nvshmemx_int_max_reducescatter_block", team, start, stride, size, n, seed, hi.data(),
+            [](int a, int b) { return a < b ? b : a; });
+    }
+    {
+      const uint64_t seed = seed0 ^ (n * 5711u + 3);
+      std::vector<unsigned> hu(n);
+      fill(static_cast<unsigned*>(src), size, n, seed);
+      CK(cudaMemset(dst, 0xa5, n * sizeof(unsigned)));
+      shmem_team_sync(team);
+      rs_xor_nv<<<1, 32>>>(team, static_cast<unsigned*>(dst), static_cast<unsigned*>(src), n);
+      CK(cudaDeviceSynchronize());
+      CK(cudaMemcpy(hu.data(), dst, n * sizeof(unsigned), cudaMemcpyDeviceToHost));
+      check("nvshmem_uint_xor_reducescatter", team, start, stride, size, n, seed, hu.data(),
+            [](unsigned a, unsigned b) { return a ^ b; });
+    }
+  }
+}
+
+int main() {
+  skip_without_gpu();
+  shmem_init();
+  skip_unless_gpu_per_pe(2);
+  require_device_heap();
+  const int npes = shmem_n_pes();
+  void* src = shmem_malloc(static_cast<size_t>(npes) * kMax * sizeof(long));
+  void* dst = shmem_malloc(kMax * sizeof(long));
+  uint64_t* seedbuf = static_cast<uint64_t*>(shmem_malloc(sizeof(uint64_t)));
+  uint64_t seed = (static_cast<uint64_t>(time(nullptr)) << 16) ^ 0x5DEECE66Dull;
+  CK(cudaMemcpy(seedbuf, &seed, sizeof seed, cudaMemcpyHostToDevice));
+  shmem_barrier_all();
+  shmem_uint64_broadcast(SHMEM_TEAM_WORLD, seedbuf, seedbuf, 1, 0);
+  CK(cudaMemcpy(&seed, seedbuf, sizeof seed, cudaMemcpyDeviceToHost));
+  run_team(SHMEM_TEAM_WORLD, 0, 1, npes, src, dst, seed);
+  // the even PEs (a strided team when there are 3 or more PEs)
+  shmem_team_t even = SHMEM_TEAM_INVALID;
+  shmem_team_split_strided(SHMEM_TEAM_WORLD, 0, 2, (npes + 1) / 2, nullptr, 0, &even);
+  if (even != SHMEM_TEAM_INVALID) run_team(even, 0, 2, (npes + 1) / 2, src, dst, seed ^ 0xABCDEF);
+  shmem_barrier_all();
+  if (fails) shmem_global_exit(1);
+  if (shmem_my_pe() == 0) printf("gpu_rs: %d PEs: reduce-scatter at every scope, world and strided team: PASS\n", npes);
+  shmem_finalize();
+  return 0;
+}
