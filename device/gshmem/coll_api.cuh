@@ -4,6 +4,9 @@
 // handle is the same small integer the host got from shmem_team_split_*. Algorithms and memory
 // ordering: gshmem/impl/coll.cuh and docs/teams-collectives.md.
 #pragma once
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
+
 #include "gshmem/device_host/team.h"
 #include "gshmem/device_host/type_tables.h"
 #include "gshmem/impl/coll.cuh"
@@ -125,6 +128,8 @@ GSHMEM_REDUCE_MINMAX_TYPES_DEVICE(GSHMEM_DDEF_REDUCE_ARITH)
   GSHMEMX_DDEF_RS(T, N, sum, GSHMEM_REDUCE_SUM) GSHMEMX_DDEF_RS(T, N, prod, GSHMEM_REDUCE_PROD)
 GSHMEM_REDUCE_BIT_TYPES(GSHMEMX_DDEF_RS_BIT)
 GSHMEM_REDUCE_MINMAX_TYPES_DEVICE(GSHMEMX_DDEF_RS_ARITH)
+GSHMEMX_DDEF_RS_ARITH(__half, half)
+GSHMEMX_DDEF_RS_ARITH(__nv_bfloat16, bfloat16)
 #undef GSHMEMX_DDEF_RS_BIT
 #undef GSHMEMX_DDEF_RS_ARITH
 #undef GSHMEMX_DDEF_RS
@@ -222,3 +227,38 @@ GSHMEM_REDUCE_MINMAX_TYPES_DEVICE(GSHMEMX_DDEF_REDUCE_ARITH)
 #undef GSHMEM_DDEF_REDUCE_ARITH
 #undef GSHMEM_DDEF_REDUCE
 #endif
+
+/* ---- half and bfloat16 reductions (sum, prod, min, max): thread scope in the device pass, _warp
+ * and _block in both. Each step rounds to the type, in team order on every PE (bit-identical
+ * results everywhere), as the on-stream ones (shmemx.h). ---- */
+#define GSHMEMX_DDEF_R16_SCOPE(T, N, OP, F, S, SFX)                                                     \
+  GSHMEM_D int shmemx_##N##_##OP##_reduce##SFX(shmem_team_t team, T *d, const T *s, size_t n) {         \
+    GSHMEM_DEV::reduce<GSHMEM_DEV::S, T, GSHMEM_DEV::Reduce<F>>("shmemx_" #N "_" #OP "_reduce" #SFX, team, d, s, n); \
+    return 0;                                                                                           \
+  }
+#ifdef __CUDA_ARCH__
+#define GSHMEMX_DDEF_R16(T, N, OP, F) GSHMEMX_DDEF_R16_SCOPE(T, N, OP, F, Thread, ) \
+  GSHMEMX_DDEF_R16_SCOPE(T, N, OP, F, Warp, _warp) GSHMEMX_DDEF_R16_SCOPE(T, N, OP, F, Block, _block)
+#else
+#define GSHMEMX_DDEF_R16(T, N, OP, F) \
+  GSHMEMX_DDEF_R16_SCOPE(T, N, OP, F, Warp, _warp) GSHMEMX_DDEF_R16_SCOPE(T, N, OP, F, Block, _block)
+#endif
+#define GSHMEMX_DDEF_R16_ALL(T, N)                                                                      \
+  GSHMEMX_DDEF_R16(T, N, max, GSHMEM_REDUCE_MAX) GSHMEMX_DDEF_R16(T, N, min, GSHMEM_REDUCE_MIN)         \
+  GSHMEMX_DDEF_R16(T, N, sum, GSHMEM_REDUCE_SUM) GSHMEMX_DDEF_R16(T, N, prod, GSHMEM_REDUCE_PROD)
+GSHMEMX_DDEF_R16_ALL(__half, half)
+GSHMEMX_DDEF_R16_ALL(__nv_bfloat16, bfloat16)
+#undef GSHMEMX_DDEF_R16_ALL
+#undef GSHMEMX_DDEF_R16
+#undef GSHMEMX_DDEF_R16_SCOPE
+
+/* ---- max with location (NVSHMEM's double2 maxloc): x the value, y its location; the largest x,
+ * the smallest y among equal x. Warp and block scope. ---- */
+GSHMEM_D int shmemx_double2_maxloc_reduce_warp(shmem_team_t team, double2 *d, const double2 *s, size_t n) {
+  GSHMEM_DEV::reduce<GSHMEM_DEV::Warp, double2, GSHMEM_DEV::MaxLoc>("shmemx_double2_maxloc_reduce_warp", team, d, s, n);
+  return 0;
+}
+GSHMEM_D int shmemx_double2_maxloc_reduce_block(shmem_team_t team, double2 *d, const double2 *s, size_t n) {
+  GSHMEM_DEV::reduce<GSHMEM_DEV::Block, double2, GSHMEM_DEV::MaxLoc>("shmemx_double2_maxloc_reduce_block", team, d, s, n);
+  return 0;
+}

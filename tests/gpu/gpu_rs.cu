@@ -1,9 +1,11 @@
 // Reduce-scatter in kernels (shmemx_TYPE_OP_reducescatter at thread, warp and block scope) on the
-// world team and on a strided team, and through NVSHMEM's names (nvshmem.h): fresh payloads from
-// every PE, every element of every PE's block recomputed on the host from all contributions.
+// world team and on a strided team, and through NVSHMEM's names (nvshmem.h); half and bfloat16
+// reductions and reduce-scatter in kernels; double2 max-with-location. Fresh payloads from every
+// PE, every element recomputed on the host from all contributions.
 #include <nvshmem.h>
 #include <nvshmemx.h>
 
+#include <algorithm>
 #include <vector>
 
 #include "gpu_util.cuh"
@@ -100,6 +102,78 @@ static void run_team(shmem_team_t team, int start, int stride, int size, void* s
   }
 }
 
+__global__ void r16(shmem_team_t team, __half* hd, const __half* hs, __nv_bfloat16* bd, const __nv_bfloat16* bs,
+                    __half* rsd, const __half* rss, double2* md, const double2* ms, size_t n) {
+  shmemx_half_sum_reduce_block(team, hd, hs, n);
+  if (threadIdx.x < 32) nvshmemx_bfloat16_max_reduce_warp(team, bd, bs, n);
+  __syncthreads();
+  nvshmemx_half_sum_reducescatter_block(team, rsd, rss, n);
+  nvshmemx_double2_maxloc_reduce_block(team, md, ms, n);
+}
+
+// 16-bit and maxloc reductions on the world team; values are small integers (exact in both types).
+static void run_16(void* src, void* dst, uint64_t seed) {
+  const int npes = shmem_n_pes(), me = shmem_my_pe();
+  const size_t n = 1000;
+  auto val = [&](int pe, size_t i, int mod) { return static_cast<int>(payload(seed, pe, i) % mod); };
+  char* s = static_cast<char*>(src);
+  char* d = static_cast<char*>(dst);
+  // layout in src: half[n] | bf16[n] | half[npes*n] | double2[n]; dst: half[n] | bf16[n] | half[n] | double2[n]
+  std::vector<__half> hs(n), rss(static_cast<size_t>(npes) * n);
+  std::vector<__nv_bfloat16> bs(n);
+  std::vector<double2> ms(n);
+  for (size_t i = 0; i < n; ++i) {
+    hs[i] = __float2half(static_cast<float>(val(me, i, 100)));
+    bs[i] = __float2bfloat16(static_cast<float>(val(me, n + i, 200)));
+    ms[i] = make_double2(static_cast<double>(val(me, 2 * n + i, 7)), static_cast<double>(me));
+  }
+  for (size_t i = 0; i < rss.size(); ++i) rss[i] = __float2half(static_cast<float>(val(me, 3 * n + i, 100)));
+  const size_t o_b = 2 * n, o_rs = o_b + 2 * n, o_m = (o_rs + 2 * static_cast<size_t>(npes) * n + 15) / 16 * 16;
+  const size_t d_b = 2 * n, d_rs = d_b + 2 * n, d_m = (d_rs + 2 * n + 15) / 16 * 16;
+  CK(cudaMemcpy(s, hs.data(), 2 * n, cudaMemcpyHostToDevice));
+  CK(cudaMemcpy(s + o_b, bs.data(), 2 * n, cudaMemcpyHostToDevice));
+  CK(cudaMemcpy(s + o_rs, rss.data(), 2 * rss.size(), cudaMemcpyHostToDevice));
+  CK(cudaMemcpy(s + o_m, ms.data(), 16 * n, cudaMemcpyHostToDevice));
+  CK(cudaMemset(d, 0xa5, d_m + 16 * n));
+  shmem_barrier_all();
+  r16<<<1, 256>>>(SHMEM_TEAM_WORLD, reinterpret_cast<__half*>(d), reinterpret_cast<__half*>(s),
+                  reinterpret_cast<__nv_bfloat16*>(d + d_b), reinterpret_cast<__nv_bfloat16*>(s + o_b),
+                  reinterpret_cast<__half*>(d + d_rs), reinterpret_cast<__half*>(s + o_rs),
+                  reinterpret_cast<double2*>(d + d_m), reinterpret_cast<double2*>(s + o_m), n);
+  CK(cudaDeviceSynchronize());
+  std::vector<__half> hd(n), rsd(n);
+  std::vector<__nv_bfloat16> bd(n);
+  std::vector<double2> md(n);
+  CK(cudaMemcpy(hd.data(), d, 2 * n, cudaMemcpyDeviceToHost));
+  CK(cudaMemcpy(bd.data(), d + d_b, 2 * n, cudaMemcpyDeviceToHost));
+  CK(cudaMemcpy(rsd.data(), d + d_rs, 2 * n, cudaMemcpyDeviceToHost));
+  CK(cudaMemcpy(md.data(), d + d_m, 16 * n, cudaMemcpyDeviceToHost));
+  for (size_t i = 0; i < n; ++i) {
+    int sum = 0, mx = -1, rsum = 0, mv = -1, mloc = -1;
+    for (int p = 0; p < npes; ++p) {
+      sum += val(p, i, 100);
+      mx = std::max(mx, val(p, n + i, 200));
+      rsum += val(p, 3 * n + static_cast<size_t>(me) * n + i, 100);
+      const int v = val(p, 2 * n + i, 7);
+      if (v > mv) mv = v, mloc = p;
+    }
+    const struct {
+      const char* what;
+      double exp, got;
+    } c[] = {{"shmemx_half_sum_reduce_block", double(sum), double(__half2float(hd[i]))},
+             {"nvshmemx_bfloat16_max_reduce_warp", double(mx), double(__bfloat162float(bd[i]))},
+             {"nvshmemx_half_sum_reducescatter_block", double(rsum), double(__half2float(rsd[i]))},
+             {"nvshmemx_double2_maxloc_reduce_block value", double(mv), md[i].x},
+             {"nvshmemx_double2_maxloc_reduce_block location", double(mloc), md[i].y}};
+    for (const auto& k : c)
+      if (k.exp != k.got) {
+        fprintf(stderr, "FAIL gpu_rs: pe %d: %s element %zu (expected %g got %g)\n", me, k.what, i, k.exp, k.got);
+        ++fails;
+        return;
+      }
+  }
+}
+
 int main() {
   skip_without_gpu();
   shmem_init();
@@ -115,13 +189,14 @@ int main() {
   shmem_uint64_broadcast(SHMEM_TEAM_WORLD, seedbuf, seedbuf, 1, 0);
   CK(cudaMemcpy(&seed, seedbuf, sizeof seed, cudaMemcpyDeviceToHost));
   run_team(SHMEM_TEAM_WORLD, 0, 1, npes, src, dst, seed);
+  run_16(src, dst, seed ^ 0x1616);
   // the even PEs (a strided team when there are 3 or more PEs)
   shmem_team_t even = SHMEM_TEAM_INVALID;
   shmem_team_split_strided(SHMEM_TEAM_WORLD, 0, 2, (npes + 1) / 2, nullptr, 0, &even);
   if (even != SHMEM_TEAM_INVALID) run_team(even, 0, 2, (npes + 1) / 2, src, dst, seed ^ 0xABCDEF);
   shmem_barrier_all();
   if (fails) shmem_global_exit(1);
-  if (shmem_my_pe() == 0) printf("gpu_rs: %d PEs: reduce-scatter at every scope, world and strided team: PASS\n", npes);
+  if (shmem_my_pe() == 0) printf("gpu_rs: %d PEs: reduce-scatter at every scope, world and strided team, half/bfloat16 and maxloc reductions: PASS\n", npes);
   shmem_finalize();
   return 0;
 }

@@ -428,6 +428,14 @@ __device__ __forceinline__ void reduce(const char *call, int handle, T *dest, co
   phase<S>(call, t, row);  // every slice has been delivered everywhere
 }
 
+// Max with location over (value, location) pairs (NVSHMEM's double2 maxloc): the larger .x; on
+// equal values the smaller .y.
+struct MaxLoc {
+  __device__ __forceinline__ double2 operator()(double2 a, double2 b) const {
+    return (b.x > a.x || (b.x == a.x && b.y < a.y)) ? b : a;
+  }
+};
+
 // Reduce-scatter: member i's dest[0, n) = the reduction over every member's src[i*n, (i+1)*n), in
 // member order. An opening phase (sources ready), each member reads its block from every member's
 // source through the mappings, and a closing phase (every source read, so it may be reused).
