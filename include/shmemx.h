@@ -98,6 +98,22 @@ GSHMEMX_DECL_REDUCE_STREAM_MINMAX(shmemx_half_t, half)
 GSHMEMX_DECL_REDUCE_STREAM_ARITH(shmemx_half_t, half)
 GSHMEMX_DECL_REDUCE_STREAM_MINMAX(shmemx_bfloat16_t, bfloat16)
 GSHMEMX_DECL_REDUCE_STREAM_ARITH(shmemx_bfloat16_t, bfloat16)
+/* Reduce-scatter on a stream (see shmemx_TYPE_OP_reducescatter below): the same types, the
+ * same kernels' algorithm, one block per row of dest. */
+#define GSHMEMX_DECL_RS_STREAM(T, N, OP)                                                               \
+  int shmemx_##N##_##OP##_reducescatter_on_stream(shmem_team_t team, T *dest, const T *source, size_t nreduce, \
+                                                  cudaStream_t stream);
+#define GSHMEMX_DECL_RS_STREAM_BIT(T, N) \
+  GSHMEMX_DECL_RS_STREAM(T, N, and) GSHMEMX_DECL_RS_STREAM(T, N, or) GSHMEMX_DECL_RS_STREAM(T, N, xor)
+#define GSHMEMX_DECL_RS_STREAM_ARITH(T, N) \
+  GSHMEMX_DECL_RS_STREAM(T, N, max) GSHMEMX_DECL_RS_STREAM(T, N, min) GSHMEMX_DECL_RS_STREAM(T, N, sum) GSHMEMX_DECL_RS_STREAM(T, N, prod)
+GSHMEM_REDUCE_BIT_TYPES(GSHMEMX_DECL_RS_STREAM_BIT)
+GSHMEM_REDUCE_MINMAX_TYPES_DEVICE(GSHMEMX_DECL_RS_STREAM_ARITH)
+GSHMEMX_DECL_RS_STREAM_ARITH(shmemx_half_t, half)
+GSHMEMX_DECL_RS_STREAM_ARITH(shmemx_bfloat16_t, bfloat16)
+#undef GSHMEMX_DECL_RS_STREAM_BIT
+#undef GSHMEMX_DECL_RS_STREAM_ARITH
+#undef GSHMEMX_DECL_RS_STREAM
 #undef GSHMEMX_DECL_REDUCE_STREAM_BIT
 #undef GSHMEMX_DECL_REDUCE_STREAM_MINMAX
 #undef GSHMEMX_DECL_REDUCE_STREAM_ARITH
@@ -112,9 +128,10 @@ int shmemx_team_barrier(shmem_team_t team);
 
 /* Reduce-scatter over a team (NVSHMEM's nvshmem_TYPE_OP_reducescatter): source holds
  * shmem_team_n_pes(team) * nreduce elements; member i's dest (nreduce elements) receives the
- * reduction over every member's source block i. dest must not overlap source. Returns 0. CPU PEs
- * from the host; device code at thread, warp and block scope (gshmem/coll_api.cuh). Types and
- * operators of the reduction tables (and, or, xor for the bitwise types; min, max, sum, prod). */
+ * reduction over every member's source block i. dest must not overlap source. Returns 0. From the
+ * host on CPU PEs and on the device heap (a kernel, waited for); on a stream (above); device code
+ * at thread, warp and block scope (gshmem/coll_api.cuh). Types and operators of the reduction
+ * tables (and, or, xor for the bitwise types; min, max, sum, prod). */
 #if !defined(__CUDA_ARCH__)
 #define GSHMEMX_DECL_RS(T, N, OP) int shmemx_##N##_##OP##_reducescatter(shmem_team_t team, T *dest, const T *source, size_t nreduce);
 #define GSHMEMX_DECL_RS_BIT(T, N) GSHMEMX_DECL_RS(T, N, and) GSHMEMX_DECL_RS(T, N, or) GSHMEMX_DECL_RS(T, N, xor)

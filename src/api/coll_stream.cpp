@@ -72,34 +72,33 @@ int shmemx_alltoallsmem_on_stream(shmem_team_t team, void* d, const void* s, ptr
 GSHMEM_RMA_TYPES_DEVICE(GSHMEM_DEF_COLL_STREAM)
 #undef GSHMEM_DEF_COLL_STREAM
 
-#define GSHMEM_DEF_REDUCE_STREAM(T, N, OP, F)                                                            \
-  int shmemx_##N##_##OP##_reduce_on_stream(shmem_team_t team, T* d, const T* s, size_t n, cudaStream_t st) { \
-    coll::dev_reduce("shmemx_" #N "_" #OP "_reduce_on_stream", team, d, s, n, sizeof(T), coll::element_kind<T>(), \
-                     F, core::collective_stream(st));                                                   \
+// Reductions and reduce-scatter on a stream: FAM is the family's name (reduce, reducescatter), FN
+// its launcher in coll/gpu_coll.hpp. half and bfloat16 are element kinds 'h' and 'b'.
+#define GSHMEM_DEF_RED_STREAM(T, N, OP, F, FAM, FN, SIZE, KIND)                                          \
+  int shmemx_##N##_##OP##_##FAM##_on_stream(shmem_team_t team, T* d, const T* s, size_t n, cudaStream_t st) { \
+    coll::FN("shmemx_" #N "_" #OP "_" #FAM "_on_stream", team, d, s, n, SIZE, KIND, F, core::collective_stream(st)); \
     return 0;                                                                                           \
   }
-#define GSHMEM_DEF_REDUCE_STREAM_BIT(T, N) \
-  GSHMEM_DEF_REDUCE_STREAM(T, N, and, GSHMEM_REDUCE_AND) GSHMEM_DEF_REDUCE_STREAM(T, N, or, GSHMEM_REDUCE_OR) GSHMEM_DEF_REDUCE_STREAM(T, N, xor, GSHMEM_REDUCE_XOR)
-#define GSHMEM_DEF_REDUCE_STREAM_MINMAX(T, N) GSHMEM_DEF_REDUCE_STREAM(T, N, max, GSHMEM_REDUCE_MAX) GSHMEM_DEF_REDUCE_STREAM(T, N, min, GSHMEM_REDUCE_MIN)
-#define GSHMEM_DEF_REDUCE_STREAM_ARITH(T, N) GSHMEM_DEF_REDUCE_STREAM(T, N, sum, GSHMEM_REDUCE_SUM) GSHMEM_DEF_REDUCE_STREAM(T, N, prod, GSHMEM_REDUCE_PROD)
-GSHMEM_REDUCE_BIT_TYPES(GSHMEM_DEF_REDUCE_STREAM_BIT)
-GSHMEM_REDUCE_MINMAX_TYPES_DEVICE(GSHMEM_DEF_REDUCE_STREAM_MINMAX)
-GSHMEM_REDUCE_MINMAX_TYPES_DEVICE(GSHMEM_DEF_REDUCE_STREAM_ARITH)
-
-// half and bfloat16: element kinds 'h' and 'b' (coll::dev_reduce)
-#define GSHMEM_DEF_REDUCE_STREAM16(T, N, OP, F, KIND)                                                    \
-  int shmemx_##N##_##OP##_reduce_on_stream(shmem_team_t team, T* d, const T* s, size_t n, cudaStream_t st) { \
-    static_assert(sizeof(T) == 2, "16-bit floating type");                                              \
-    coll::dev_reduce("shmemx_" #N "_" #OP "_reduce_on_stream", team, d, s, n, 2, KIND, F,               \
-                     core::collective_stream(st));                                                      \
-    return 0;                                                                                           \
-  }
-#define GSHMEM_DEF_REDUCE_STREAM16_ALL(T, N, KIND)                   \
-  GSHMEM_DEF_REDUCE_STREAM16(T, N, sum, GSHMEM_REDUCE_SUM, KIND)     \
-  GSHMEM_DEF_REDUCE_STREAM16(T, N, prod, GSHMEM_REDUCE_PROD, KIND)   \
-  GSHMEM_DEF_REDUCE_STREAM16(T, N, min, GSHMEM_REDUCE_MIN, KIND)     \
-  GSHMEM_DEF_REDUCE_STREAM16(T, N, max, GSHMEM_REDUCE_MAX, KIND)
-GSHMEM_DEF_REDUCE_STREAM16_ALL(shmemx_half_t, half, 'h')
-GSHMEM_DEF_REDUCE_STREAM16_ALL(shmemx_bfloat16_t, bfloat16, 'b')
+#define GSHMEM_DEF_RED_STREAM_BIT(T, N, FAM, FN)                                                         \
+  GSHMEM_DEF_RED_STREAM(T, N, and, GSHMEM_REDUCE_AND, FAM, FN, sizeof(T), coll::element_kind<T>())       \
+  GSHMEM_DEF_RED_STREAM(T, N, or, GSHMEM_REDUCE_OR, FAM, FN, sizeof(T), coll::element_kind<T>())         \
+  GSHMEM_DEF_RED_STREAM(T, N, xor, GSHMEM_REDUCE_XOR, FAM, FN, sizeof(T), coll::element_kind<T>())
+#define GSHMEM_DEF_RED_STREAM_ARITH(T, N, FAM, FN, SIZE, KIND)                                           \
+  GSHMEM_DEF_RED_STREAM(T, N, max, GSHMEM_REDUCE_MAX, FAM, FN, SIZE, KIND)                               \
+  GSHMEM_DEF_RED_STREAM(T, N, min, GSHMEM_REDUCE_MIN, FAM, FN, SIZE, KIND)                               \
+  GSHMEM_DEF_RED_STREAM(T, N, sum, GSHMEM_REDUCE_SUM, FAM, FN, SIZE, KIND)                               \
+  GSHMEM_DEF_RED_STREAM(T, N, prod, GSHMEM_REDUCE_PROD, FAM, FN, SIZE, KIND)
+#define GSHMEM_DEF_RED_BIT_BOTH(T, N) \
+  GSHMEM_DEF_RED_STREAM_BIT(T, N, reduce, dev_reduce) GSHMEM_DEF_RED_STREAM_BIT(T, N, reducescatter, dev_reducescatter)
+#define GSHMEM_DEF_RED_ARITH_BOTH(T, N)                                                                  \
+  GSHMEM_DEF_RED_STREAM_ARITH(T, N, reduce, dev_reduce, sizeof(T), coll::element_kind<T>())             \
+  GSHMEM_DEF_RED_STREAM_ARITH(T, N, reducescatter, dev_reducescatter, sizeof(T), coll::element_kind<T>())
+GSHMEM_REDUCE_BIT_TYPES(GSHMEM_DEF_RED_BIT_BOTH)
+GSHMEM_REDUCE_MINMAX_TYPES_DEVICE(GSHMEM_DEF_RED_ARITH_BOTH)
+static_assert(sizeof(shmemx_half_t) == 2 && sizeof(shmemx_bfloat16_t) == 2, "16-bit floating types");
+GSHMEM_DEF_RED_STREAM_ARITH(shmemx_half_t, half, reduce, dev_reduce, 2, 'h')
+GSHMEM_DEF_RED_STREAM_ARITH(shmemx_half_t, half, reducescatter, dev_reducescatter, 2, 'h')
+GSHMEM_DEF_RED_STREAM_ARITH(shmemx_bfloat16_t, bfloat16, reduce, dev_reduce, 2, 'b')
+GSHMEM_DEF_RED_STREAM_ARITH(shmemx_bfloat16_t, bfloat16, reducescatter, dev_reducescatter, 2, 'b')
 
 }  // extern "C"

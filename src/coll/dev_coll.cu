@@ -39,9 +39,13 @@ K gshmem_k_alltoalls(int team, void *d, const void *s, ptrdiff_t dst, ptrdiff_t 
 
 // One kernel per (operation, representation): signed and unsigned integers share sum, prod and
 // the bitwise operations; min and max need the signedness.
+// Each (operation, representation) also has its reduce-scatter kernel.
 #define KR(OPN, OP, TN, T)                                                              \
   K gshmem_k_reduce_##OPN##_##TN(int team, T *d, const T *s, size_t n) {                \
     reduce<Block, T, Reduce<OP>>("shmemx_reduce_on_stream", team, d, s, n, blockIdx.x, gridDim.x); \
+  }                                                                                     \
+  K gshmem_k_rs_##OPN##_##TN(int team, T *d, const T *s, size_t n) {                    \
+    reducescatter<Block, T, Reduce<OP>>("shmemx_reducescatter_on_stream", team, d, s, n, blockIdx.x, gridDim.x); \
   }
 #define KR_INT(OPN, OP) KR(OPN, OP, u8, uint8_t) KR(OPN, OP, u16, uint16_t) KR(OPN, OP, u32, uint32_t) KR(OPN, OP, u64, uint64_t)
 #define KR_SIGNED(OPN, OP) KR(OPN, OP, i8, int8_t) KR(OPN, OP, i16, int16_t) KR(OPN, OP, i32, int32_t) KR(OPN, OP, i64, int64_t)

@@ -26,7 +26,8 @@ const char* const kOps[] = GSHMEM_REDUCE_OP_NAMES;  // indexed by gshmem_reduce_
 const char* const kTypes[] = {"i8", "i16", "i32", "i64", "u8", "u16", "u32", "u64", "f32", "f64", "f16", "bf16"};
 constexpr int kNTypes = sizeof(kTypes) / sizeof(kTypes[0]);
 enum : int { k_sync, k_broadcast, k_fcollect, k_alltoall, k_collect, k_alltoalls, k_reduce0 };
-constexpr int kKernels = k_reduce0 + GSHMEM_REDUCE_NOPS * kNTypes;
+constexpr int k_rs0 = k_reduce0 + GSHMEM_REDUCE_NOPS * kNTypes;  // then reduce-scatter, same layout
+constexpr int kKernels = k_rs0 + GSHMEM_REDUCE_NOPS * kNTypes;
 std::atomic<CUfunction> g_fn[kKernels];
 static_assert(sizeof(kOps) / sizeof(kOps[0]) == GSHMEM_REDUCE_NOPS, "one kernel family per reduction operator");
 
@@ -69,7 +70,9 @@ CUfunction kernel(const char* call, mem::GpuContext& g, int id) {
     else if (id == k_alltoall) name = "gshmem_k_alltoall";
     else if (id == k_collect) name = "gshmem_k_collect";
     else if (id == k_alltoalls) name = "gshmem_k_alltoalls";
-    else name = std::string("gshmem_k_reduce_") + kOps[(id - k_reduce0) / kNTypes] + "_" + kTypes[(id - k_reduce0) % kNTypes];
+    else if (id < k_rs0)
+      name = std::string("gshmem_k_reduce_") + kOps[(id - k_reduce0) / kNTypes] + "_" + kTypes[(id - k_reduce0) % kNTypes];
+    else name = std::string("gshmem_k_rs_") + kOps[(id - k_rs0) / kNTypes] + "_" + kTypes[(id - k_rs0) % kNTypes];
     cu_check(call, g.drv->cuModuleGetFunction(&f, g_mod, name.c_str()), ("cuModuleGetFunction(" + name + ")").c_str());
     g_fn[id].store(f, std::memory_order_release);
   }
@@ -190,12 +193,9 @@ void dev_alltoalls(const char* call, int team, void* dest, const void* src, ptrd
   launch(call, k_alltoalls, rows_for(n * elem), args, stream);
 }
 
-void dev_reduce(const char* call, int team, void* dest, const void* src, size_t n, size_t elem, char kind,
-                gshmem_reduce_op op, void* stream) {
-  dev_team(call, team, static_cast<int>(GSHMEM_DEV_MAX_TEAM_PES));
-  const size_t bytes = bytes_of(call, n, elem);
-  dev_range(call, dest, bytes, "dest");
-  dev_range(call, src, bytes, "source");
+namespace {
+// The kernel index of an (operation, element type) pair among a family's kernels.
+int reduce_type(const char* call, size_t elem, char kind, gshmem_reduce_op op) {
   if (kind == 'c') fatal(call, "complex reductions are not supported on GPU memory");
   if (static_cast<unsigned>(op) >= GSHMEM_REDUCE_NOPS) fatal(call, "unknown reduction operator %d", static_cast<int>(op));
   // sum, prod and the bitwise operations do not depend on signedness
@@ -208,9 +208,31 @@ void dev_reduce(const char* call, int team, void* dest, const void* src, size_t 
     fatal(call, "half and bfloat16 reductions are sum, prod, min and max of 2-byte elements");
   const int lg = elem == 1 ? 0 : elem == 2 ? 1 : elem == 4 ? 2 : 3;
   const int ty = kind == 'h' ? 10 : kind == 'b' ? 11 : kind == 'f' ? 8 + (elem == 8) : (kind == 'u' ? 4 : 0) + lg;
+  return static_cast<int>(op) * kNTypes + ty;
+}
+}  // namespace
+
+void dev_reduce(const char* call, int team, void* dest, const void* src, size_t n, size_t elem, char kind,
+                gshmem_reduce_op op, void* stream) {
+  dev_team(call, team, static_cast<int>(GSHMEM_DEV_MAX_TEAM_PES));
+  const size_t bytes = bytes_of(call, n, elem);
+  dev_range(call, dest, bytes, "dest");
+  dev_range(call, src, bytes, "source");
+  const int id = k_reduce0 + reduce_type(call, elem, kind, op);
   void* args[] = {&team, &dest, &src, &n};
-  launch(call, k_reduce0 + static_cast<int>(op) * kNTypes + ty, bytes <= GSHMEM_DEV_LL_BYTES / 2 ? 1 : rows_for(bytes), args,
-         stream);
+  launch(call, id, bytes <= GSHMEM_DEV_LL_BYTES / 2 ? 1 : rows_for(bytes), args, stream);
+}
+
+void dev_reducescatter(const char* call, int team, void* dest, const void* src, size_t n, size_t elem, char kind,
+                       gshmem_reduce_op op, void* stream) {
+  team::Team& t = dev_team(call, team, static_cast<int>(GSHMEM_DEV_MAX_TEAM_PES));
+  const size_t bytes = bytes_of(call, n, elem), sbytes = bytes_of(call, n * static_cast<size_t>(t.size()), elem);
+  dev_range(call, dest, bytes, "dest");
+  dev_range(call, src, sbytes, "source");
+  check_no_overlap(call, dest, bytes, src, sbytes);
+  const int id = k_rs0 + reduce_type(call, elem, kind, op);
+  void* args[] = {&team, &dest, &src, &n};
+  launch(call, id, rows_for(bytes), args, stream);
 }
 
 void dev_team_sync(const char* call, int team, void* stream) {
@@ -227,6 +249,9 @@ bool device_buffers(const char*, const void*, const void*) { return false; }
 void dev_broadcast(const char* call, int, void*, const void*, size_t, int, void*) { fatal(call, "built without CUDA"); }
 void dev_fcollect(const char* call, int, void*, const void*, size_t, void*) { fatal(call, "built without CUDA"); }
 void dev_alltoall(const char* call, int, void*, const void*, size_t, void*) { fatal(call, "built without CUDA"); }
+void dev_reducescatter(const char* call, int, void*, const void*, size_t, size_t, char, gshmem_reduce_op, void*) {
+  fatal(call, "built without CUDA");
+}
 void dev_reduce(const char* call, int, void*, const void*, size_t, size_t, char, gshmem_reduce_op, void*) {
   fatal(call, "built without CUDA");
 }

@@ -26,5 +26,8 @@ void dev_alltoalls(const char* call, int team, void* dest, const void* src, ptrd
 // kind: 'i' signed integer, 'u' unsigned integer, 'f' floating point ('c': reported).
 void dev_reduce(const char* call, int team, void* dest, const void* src, size_t nelems, size_t elem, char kind,
                 gshmem_reduce_op op, void* stream);
+// Reduce-scatter: src holds team-size * nelems elements, dest nelems (teams of up to 8 PEs).
+void dev_reducescatter(const char* call, int team, void* dest, const void* src, size_t nelems, size_t elem, char kind,
+                       gshmem_reduce_op op, void* stream);
 
 }  // namespace gshmem::coll

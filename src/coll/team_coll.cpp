@@ -41,6 +41,13 @@ bool reduce_on_device(const char* call, int team, void* d, const void* s, size_t
   return true;
 }
 
+bool reducescatter_on_device(const char* call, int team, void* d, const void* s, size_t n, size_t elem, char kind,
+                             gshmem_reduce_op op) {
+  if (!on_device(call, team, d, s, op_reducescatter, bytes_of(call, n, elem), 0)) return false;
+  dev_reducescatter(call, team, d, s, n, elem, kind, op, nullptr);
+  return true;
+}
+
 int broadcast(const char* call, int team, void* d, const void* s, size_t n, size_t e, int root) {
   const size_t bytes = bytes_of(call, n, e);
   if (on_device(call, team, d, s, op_bcast, bytes, static_cast<uint64_t>(root)))

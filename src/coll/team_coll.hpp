@@ -54,6 +54,9 @@ constexpr char element_kind() {
 // device heap and the GPU reduction ran instead.
 bool reduce_on_device(const char* call, int team, void* d, const void* s, size_t n, size_t elem, char kind,
                       gshmem_reduce_op op);
+// The same for reduce-scatter.
+bool reducescatter_on_device(const char* call, int team, void* d, const void* s, size_t n, size_t elem, char kind,
+                             gshmem_reduce_op op);
 void team_host(const char* call, int team, uint64_t op, uint64_t a, uint64_t b,
                const std::function<void(Group&, int size)>& body);
 // Checks that [p, p + bytes) is symmetric (this PE's view) and in host memory (host collectives).
@@ -78,6 +81,8 @@ int reduce(const char* call, int team, T* d, const T* s, size_t n) {
 template <typename T, int Op>
 int reducescatter(const char* call, int team, T* d, const T* s, size_t n) {
   const size_t bytes = bytes_of(call, n, sizeof(T));
+  if (reducescatter_on_device(call, team, d, s, n, sizeof(T), element_kind<T>(), static_cast<gshmem_reduce_op>(Op)))
+    return 0;
   team_host(call, team, op_reducescatter, bytes, 0, [&](Group& g, int size) {
     const size_t sbytes = bytes_of(call, n * static_cast<size_t>(size), sizeof(T));
     check_sym(call, d, bytes, "dest");

@@ -174,6 +174,51 @@ static void run_16(void* src, void* dst, uint64_t seed) {
   }
 }
 
+// On a stream (gshmem's and NVSHMEM's names) and from the host on the device heap.
+static void run_stream(void* src, void* dst, uint64_t seed) {
+  const int npes = shmem_n_pes(), me = shmem_my_pe();
+  const size_t n = 3001;  // several rows at small GSHMEM_COLL_BLOCK_BYTES, one otherwise
+  cudaStream_t st;
+  CK(cudaStreamCreate(&st));
+  auto val = [&](int pe, size_t i) { return static_cast<int>(payload(seed, pe, i) % 1000); };
+  std::vector<int> got(n);
+  for (int mode = 0; mode < 3; ++mode) {
+    fill(static_cast<int*>(src), npes, n, seed);  // the values check() recomputes
+    CK(cudaMemset(dst, 0xa5, n * sizeof(int)));
+    shmem_barrier_all();
+    const char* what = mode == 0 ? "shmemx_int_sum_reducescatter_on_stream"
+                       : mode == 1 ? "nvshmemx_int_max_reducescatter_on_stream"
+                                   : "shmemx_int_sum_reducescatter (host, device heap)";
+    if (mode == 0) shmemx_int_sum_reducescatter_on_stream(SHMEM_TEAM_WORLD, static_cast<int*>(dst), static_cast<int*>(src), n, st);
+    if (mode == 1) nvshmemx_int_max_reducescatter_on_stream(SHMEM_TEAM_WORLD, static_cast<int*>(dst), static_cast<int*>(src), n, st);
+    if (mode == 2) shmemx_int_sum_reducescatter(SHMEM_TEAM_WORLD, static_cast<int*>(dst), static_cast<int*>(src), n);
+    CK(cudaStreamSynchronize(st));
+    CK(cudaMemcpy(got.data(), dst, n * sizeof(int), cudaMemcpyDeviceToHost));
+    check(what, SHMEM_TEAM_WORLD, 0, 1, npes, n, seed, got.data(),
+          mode == 1 ? +[](int a, int b) { return a < b ? b : a; } : +[](int a, int b) { return a + b; });
+  }
+  // half on a stream
+  std::vector<__half> h16(static_cast<size_t>(npes) * n), g16(n);
+  for (size_t i = 0; i < h16.size(); ++i) h16[i] = __float2half(static_cast<float>(val(me, i) % 100));
+  CK(cudaMemcpy(src, h16.data(), h16.size() * 2, cudaMemcpyHostToDevice));
+  CK(cudaMemset(dst, 0xa5, n * 2));
+  shmem_barrier_all();
+  nvshmemx_half_sum_reducescatter_on_stream(SHMEM_TEAM_WORLD, static_cast<__half*>(dst), static_cast<__half*>(src), n, st);
+  CK(cudaStreamSynchronize(st));
+  CK(cudaMemcpy(g16.data(), dst, n * 2, cudaMemcpyDeviceToHost));
+  for (size_t i = 0; i < n; ++i) {
+    int e = 0;
+    for (int p = 0; p < npes; ++p) e += val(p, static_cast<size_t>(me) * n + i) % 100;
+    if (__half2float(g16[i]) != static_cast<float>(e)) {
+      fprintf(stderr, "FAIL gpu_rs: pe %d: nvshmemx_half_sum_reducescatter_on_stream element %zu (expected %d got %g)\n",
+              me, i, e, static_cast<double>(__half2float(g16[i])));
+      ++fails;
+      break;
+    }
+  }
+  CK(cudaStreamDestroy(st));
+}
+
 int main() {
   skip_without_gpu();
   shmem_init();
@@ -190,13 +235,14 @@ int main() {
   CK(cudaMemcpy(&seed, seedbuf, sizeof seed, cudaMemcpyDeviceToHost));
   run_team(SHMEM_TEAM_WORLD, 0, 1, npes, src, dst, seed);
   run_16(src, dst, seed ^ 0x1616);
+  run_stream(src, dst, seed ^ 0x5757);
   // the even PEs (a strided team when there are 3 or more PEs)
   shmem_team_t even = SHMEM_TEAM_INVALID;
   shmem_team_split_strided(SHMEM_TEAM_WORLD, 0, 2, (npes + 1) / 2, nullptr, 0, &even);
   if (even != SHMEM_TEAM_INVALID) run_team(even, 0, 2, (npes + 1) / 2, src, dst, seed ^ 0xABCDEF);
   shmem_barrier_all();
   if (fails) shmem_global_exit(1);
-  if (shmem_my_pe() == 0) printf("gpu_rs: %d PEs: reduce-scatter at every scope, world and strided team, half/bfloat16 and maxloc reductions: PASS\n", npes);
+  if (shmem_my_pe() == 0) printf("gpu_rs: %d PEs: reduce-scatter at every scope, world and strided team, half/bfloat16 and maxloc reductions, on a stream and from the host: PASS\n", npes);
   shmem_finalize();
   return 0;
 }
