@@ -216,6 +216,35 @@ static void run_stream(void* src, void* dst, uint64_t seed) {
       break;
     }
   }
+  // half and bfloat16 reductions on a stream (the kernel table shared with reduce-scatter)
+  std::vector<__nv_bfloat16> b16(n), gb(n);
+  for (size_t i = 0; i < n; ++i) {
+    h16[i] = __float2half(static_cast<float>(val(me, i) % 100));
+    b16[i] = __float2bfloat16(static_cast<float>(val(me, n + i) % 200));
+  }
+  char* d = static_cast<char*>(dst);
+  char* sr = static_cast<char*>(src);
+  CK(cudaMemcpy(sr, h16.data(), n * 2, cudaMemcpyHostToDevice));
+  CK(cudaMemcpy(sr + 2 * n, b16.data(), n * 2, cudaMemcpyHostToDevice));
+  CK(cudaMemset(dst, 0xa5, 4 * n));
+  shmem_barrier_all();
+  shmemx_half_sum_reduce_on_stream(SHMEM_TEAM_WORLD, reinterpret_cast<shmemx_half_t*>(d),
+                                   reinterpret_cast<const shmemx_half_t*>(sr), n, st);
+  nvshmemx_bfloat16_max_reduce_on_stream(SHMEM_TEAM_WORLD, reinterpret_cast<__nv_bfloat16*>(d + 2 * n),
+                                         reinterpret_cast<const __nv_bfloat16*>(sr + 2 * n), n, st);
+  CK(cudaStreamSynchronize(st));
+  CK(cudaMemcpy(g16.data(), d, n * 2, cudaMemcpyDeviceToHost));
+  CK(cudaMemcpy(gb.data(), d + 2 * n, n * 2, cudaMemcpyDeviceToHost));
+  for (size_t i = 0; i < n; ++i) {
+    int e = 0, m = -1;
+    for (int p = 0; p < npes; ++p) e += val(p, i) % 100, m = std::max(m, val(p, n + i) % 200);
+    if (__half2float(g16[i]) != static_cast<float>(e) || __bfloat162float(gb[i]) != static_cast<float>(m)) {
+      fprintf(stderr, "FAIL gpu_rs: pe %d: half sum / bfloat16 max reduce on a stream, element %zu (expected %d / %d got %g / %g)\n",
+              me, i, e, m, static_cast<double>(__half2float(g16[i])), static_cast<double>(__bfloat162float(gb[i])));
+      ++fails;
+      break;
+    }
+  }
   CK(cudaStreamDestroy(st));
 }
 
