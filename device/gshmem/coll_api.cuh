@@ -107,33 +107,40 @@ GSHMEM_REDUCE_MINMAX_TYPES_DEVICE(GSHMEM_DDEF_REDUCE_MINMAX)
 GSHMEM_REDUCE_MINMAX_TYPES_DEVICE(GSHMEM_DDEF_REDUCE_ARITH)
 #endif /* __CUDA_ARCH__ */
 
-/* ---- Reduce-scatter (shmemx.h): thread scope in the device pass, _warp and _block in both ---- */
-#define GSHMEMX_DDEF_RS_SCOPE(T, N, OP, F, S, SFX)                                                      \
-  GSHMEM_D int shmemx_##N##_##OP##_reducescatter##SFX(shmem_team_t team, T *d, const T *s, size_t n) {   \
-    GSHMEM_DEV::reducescatter<GSHMEM_DEV::S, T, GSHMEM_DEV::Reduce<F>>("shmemx_" #N "_" #OP "_reducescatter" #SFX, \
-                                                                       team, d, s, n);                  \
+/* ---- shmemx_ reduction families at every scope (thread scope in the device pass, _warp and _block
+ * in both): reduce-scatter (shmemx.h) for every reduction type, and half and bfloat16 reductions
+ * (sum, prod, min, max; each step rounds to the type, in team order on every PE, as the on-stream
+ * ones). FAM is the algorithm in impl/coll.cuh and the name's suffix. ---- */
+#define GSHMEMX_DDEF_FAM_SCOPE(FAM, T, N, OP, F, S, SFX)                                                \
+  GSHMEM_D int shmemx_##N##_##OP##_##FAM##SFX(shmem_team_t team, T *d, const T *s, size_t n) {          \
+    GSHMEM_DEV::FAM<GSHMEM_DEV::S, T, GSHMEM_DEV::Reduce<F>>("shmemx_" #N "_" #OP "_" #FAM #SFX, team, d, s, n); \
     return 0;                                                                                           \
   }
 #ifdef __CUDA_ARCH__
-#define GSHMEMX_DDEF_RS(T, N, OP, F) GSHMEMX_DDEF_RS_SCOPE(T, N, OP, F, Thread, ) \
-  GSHMEMX_DDEF_RS_SCOPE(T, N, OP, F, Warp, _warp) GSHMEMX_DDEF_RS_SCOPE(T, N, OP, F, Block, _block)
+#define GSHMEMX_DDEF_FAM(FAM, T, N, OP, F) GSHMEMX_DDEF_FAM_SCOPE(FAM, T, N, OP, F, Thread, ) \
+  GSHMEMX_DDEF_FAM_SCOPE(FAM, T, N, OP, F, Warp, _warp) GSHMEMX_DDEF_FAM_SCOPE(FAM, T, N, OP, F, Block, _block)
 #else
-#define GSHMEMX_DDEF_RS(T, N, OP, F) \
-  GSHMEMX_DDEF_RS_SCOPE(T, N, OP, F, Warp, _warp) GSHMEMX_DDEF_RS_SCOPE(T, N, OP, F, Block, _block)
+#define GSHMEMX_DDEF_FAM(FAM, T, N, OP, F) \
+  GSHMEMX_DDEF_FAM_SCOPE(FAM, T, N, OP, F, Warp, _warp) GSHMEMX_DDEF_FAM_SCOPE(FAM, T, N, OP, F, Block, _block)
 #endif
-#define GSHMEMX_DDEF_RS_BIT(T, N) \
-  GSHMEMX_DDEF_RS(T, N, and, GSHMEM_REDUCE_AND) GSHMEMX_DDEF_RS(T, N, or, GSHMEM_REDUCE_OR) GSHMEMX_DDEF_RS(T, N, xor, GSHMEM_REDUCE_XOR)
-#define GSHMEMX_DDEF_RS_ARITH(T, N)                                                                     \
-  GSHMEMX_DDEF_RS(T, N, max, GSHMEM_REDUCE_MAX) GSHMEMX_DDEF_RS(T, N, min, GSHMEM_REDUCE_MIN)           \
-  GSHMEMX_DDEF_RS(T, N, sum, GSHMEM_REDUCE_SUM) GSHMEMX_DDEF_RS(T, N, prod, GSHMEM_REDUCE_PROD)
+#define GSHMEMX_DDEF_FAM_ARITH(FAM, T, N)                                                               \
+  GSHMEMX_DDEF_FAM(FAM, T, N, max, GSHMEM_REDUCE_MAX) GSHMEMX_DDEF_FAM(FAM, T, N, min, GSHMEM_REDUCE_MIN) \
+  GSHMEMX_DDEF_FAM(FAM, T, N, sum, GSHMEM_REDUCE_SUM) GSHMEMX_DDEF_FAM(FAM, T, N, prod, GSHMEM_REDUCE_PROD)
+#define GSHMEMX_DDEF_RS_BIT(T, N)                                                                       \
+  GSHMEMX_DDEF_FAM(reducescatter, T, N, and, GSHMEM_REDUCE_AND)                                         \
+  GSHMEMX_DDEF_FAM(reducescatter, T, N, or, GSHMEM_REDUCE_OR) GSHMEMX_DDEF_FAM(reducescatter, T, N, xor, GSHMEM_REDUCE_XOR)
+#define GSHMEMX_DDEF_RS_ARITH(T, N) GSHMEMX_DDEF_FAM_ARITH(reducescatter, T, N)
 GSHMEM_REDUCE_BIT_TYPES(GSHMEMX_DDEF_RS_BIT)
 GSHMEM_REDUCE_MINMAX_TYPES_DEVICE(GSHMEMX_DDEF_RS_ARITH)
-GSHMEMX_DDEF_RS_ARITH(__half, half)
-GSHMEMX_DDEF_RS_ARITH(__nv_bfloat16, bfloat16)
+GSHMEMX_DDEF_FAM_ARITH(reducescatter, __half, half)
+GSHMEMX_DDEF_FAM_ARITH(reducescatter, __nv_bfloat16, bfloat16)
+GSHMEMX_DDEF_FAM_ARITH(reduce, __half, half)
+GSHMEMX_DDEF_FAM_ARITH(reduce, __nv_bfloat16, bfloat16)
 #undef GSHMEMX_DDEF_RS_BIT
 #undef GSHMEMX_DDEF_RS_ARITH
-#undef GSHMEMX_DDEF_RS
-#undef GSHMEMX_DDEF_RS_SCOPE
+#undef GSHMEMX_DDEF_FAM_ARITH
+#undef GSHMEMX_DDEF_FAM
+#undef GSHMEMX_DDEF_FAM_SCOPE
 
 /* ---- Warp and block scope (every thread of the scope calls; one scope per member PE) ---- */
 #define GSHMEMX_DDEF_COLL_SCOPE(S, SC)                                                                  \
@@ -227,30 +234,6 @@ GSHMEM_REDUCE_MINMAX_TYPES_DEVICE(GSHMEMX_DDEF_REDUCE_ARITH)
 #undef GSHMEM_DDEF_REDUCE_ARITH
 #undef GSHMEM_DDEF_REDUCE
 #endif
-
-/* ---- half and bfloat16 reductions (sum, prod, min, max): thread scope in the device pass, _warp
- * and _block in both. Each step rounds to the type, in team order on every PE (bit-identical
- * results everywhere), as the on-stream ones (shmemx.h). ---- */
-#define GSHMEMX_DDEF_R16_SCOPE(T, N, OP, F, S, SFX)                                                     \
-  GSHMEM_D int shmemx_##N##_##OP##_reduce##SFX(shmem_team_t team, T *d, const T *s, size_t n) {         \
-    GSHMEM_DEV::reduce<GSHMEM_DEV::S, T, GSHMEM_DEV::Reduce<F>>("shmemx_" #N "_" #OP "_reduce" #SFX, team, d, s, n); \
-    return 0;                                                                                           \
-  }
-#ifdef __CUDA_ARCH__
-#define GSHMEMX_DDEF_R16(T, N, OP, F) GSHMEMX_DDEF_R16_SCOPE(T, N, OP, F, Thread, ) \
-  GSHMEMX_DDEF_R16_SCOPE(T, N, OP, F, Warp, _warp) GSHMEMX_DDEF_R16_SCOPE(T, N, OP, F, Block, _block)
-#else
-#define GSHMEMX_DDEF_R16(T, N, OP, F) \
-  GSHMEMX_DDEF_R16_SCOPE(T, N, OP, F, Warp, _warp) GSHMEMX_DDEF_R16_SCOPE(T, N, OP, F, Block, _block)
-#endif
-#define GSHMEMX_DDEF_R16_ALL(T, N)                                                                      \
-  GSHMEMX_DDEF_R16(T, N, max, GSHMEM_REDUCE_MAX) GSHMEMX_DDEF_R16(T, N, min, GSHMEM_REDUCE_MIN)         \
-  GSHMEMX_DDEF_R16(T, N, sum, GSHMEM_REDUCE_SUM) GSHMEMX_DDEF_R16(T, N, prod, GSHMEM_REDUCE_PROD)
-GSHMEMX_DDEF_R16_ALL(__half, half)
-GSHMEMX_DDEF_R16_ALL(__nv_bfloat16, bfloat16)
-#undef GSHMEMX_DDEF_R16_ALL
-#undef GSHMEMX_DDEF_R16
-#undef GSHMEMX_DDEF_R16_SCOPE
 
 /* ---- max with location (NVSHMEM's double2 maxloc): x the value, y its location; the largest x,
  * the smallest y among equal x. Warp and block scope. ---- */
