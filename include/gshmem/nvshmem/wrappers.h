@@ -349,15 +349,18 @@ GSHMEM_NV_D void gshmem_nv_istride_one(char *d, const char *s, ptrdiff_t dst, pt
     else shmem_getmem(d + (ptrdiff_t)i * dst * (ptrdiff_t)size, s + (ptrdiff_t)i * sst * (ptrdiff_t)size, size, pe);
   }
 }
+GSHMEM_NV_D unsigned gshmem_nv_thread_rank(void) {
+  return threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z);
+}
 GSHMEM_NV_D void gshmem_nv_istride_warp(void *d, const void *s, ptrdiff_t dst, ptrdiff_t sst, size_t n, size_t size,
                                         int pe, int put) {
-  gshmem_nv_istride_one((char *)d, (const char *)s, dst, sst, n, size, pe, put, threadIdx.x % 32u, 32u);
+  /* the lane: threads of a warp are consecutive in the block's linear order (2-D and 3-D blocks too) */
+  gshmem_nv_istride_one((char *)d, (const char *)s, dst, sst, n, size, pe, put, gshmem_nv_thread_rank() % 32u, 32u);
   __syncwarp();
 }
 GSHMEM_NV_D void gshmem_nv_istride_block(void *d, const void *s, ptrdiff_t dst, ptrdiff_t sst, size_t n, size_t size,
                                          int pe, int put) {
-  const unsigned rank = threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z);
-  gshmem_nv_istride_one((char *)d, (const char *)s, dst, sst, n, size, pe, put, rank,
+  gshmem_nv_istride_one((char *)d, (const char *)s, dst, sst, n, size, pe, put, gshmem_nv_thread_rank(),
                         blockDim.x * blockDim.y * blockDim.z);
   __syncthreads();
 }
