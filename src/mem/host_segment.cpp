@@ -1,7 +1,9 @@
 #include "mem/host_segment.hpp"
 
 #include <link.h>
+#include <signal.h>
 #include <sys/mman.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -9,6 +11,7 @@
 #include <cstring>
 
 #include "common/log.hpp"
+#include "mem/pause_threads.hpp"
 
 namespace gshmem::mem {
 
@@ -110,8 +113,7 @@ int find_exe_data(dl_phdr_info* info, size_t, void* arg) {
 // (poisoned shadow) between its globals, and libc's memcmp/memcpy are intercepted and checked
 // against them, so this loop is neither (no sanitizer instrumentation, volatile stores that the
 // compiler cannot turn back into a memcpy call).
-__attribute__((no_sanitize("address", "undefined", "thread"))) void copy_page_unless_zero(char* dst, uintptr_t src,
-                                                                                          size_t page) {
+GSHMEM_NO_INSTRUMENT void copy_page_unless_zero(char* dst, uintptr_t src, size_t page) {
   const auto* s = reinterpret_cast<const uint64_t*>(src);  // page-aligned
   const size_t words = page / sizeof(uint64_t);
   uint64_t any = 0;
@@ -119,6 +121,31 @@ __attribute__((no_sanitize("address", "undefined", "thread"))) void copy_page_un
   if (!any) return;
   auto* d = reinterpret_cast<volatile uint64_t*>(dst);
   for (size_t i = 0; i < words; ++i) d[i] = s[i];
+}
+
+struct Swap {
+  uintptr_t lo, hi, page;
+  char* copy;  // the memfd mapped elsewhere
+  int fd;
+  void* mapped;  // result: MAP_FAILED on error
+  int err;
+};
+
+// Copies the segment into the memfd and maps the memfd over it, while every other thread is paused
+// (run_with_threads_paused): a write made between the two would be lost. Nothing here enters a
+// sanitizer runtime (whose state, in a sanitizer build, is part of the segment being copied): the
+// copy is uninstrumented and the mmap is the raw system call, not the interceptor.
+GSHMEM_NO_INSTRUMENT void swap_in(void* arg) {
+  auto* w = static_cast<Swap*>(arg);
+  // Copy page by page, skipping all-zero pages so an untouched large .bss stays uncommitted.
+  for (uintptr_t p = w->lo; p < w->hi; p += w->page) copy_page_unless_zero(w->copy + (p - w->lo), p, w->page);
+  const long m = syscall(SYS_mmap, w->lo, w->hi - w->lo, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_FIXED, w->fd, 0L);
+  if (m < 0 && m > -4096) {
+    w->mapped = MAP_FAILED;
+    w->err = static_cast<int>(-m);
+  } else {
+    w->mapped = reinterpret_cast<void*>(m);
+  }
 }
 
 }  // namespace
@@ -147,19 +174,27 @@ Status share_data_segment(HostSegment* out) {
     close(fd);
     return Status::system_error;
   }
-  // Copy page by page, skipping all-zero pages so an untouched large .bss stays uncommitted.
-  for (uintptr_t p = lo; p < hi; p += page) copy_page_unless_zero(static_cast<char*>(tmp) + (p - lo), p, page);
-  // One mmap call swaps the pages in place: the contents are identical before and after.
-  void* m = mmap(reinterpret_cast<void*>(lo), len, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_FIXED, fd, 0);
+  Swap w{lo, hi, page, static_cast<char*>(tmp), fd, MAP_FAILED, 0};
+  PauseReport rep;
+  const Status st = run_with_threads_paused(swap_in, &w, &rep);
   munmap(tmp, len);
-  if (m == MAP_FAILED) {
+  if (st != Status::ok) {
+    GSHMEM_WARN(Subsys::mem,
+                "symmetric data: thread %d did not pause within a second (signal %d); the data segment "
+                "is not remapped",
+                rep.stuck_tid, SIGRTMAX - 1);
+    close(fd);
+    return st;
+  }
+  if (w.mapped == MAP_FAILED) {
     GSHMEM_WARN(Subsys::mem, "symmetric data: remapping [%p, +%zu): %s", reinterpret_cast<void*>(lo), len,
-                strerror(errno));
+                strerror(w.err));
     close(fd);
     return Status::system_error;
   }
-  out->adopt(m, len, fd, /*unmap_on_reset=*/false);
-  GSHMEM_DEBUG(Subsys::mem, "symmetric data segment [%p, +%zu)", m, len);
+  out->adopt(w.mapped, len, fd, /*unmap_on_reset=*/false);
+  GSHMEM_DEBUG(Subsys::mem, "symmetric data segment [%p, +%zu); %d other threads paused, %d skipped", w.mapped, len,
+               rep.paused, rep.skipped);
   return Status::ok;
 }
 

@@ -40,7 +40,9 @@ class HostSegment {
 
 // Remaps the executable's writable data (.data, .bss, minus RELRO) onto a memfd so that peers can
 // map it: global and static variables become symmetric data objects. Contents are preserved.
-// The mapping stays for the life of the process. Must run before other threads touch globals.
+// The mapping stays for the life of the process. Other threads wait in a signal handler while the
+// segment is copied and swapped (mem/pause_threads.hpp); one that blocks the signal must not write
+// the segment meanwhile.
 Status share_data_segment(HostSegment* out);
 
 }  // namespace gshmem::mem
