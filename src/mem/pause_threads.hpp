@@ -7,7 +7,12 @@
 // A function that runs while sanitizer-built threads are paused must not enter the sanitizer's
 // runtime: its state lives in the executable's data segment, which is what is being copied.
 #if defined(__clang__)
-#define GSHMEM_NO_INSTRUMENT __attribute__((disable_sanitizer_instrumentation))
+#if __has_attribute(disable_sanitizer_instrumentation)
+#define GSHMEM_NO_INSTRUMENT \
+  __attribute__((no_sanitize("address", "undefined", "thread"), disable_sanitizer_instrumentation))
+#else
+#define GSHMEM_NO_INSTRUMENT __attribute__((no_sanitize("address", "undefined", "thread")))
+#endif
 #else
 #define GSHMEM_NO_INSTRUMENT __attribute__((no_sanitize_address, no_sanitize_thread, no_sanitize_undefined))
 #endif
