@@ -17,6 +17,33 @@ size_t shmemx_heap_size(void);
 size_t shmemx_heap_used(void);
 /* 1 when shmem_malloc grows the heap past SHMEM_SYMMETRIC_SIZE (device heap over cuMem VMM). */
 int shmemx_heap_growable(void);
+/* ---- User buffer registration (docs/buffers.md) ----
+ * Return codes (the values of NVSHMEM's NVSHMEMX_* codes). */
+#define SHMEMX_SUCCESS 0
+#define SHMEMX_ERROR_INVALID_VALUE 1
+#define SHMEMX_ERROR_OUT_OF_MEMORY 2
+#define SHMEMX_ERROR_NOT_SUPPORTED 3
+#define SHMEMX_ERROR_SYMMETRY 4
+#define SHMEMX_ERROR_INTERNAL 7
+/* Registrable memory: on a GPU PE cuMem memory of its GPU (exportable, NIC-registrable), on a CPU
+ * PE shared host memory. Not symmetric, not collective. NULL with a message on failure; freed by
+ * shmemx_mem_free or at shmem_finalize. shmemx_mem_free refuses a registered buffer. */
+void *shmemx_mem_alloc(size_t size);
+int shmemx_mem_free(void *ptr);
+/* A buffer (shmemx_mem_alloc, cudaMalloc, host memory) as the local side of RMA (put source, get
+ * destination): registered with the NIC, so the ib transport reads and writes it without staging.
+ * Errors: NULL/empty, symmetric memory, overlapping or repeated registration, GPU memory of
+ * another GPU or past its allocation. Unregister takes the registered start address. */
+int shmemx_buffer_register(void *addr, size_t length);
+int shmemx_buffer_unregister(void *addr);
+void shmemx_buffer_unregister_all(void);
+/* Collective: each PE passes its own buffer of the same size, from shmemx_mem_alloc (a GPU PE with
+ * the VMM device heap); returns the symmetric address of the region (the same on every PE, in the
+ * symmetric heap: every RMA, atomic and collective call, host or device, may target it), or NULL
+ * with a message on every PE. flags: 0. Unregister (collective) takes the returned address. */
+void *shmemx_buffer_register_symmetric(void *buf_ptr, size_t size, int flags);
+int shmemx_buffer_unregister_symmetric(void *mmap_ptr, size_t size);
+
 /* Name of the bootstrap that started this job: "uid", "pmix", "mpi" or "single". */
 const char *shmemx_bootstrap_name(void);
 /* Number of PEs on this PE's node, and this PE's index among them. */

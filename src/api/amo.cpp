@@ -10,10 +10,17 @@ namespace {
 // Names a type spelled with several words (unsigned long long) so T(1) parses in macros.
 template <typename T>
 using Id = T;
+// The nbi fetch result: stored through core, since fetch may be GPU memory on a GPU PE.
 template <typename T>
-T* fetch_out(const char* c, T* fetch, int pe) {
+struct FetchOut {
+  const char* call;
+  T* fetch;
+  void operator=(T v) const { core::store_result(call, fetch, &v, sizeof v); }
+};
+template <typename T>
+FetchOut<T> fetch_out(const char* c, T* fetch, int pe) {
   if (!fetch) fatal(c, "fetch is NULL (target pe %d)", pe);
-  return fetch;
+  return {c, fetch};
 }
 template <typename T>
 T amo_fetch(const char* c, const T* s, int pe) { return core::amo(c, const_cast<T*>(s), pe, GSHMEM_AMO_FETCH); }
@@ -34,10 +41,10 @@ extern "C" {
   void shmem_##N##_atomic_set(T* d, T v, int pe) { amo_set("shmem_" #N "_atomic_set", d, v, pe); }     \
   T shmem_##N##_atomic_swap(T* d, T v, int pe) { return amo_swap("shmem_" #N "_atomic_swap", d, v, pe); } \
   void shmem_##N##_atomic_fetch_nbi(T* f, const T* s, int pe) {                                        \
-    *fetch_out("shmem_" #N "_atomic_fetch_nbi", f, pe) = amo_fetch("shmem_" #N "_atomic_fetch_nbi", s, pe); \
+    fetch_out("shmem_" #N "_atomic_fetch_nbi", f, pe) = amo_fetch("shmem_" #N "_atomic_fetch_nbi", s, pe); \
   }                                                                                                    \
   void shmem_##N##_atomic_swap_nbi(T* f, T* d, T v, int pe) {                                          \
-    *fetch_out("shmem_" #N "_atomic_swap_nbi", f, pe) = amo_swap("shmem_" #N "_atomic_swap_nbi", d, v, pe); \
+    fetch_out("shmem_" #N "_atomic_swap_nbi", f, pe) = amo_swap("shmem_" #N "_atomic_swap_nbi", d, v, pe); \
   }
 GSHMEM_AMO_EXT_TYPES(GSHMEM_DEF_AMO_EXT)
 #undef GSHMEM_DEF_AMO_EXT
@@ -55,15 +62,15 @@ GSHMEM_AMO_EXT_TYPES(GSHMEM_DEF_AMO_EXT)
   }                                                                                                    \
   void shmem_##N##_atomic_add(T* d, T v, int pe) { amo_rmw<GSHMEM_AMO_ADD>("shmem_" #N "_atomic_add", d, v, pe); } \
   void shmem_##N##_atomic_compare_swap_nbi(T* f, T* d, T c, T v, int pe) {                             \
-    *fetch_out("shmem_" #N "_atomic_compare_swap_nbi", f, pe) =                                        \
+    fetch_out("shmem_" #N "_atomic_compare_swap_nbi", f, pe) =                                        \
         amo_cswap("shmem_" #N "_atomic_compare_swap_nbi", d, c, v, pe);                                \
   }                                                                                                    \
   void shmem_##N##_atomic_fetch_inc_nbi(T* f, T* d, int pe) {                                          \
-    *fetch_out("shmem_" #N "_atomic_fetch_inc_nbi", f, pe) =                                           \
+    fetch_out("shmem_" #N "_atomic_fetch_inc_nbi", f, pe) =                                           \
         amo_rmw<GSHMEM_AMO_ADD>("shmem_" #N "_atomic_fetch_inc_nbi", d, Id<T>(1), pe);                            \
   }                                                                                                    \
   void shmem_##N##_atomic_fetch_add_nbi(T* f, T* d, T v, int pe) {                                     \
-    *fetch_out("shmem_" #N "_atomic_fetch_add_nbi", f, pe) =                                           \
+    fetch_out("shmem_" #N "_atomic_fetch_add_nbi", f, pe) =                                           \
         amo_rmw<GSHMEM_AMO_ADD>("shmem_" #N "_atomic_fetch_add_nbi", d, v, pe);                               \
   }
 GSHMEM_AMO_STD_TYPES(GSHMEM_DEF_AMO_STD)
@@ -75,7 +82,7 @@ GSHMEM_AMO_STD_TYPES(GSHMEM_DEF_AMO_STD)
   }                                                                                                    \
   void shmem_##N##_atomic_##NAME(T* d, T v, int pe) { amo_rmw<OP>("shmem_" #N "_atomic_" #NAME, d, v, pe); } \
   void shmem_##N##_atomic_fetch_##NAME##_nbi(T* f, T* d, T v, int pe) {                                \
-    *fetch_out("shmem_" #N "_atomic_fetch_" #NAME "_nbi", f, pe) =                                     \
+    fetch_out("shmem_" #N "_atomic_fetch_" #NAME "_nbi", f, pe) =                                     \
         amo_rmw<OP>("shmem_" #N "_atomic_fetch_" #NAME "_nbi", d, v, pe);                              \
   }
 #define GSHMEM_DEF_AMO_BIT(T, N)                 \

@@ -12,6 +12,10 @@ char* amo_word(const char* call, const void* dest, size_t size, int pe) {
   return t.device || t.via ? nullptr : t.p;
 }
 
+void store_result(const char* call, void* fetch, const void* v, size_t n) {
+  mem::store_local(rt(call).local_memory(), fetch, v, n);
+}
+
 uint64_t amo_indirect(const char* call, const void* dest, size_t size, int pe, gshmem_amo_op op, uint64_t a,
                       uint64_t b) {
   const Target t = target(call, dest, size, pe);

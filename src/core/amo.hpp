@@ -19,6 +19,9 @@ char* amo_word(const char* call, const void* dest, size_t size, int pe);
 uint64_t amo_indirect(const char* call, const void* dest, size_t size, int pe, gshmem_amo_op op, uint64_t a,
                       uint64_t b);
 
+// Stores an nbi atomic's fetched value at fetch (host memory, or GPU memory on a GPU PE).
+void store_result(const char* call, void* fetch, const void* v, size_t n);
+
 template <typename T>
 using AmoBits = std::conditional_t<sizeof(T) == 4, uint32_t, std::conditional_t<sizeof(T) == 8, uint64_t, T>>;
 

@@ -23,6 +23,14 @@ namespace {
 void check_local(const char* call, const void* p, const char* what, size_t nelems) {
   if (__builtin_expect(p == nullptr, 0)) fatal(call, "%s is NULL with nelems %zu", what, nelems);
 }
+
+// A mapped target in host memory (a CPU PE's heap, a GPU PE's globals): the local buffer may still
+// be GPU memory on a GPU PE, which the CPU cannot copy.
+void host_copy(const char* call, void* dst, const void* src, size_t n, const void* local, bool last) {
+  mem::LocalMemory* m = rt(call).local_memory();
+  if (m && m->is_device(local)) device_copy(call, dst, src, n, last);
+  else memcpy(dst, src, n);
+}
 }  // namespace
 
 void put(const char* call, void* dest, const void* src, size_t bytes, int pe, bool nbi) {
@@ -32,7 +40,7 @@ void put(const char* call, void* dest, const void* src, size_t bytes, int pe, bo
   const Target t = target(call, dest, bytes, pe);
   if (t.via) check_transport(call, *t.via, t.via->put(pe, t.seg, t.off, src, bytes));
   else if (t.device) device_copy(call, t.p, src, bytes, !nbi);
-  else memcpy(t.p, src, bytes);
+  else host_copy(call, t.p, src, bytes, src, true);
 }
 
 void get(const char* call, void* dest, const void* src, size_t bytes, int pe, bool nbi) {
@@ -42,7 +50,7 @@ void get(const char* call, void* dest, const void* src, size_t bytes, int pe, bo
   const Target t = target(call, src, bytes, pe, "source");
   if (t.via) check_transport(call, *t.via, t.via->get(pe, t.seg, t.off, dest, bytes));
   else if (t.device) device_copy(call, dest, t.p, bytes, !nbi);
-  else memcpy(dest, t.p, bytes);
+  else host_copy(call, dest, t.p, bytes, dest, true);
 }
 
 void iput(const char* call, void* dest, const void* src, ptrdiff_t dst, ptrdiff_t sst, size_t n, size_t e, int pe) {
@@ -57,7 +65,7 @@ void iput(const char* call, void* dest, const void* src, ptrdiff_t dst, ptrdiff_
     const size_t to = i * static_cast<size_t>(dst) * e, from = i * static_cast<size_t>(sst) * e;
     if (t.via) check_transport(call, *t.via, t.via->put(pe, t.seg, t.off + to, s + from, e));
     else if (t.device) device_copy(call, t.p + to, s + from, e, i + 1 == n);
-    else memcpy(t.p + to, s + from, e);
+    else host_copy(call, t.p + to, s + from, e, s, i + 1 == n);
   }
 }
 
@@ -73,7 +81,7 @@ void iget(const char* call, void* dest, const void* src, ptrdiff_t dst, ptrdiff_
     const size_t to = i * static_cast<size_t>(dst) * e, from = i * static_cast<size_t>(sst) * e;
     if (t.via) check_transport(call, *t.via, t.via->get(pe, t.seg, t.off + from, d + to, e));
     else if (t.device) device_copy(call, d + to, t.p + from, e, i + 1 == n);
-    else memcpy(d + to, t.p + from, e);
+    else host_copy(call, d + to, t.p + from, e, d, i + 1 == n);
   }
 }
 

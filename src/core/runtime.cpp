@@ -20,6 +20,7 @@
 #include "core/rma.hpp"
 #include "core/route_plan.hpp"
 #include "core/runtime.hpp"
+#include "core/buffers.hpp"
 #include "gshmem/constants.h"
 #include "mem/device_state.hpp"
 
@@ -447,6 +448,7 @@ void finalize() {
   if (r.gpu) r.gpu->drv->cuCtxSynchronize();
 #endif
   r.heap.finalize();
+  release_buffers();  // shmemx_mem_alloc'd memory, before the GPU context goes
 #if GSHMEM_HAVE_CUDA
   r.local.reset();
   r.ops.reset();

@@ -36,6 +36,11 @@ void Allocator::grow(size_t new_total) {
   total_ = new_total;
 }
 
+void Allocator::reserve_tail(size_t new_total) {
+  new_total = round_up(new_total, kGranule);
+  if (new_total > total_) total_ = new_total;
+}
+
 size_t Allocator::alloc(size_t bytes, size_t align) {
   if (bytes == 0 || bytes > total_) return kFail;
   if (align < kGranule) align = kGranule;

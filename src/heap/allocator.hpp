@@ -16,6 +16,9 @@ class Allocator {
   void reset(size_t total);
   // Extends the managed range to new_total (> total()); the new space joins the free list.
   void grow(size_t new_total);
+  // Extends the managed range to new_total with the new space neither free nor allocated: memory
+  // that is symmetric but not the allocator's (a registered user buffer); never handed out.
+  void reserve_tail(size_t new_total);
   size_t alloc(size_t bytes, size_t align);  // offset or kFail
   // Returns the freed block's size, 0 if off is not the start of an allocated block.
   size_t free(size_t off);

@@ -53,6 +53,21 @@ class DeviceSegments {
   }
   virtual void grow_cancel() {}
   virtual void grow_done() {}
+  // Like grow_create, with this PE's own cuMem allocation starting at ptr (the caller's memory,
+  // exportable as a POSIX fd) instead of a new chunk: *extra is rounded up the same way.
+  virtual Status grow_adopt(void* ptr, size_t* extra, int* fd) {
+    (void)ptr;
+    (void)extra;
+    (void)fd;
+    return Status::not_available;
+  }
+  // Unmaps [offset, offset + bytes) of pe's segment (a range grow_adopt added).
+  virtual Status unmap_range(int pe, size_t offset, size_t bytes) {
+    (void)pe;
+    (void)offset;
+    (void)bytes;
+    return Status::not_available;
+  }
 
   uint64_t base(int pe) const { return static_cast<size_t>(pe) < base_.size() ? base_[static_cast<size_t>(pe)] : 0; }
   virtual uint64_t window_base() const { return 0; }

@@ -203,11 +203,19 @@ bool SymmetricHeap::growable() const noexcept {
 #endif
 }
 
-Status SymmetricHeap::grow(boot::Bootstrap& b, size_t extra) {
+Status SymmetricHeap::grow(boot::Bootstrap& b, size_t extra) { return extend(b, extra, nullptr, nullptr); }
+
+Status SymmetricHeap::adopt(boot::Bootstrap& b, void* ptr, size_t bytes, size_t* off, size_t* mapped) {
+  *off = heap_.size;
+  *mapped = bytes;
+  return extend(b, bytes, ptr, mapped);
+}
+
+Status SymmetricHeap::extend(boot::Bootstrap& b, size_t extra, void* user, size_t* added) {
 #if GSHMEM_HAVE_CUDA
   if (!growable()) return Status::not_available;
   int fd = -1;
-  Status st = dev_->grow_create(&extra, &fd);
+  Status st = user ? dev_->grow_adopt(user, &extra, &fd) : dev_->grow_create(&extra, &fd);
   // Every PE must succeed, or none grows.
   std::vector<int32_t> ok(static_cast<size_t>(b.size()), 0);
   ok[static_cast<size_t>(my_pe_)] = st == Status::ok;
@@ -219,7 +227,7 @@ Status SymmetricHeap::grow(boot::Bootstrap& b, size_t extra) {
       close(fd);
       dev_->grow_cancel();
     }
-    return Status::out_of_memory;
+    return st == Status::ok ? Status::peer_failed : st;
   }
   std::vector<std::vector<int>> got;
   GSHMEM_CHECK(mem::exchange_fds(b, local_pes_, secret_, {fd}, &got));
@@ -229,12 +237,36 @@ Status SymmetricHeap::grow(boot::Bootstrap& b, size_t extra) {
   dev_->grow_done();
   const size_t old = heap_.size;
   heap_.size += extra;
-  alloc_.grow(heap_.size);
-  GSHMEM_INFO(Subsys::heap, "device heap grew from %zu to %zu bytes", old, heap_.size);
+  if (added) *added = extra;
+  if (user) {
+    alloc_.reserve_tail(heap_.size);
+    GSHMEM_INFO(Subsys::heap, "device heap: %zu bytes of user memory at %p joined it at offset %zu", extra, user, old);
+  } else {
+    alloc_.grow(heap_.size);
+    GSHMEM_INFO(Subsys::heap, "device heap grew from %zu to %zu bytes", old, heap_.size);
+  }
   return Status::ok;
 #else
   (void)b;
   (void)extra;
+  (void)user;
+  (void)added;
+  return Status::not_available;
+#endif
+}
+
+Status SymmetricHeap::unmap_range(size_t off, size_t bytes) {
+#if GSHMEM_HAVE_CUDA
+  if (!growable()) return Status::not_available;
+  Status st = Status::ok;
+  for (int pe : local_pes_) {
+    const Status s = dev_->unmap_range(pe, GSHMEM_DEV_CTRL_BYTES + off, bytes);
+    if (s != Status::ok) st = s;
+  }
+  return st;
+#else
+  (void)off;
+  (void)bytes;
   return Status::not_available;
 #endif
 }

@@ -53,6 +53,14 @@ class SymmetricHeap {
               const uint8_t job_secret[16], const DeviceHeapSpec* device);
   // Collective: adds at least extra bytes to every PE's device heap (same size everywhere).
   Status grow(boot::Bootstrap& b, size_t extra);
+  // Collective: maps this PE's cuMem allocation [ptr, ptr + bytes) (the same size on every PE;
+  // rounded up to the granularity in *mapped) after the end of every PE's device heap, where it is
+  // symmetric at heap offset *off; the allocator never hands it out. invalid_argument when ptr is
+  // not the start of exportable cuMem memory; peer_failed when another PE's failed.
+  Status adopt(boot::Bootstrap& b, void* ptr, size_t bytes, size_t* off, size_t* mapped);
+  // Unmaps [off, off + bytes) (a range adopt added) from every same-node PE's segment in this
+  // process; the range stays out of the allocator.
+  Status unmap_range(size_t off, size_t bytes);
   void finalize();
 
   // [addr, addr + bytes) of this PE's symmetric memory (heap or data segment) on pe.
@@ -80,6 +88,7 @@ class SymmetricHeap {
 
  private:
   Status exchange_and_map(boot::Bootstrap& b, const std::vector<int>& local_pes);
+  Status extend(boot::Bootstrap& b, size_t extra, void* user, size_t* added);
   HostSegments host_;
 #if GSHMEM_HAVE_CUDA
   std::unique_ptr<DeviceSegments> dev_;

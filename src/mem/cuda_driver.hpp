@@ -19,7 +19,8 @@ namespace gshmem::cu {
   X(cuModuleGetGlobal) X(cuLaunchCooperativeKernel) X(cuFuncSetAttribute) X(cuOccupancyMaxActiveBlocksPerMultiprocessor) \
   X(cuMemAlloc) X(cuMemFree) X(cuIpcGetMemHandle) X(cuIpcOpenMemHandle) X(cuIpcCloseMemHandle)          \
   X(cuMemHostAlloc) X(cuMemFreeHost) X(cuMemHostGetDevicePointer) X(cuStreamBatchMemOp) X(cuEventCreate)   \
-  X(cuEventRecord) X(cuEventQuery) X(cuEventDestroy) X(cuStreamWaitEvent) X(cuMemGetHandleForAddressRange)
+  X(cuEventRecord) X(cuEventQuery) X(cuEventDestroy) X(cuStreamWaitEvent) X(cuMemGetHandleForAddressRange) \
+  X(cuMemRetainAllocationHandle) X(cuMemGetAddressRange)
 
 struct Driver {
 #define GSHMEM_CU_MEMBER(f) decltype(&::f) f = nullptr;

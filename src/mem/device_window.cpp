@@ -87,6 +87,21 @@ Status DeviceWindow::map_imported(int slot, size_t offset, int fd, size_t bytes)
   return map_own(slot, offset, h, bytes);
 }
 
+Status DeviceWindow::unmap(int slot, size_t offset, size_t bytes) {
+  bytes = (bytes + gran_ - 1) / gran_ * gran_;
+  const CUdeviceptr va = slot_base(slot) + offset;
+  for (size_t i = 0; i < maps_.size(); ++i) {
+    if (maps_[i].va != va || maps_[i].bytes != bytes) continue;
+    const Mapping m = maps_[i];
+    maps_.erase(maps_.begin() + static_cast<std::ptrdiff_t>(i));
+    GSHMEM_CU(*drv_, cuMemUnmap, m.va, m.bytes);
+    GSHMEM_CU(*drv_, cuMemRelease, m.h);
+    return Status::ok;
+  }
+  GSHMEM_WARN(Subsys::mem, "no mapping of %zu bytes at slot %d + %zu", bytes, slot, offset);
+  return Status::invalid_argument;
+}
+
 void DeviceWindow::release() noexcept {
   if (!drv_) return;
   for (const Mapping& m : maps_) {

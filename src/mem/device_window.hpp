@@ -30,6 +30,8 @@ class DeviceWindow {
   Status map_own(int slot, size_t offset, CUmemGenericAllocationHandle h, size_t bytes);
   Status map_imported(int slot, size_t offset, int fd, size_t bytes);
   void drop_chunk(CUmemGenericAllocationHandle h) noexcept { drv_->cuMemRelease(h); }
+  // Unmaps what map_own/map_imported mapped at slot + offset (bytes must match) and releases it.
+  Status unmap(int slot, size_t offset, size_t bytes);
   void release() noexcept;
 
   CUdeviceptr slot_base(int slot) const noexcept { return base_ + static_cast<CUdeviceptr>(slot) * stride_; }

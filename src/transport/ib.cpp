@@ -150,7 +150,18 @@ Status qp_to_rts(const Verbs& v, ibv_qp* qp, uint32_t psn) {
 }
 
 void Registry::add_local(int seg, void* base, size_t len, uint32_t lkey, uint32_t rkey) {
+  std::lock_guard<std::mutex> lock(mu_);
   local_.push_back({seg, reinterpret_cast<uintptr_t>(base), len, lkey, rkey});
+}
+
+bool Registry::remove_local(const void* base) {
+  std::lock_guard<std::mutex> lock(mu_);
+  for (size_t i = 0; i < local_.size(); ++i)
+    if (local_[i].seg == kUserBuffer && local_[i].base == reinterpret_cast<uintptr_t>(base)) {
+      local_.erase(local_.begin() + static_cast<std::ptrdiff_t>(i));
+      return true;
+    }
+  return false;
 }
 
 void Registry::set_remote(int pe, int seg, const RemoteSeg& r) {
@@ -162,6 +173,7 @@ void Registry::set_remote(int pe, int seg, const RemoteSeg& r) {
 
 bool Registry::lookup(const void* addr, size_t len, uint32_t* lkey) const {
   const uintptr_t a = reinterpret_cast<uintptr_t>(addr);
+  std::lock_guard<std::mutex> lock(mu_);
   for (const Local& l : local_)
     if (a >= l.base && a - l.base <= l.len && len <= l.len - (a - l.base)) {
       *lkey = l.lkey;

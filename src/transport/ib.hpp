@@ -7,6 +7,7 @@
 #pragma once
 #include <cstddef>
 #include <cstdint>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -65,6 +66,9 @@ Status qp_to_rts(const Verbs& v, ibv_qp* qp, uint32_t psn);
 class Registry {
  public:
   void add_local(int seg, void* base, size_t len, uint32_t lkey, uint32_t rkey);
+  // Registered user buffers (seg kUserBuffer): local side only, added and removed while running.
+  static constexpr int kUserBuffer = -1;
+  bool remove_local(const void* base);
   void set_remote(int pe, int seg, const RemoteSeg& r);
   // false when [addr, addr+len) is not inside one registered local segment
   bool lookup(const void* addr, size_t len, uint32_t* lkey) const;
@@ -79,6 +83,7 @@ class Registry {
     size_t len;
     uint32_t lkey, rkey;
   };
+  mutable std::mutex mu_;  // local_ changes while the proxy thread looks keys up
   std::vector<Local> local_;
   std::vector<std::vector<RemoteSeg>> remote_;  // [pe][seg]
 };

@@ -228,8 +228,39 @@ Status IbTransport::start(boot::Bootstrap& boot, const std::vector<int>& peers, 
   return create(v, boot, peers, segs, opt, mem, out, why);
 }
 
+Status IbTransport::register_local(void* base, size_t len, int dmabuf_fd, std::string* why) {
+  ibv_mr* mr = nullptr;
+  std::string how;
+  if (dmabuf_fd >= 0 && v_.reg_dmabuf_mr) {
+    mr = v_.reg_dmabuf_mr(pd_, 0, len, reinterpret_cast<uint64_t>(base), dmabuf_fd, kAccess);
+    if (!mr) how = fmt("ibv_reg_dmabuf_mr: %s; ", strerror(errno));
+  }
+  if (!mr) mr = v_.reg_mr(pd_, base, len, kAccess);
+  if (!mr) {
+    *why = fmt("cannot register %zu bytes at %p with %s: %sibv_reg_mr: %s", len, base, dev_.name.c_str(), how.c_str(),
+               strerror(errno));
+    return Status::system_error;
+  }
+  std::lock_guard<std::mutex> lock(user_mu_);
+  user_mrs_.emplace_back(base, mr);
+  reg_.add_local(Registry::kUserBuffer, base, len, mr->lkey, mr->rkey);
+  return Status::ok;
+}
+
+void IbTransport::unregister_local(void* base) {
+  std::lock_guard<std::mutex> lock(user_mu_);
+  reg_.remove_local(base);
+  for (size_t i = 0; i < user_mrs_.size(); ++i)
+    if (user_mrs_[i].first == base) {
+      v_.dereg_mr(user_mrs_[i].second);
+      user_mrs_.erase(user_mrs_.begin() + static_cast<std::ptrdiff_t>(i));
+      return;
+    }
+}
+
 IbTransport::~IbTransport() {
   if (inflight_total_) (void)quiet();
+  for (auto& u : user_mrs_) v_.dereg_mr(u.second);
   for (ibv_qp* qp : qps_)
     if (qp) v_.destroy_qp(qp);
   if (cq_) v_.destroy_cq(cq_);

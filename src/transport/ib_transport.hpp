@@ -21,7 +21,9 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <mutex>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "bootstrap/bootstrap.hpp"
@@ -67,6 +69,11 @@ class IbTransport final : public transport::Transport {
   IbTransport(const IbTransport&) = delete;
   IbTransport& operator=(const IbTransport&) = delete;
   const char* name() const override { return "ib"; }
+  // A user buffer as the local side of RDMA without staging (shmemx_buffer_register): a memory
+  // region of [base, base + len), through dmabuf_fd (GPU memory, >= 0) or ibv_reg_mr. The caller
+  // keeps operations on it from running across unregister_local (it quiets first).
+  Status register_local(void* base, size_t len, int dmabuf_fd, std::string* why);
+  void unregister_local(void* base);
 
   Status put(int pe, Seg seg, uint64_t off, const void* src, size_t n) override;
   Status put_nbi(int pe, Seg seg, uint64_t off, const void* src, size_t n) override;
@@ -126,6 +133,8 @@ class IbTransport final : public transport::Transport {
   std::vector<uint32_t> inflight_;   // [pe]
   uint64_t inflight_total_ = 0;
   std::vector<ibv_mr*> mrs_;         // segments, staging, results
+  std::mutex user_mu_;
+  std::vector<std::pair<void*, ibv_mr*>> user_mrs_;  // registered user buffers: (base, region)
   Registry reg_;
   char* staging_ = nullptr;
   ibv_mr* staging_mr_ = nullptr;
