@@ -193,6 +193,17 @@ int shmemx_set_attr_uniqueid_args(int rank, int nranks, const shmemx_uniqueid_t 
  * Returns 0 or an error code with a message. */
 int shmemx_init_attr(unsigned int flags, shmemx_init_attr_t *attr);
 
+/* Kernels the program loads at run time (cuModuleLoad*, cuLibraryLoad*) from code compiled with
+ * shmem.h (or nvshmem.h) included: gives the module's or library's device-state copy the current
+ * state and keeps it current (heap growth, registered regions) until *_finalize. GPU PEs; returns
+ * SHMEMX_SUCCESS or an error code with a message (no device state in it, a CPU PE). */
+struct CUmod_st;
+struct CUlib_st;
+int shmemx_cumodule_init(struct CUmod_st *module);
+int shmemx_cumodule_finalize(struct CUmod_st *module);
+int shmemx_culibrary_init(struct CUlib_st *library);
+int shmemx_culibrary_finalize(struct CUlib_st *library);
+
 GSHMEM_EXTERN_C_END
 
 #endif /* SHMEMX_H */

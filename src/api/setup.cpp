@@ -7,6 +7,7 @@
 #include <cstdlib>
 
 #include "core/alloc.hpp"
+#include "core/modules.hpp"
 #include "core/rma.hpp"
 #include "core/runtime.hpp"
 
@@ -15,6 +16,11 @@ using namespace gshmem;
 extern "C" {
 
 void shmem_init(void) { core::init("shmem_init", SHMEM_THREAD_SINGLE, nullptr); }
+
+int shmemx_cumodule_init(struct CUmod_st* m) { return core::module_init("shmemx_cumodule_init", m, false); }
+int shmemx_cumodule_finalize(struct CUmod_st* m) { return core::module_finalize("shmemx_cumodule_finalize", m); }
+int shmemx_culibrary_init(struct CUlib_st* l) { return core::module_init("shmemx_culibrary_init", l, true); }
+int shmemx_culibrary_finalize(struct CUlib_st* l) { return core::module_finalize("shmemx_culibrary_finalize", l); }
 
 int shmem_init_thread(int requested, int* provided) {
   if (requested < SHMEM_THREAD_SINGLE || requested > SHMEM_THREAD_MULTIPLE) {

@@ -450,6 +450,7 @@ void finalize() {
   r.heap.finalize();
   release_buffers();  // shmemx_mem_alloc'd memory, before the GPU context goes
 #if GSHMEM_HAVE_CUDA
+  mem::forget_module_states();
   r.local.reset();
   r.ops.reset();
   if (r.gpu) mem::gpu_release(r.gpu.get());

@@ -68,18 +68,19 @@ class VmmSegments final : public DeviceSegments {
     const size_t g = window_.granularity();
     *extra = (*extra + g - 1) / g * g;
     if (mapped_ + *extra > window_.stride()) return Status::out_of_memory;
-    CUdeviceptr start = 0;
-    size_t len = 0;
-    GSHMEM_CU(*drv_, cuMemGetAddressRange, &start, &len, reinterpret_cast<CUdeviceptr>(ptr));
-    if (start != reinterpret_cast<CUdeviceptr>(ptr) || len < *extra) {
-      GSHMEM_WARN(Subsys::mem, "%p is not the start of a cuMem mapping of %zu bytes (its mapping: %#llx + %zu)", ptr,
-                  *extra, (unsigned long long)start, len);
-      return Status::invalid_argument;
-    }
     CUresult r = drv_->cuMemRetainAllocationHandle(&grow_h_, ptr);
     if (r != CUDA_SUCCESS) {
-      GSHMEM_WARN(Subsys::mem, "%p is not cuMem VMM memory (cuMemRetainAllocationHandle: %s)", ptr,
-                  cu::error_string(r));
+      GSHMEM_WARN(Subsys::mem, "%p is not cuMem VMM memory (cuMemRetainAllocationHandle: %s): allocate it with "
+                  "shmemx_mem_alloc", ptr, cu::error_string(r));
+      return Status::invalid_argument;
+    }
+    CUdeviceptr start = 0;
+    size_t len = 0;
+    r = drv_->cuMemGetAddressRange(&start, &len, reinterpret_cast<CUdeviceptr>(ptr));
+    if (r != CUDA_SUCCESS || start != reinterpret_cast<CUdeviceptr>(ptr) || len < *extra) {
+      GSHMEM_WARN(Subsys::mem, "%p is not the start of a cuMem mapping of %zu bytes (its mapping: %#llx + %zu)", ptr,
+                  *extra, (unsigned long long)start, len);
+      drv_->cuMemRelease(grow_h_);
       return Status::invalid_argument;
     }
     r = drv_->cuMemExportToShareableHandle(fd, grow_h_, CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR, 0);

@@ -4,6 +4,8 @@
 #include <mutex>
 #include <vector>
 
+#include "common/log.hpp"
+
 namespace gshmem::mem {
 
 namespace {
@@ -14,6 +16,23 @@ std::vector<Updater>& registry() {
   return r;
 }
 gshmem_device_state g_state{};
+#if GSHMEM_HAVE_CUDA
+struct ModuleCopy {
+  const cu::Driver* drv;
+  CUcontext ctx;
+  const void* key;
+  CUdeviceptr dptr;
+};
+std::vector<ModuleCopy> g_modules;
+CUresult copy_to(const ModuleCopy& m, const gshmem_device_state& s) {
+  CUcontext cur = nullptr;
+  m.drv->cuCtxGetCurrent(&cur);
+  if (cur != m.ctx) m.drv->cuCtxSetCurrent(m.ctx);
+  const CUresult r = m.drv->cuMemcpyHtoD(m.dptr, &s, sizeof s);
+  if (cur != m.ctx) m.drv->cuCtxSetCurrent(cur);
+  return r;
+}
+#endif
 bool g_published = false;
 std::atomic<uint64_t> g_generation{0};
 }  // namespace
@@ -37,7 +56,48 @@ void publish_device_state(const gshmem_device_state& s) {
   g_published = true;
   ++g_generation;
   for (Updater u : registry()) u(&g_state);
+#if GSHMEM_HAVE_CUDA
+  for (const ModuleCopy& m : g_modules) {
+    const CUresult r = copy_to(m, g_state);
+    if (r != CUDA_SUCCESS)
+      GSHMEM_WARN(Subsys::mem, "updating a loaded module's device state failed: %s", cu::error_string(r));
+  }
+#endif
 }
+
+#if GSHMEM_HAVE_CUDA
+Status add_module_state(const cu::Driver* drv, CUcontext ctx, const void* key, CUdeviceptr dptr) {
+  std::lock_guard<std::mutex> lock(g_reg_mu);
+  const ModuleCopy m{drv, ctx, key, dptr};
+  const CUresult r = copy_to(m, g_state);
+  if (r != CUDA_SUCCESS) {
+    GSHMEM_WARN(Subsys::mem, "copying the device state into a loaded module failed: %s", cu::error_string(r));
+    return Status::system_error;
+  }
+  for (ModuleCopy& e : g_modules)
+    if (e.key == key) {
+      e = m;
+      return Status::ok;
+    }
+  g_modules.push_back(m);
+  return Status::ok;
+}
+
+bool remove_module_state(const void* key) {
+  std::lock_guard<std::mutex> lock(g_reg_mu);
+  for (size_t i = 0; i < g_modules.size(); ++i)
+    if (g_modules[i].key == key) {
+      g_modules.erase(g_modules.begin() + static_cast<std::ptrdiff_t>(i));
+      return true;
+    }
+  return false;
+}
+
+void forget_module_states() {
+  std::lock_guard<std::mutex> lock(g_reg_mu);
+  g_modules.clear();
+}
+#endif
 
 }  // namespace gshmem::mem
 

@@ -7,6 +7,7 @@
 #include <cstdint>
 
 #include "gshmem/device_host/state.h"
+#include "mem/cuda_driver.hpp"
 
 namespace gshmem::mem {
 
@@ -18,5 +19,14 @@ void publish_device_state(const gshmem_device_state& s);
 // The last published state and its generation (grows with every publication; 0: none yet).
 uint64_t published_device_state(gshmem_device_state* out);
 uint64_t published_device_generation();
+
+#if GSHMEM_HAVE_CUDA
+// A module or library the program loaded through the driver (shmemx_cumodule_init): its copy of
+// the state (at dptr, in context ctx) gets the current state now and every later publication.
+// key: the module or library handle.
+Status add_module_state(const cu::Driver* drv, CUcontext ctx, const void* key, CUdeviceptr dptr);
+bool remove_module_state(const void* key);
+void forget_module_states();
+#endif
 
 }  // namespace gshmem::mem
