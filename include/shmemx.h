@@ -166,6 +166,19 @@ int shmemx_team_barrier(shmem_team_t team);
   GSHMEMX_DECL_RS(T, N, max) GSHMEMX_DECL_RS(T, N, min) GSHMEMX_DECL_RS(T, N, sum) GSHMEMX_DECL_RS(T, N, prod)
 GSHMEM_REDUCE_BIT_TYPES(GSHMEMX_DECL_RS_BIT)
 GSHMEM_REDUCE_MINMAX_TYPES_DEVICE(GSHMEMX_DECL_RS_ARITH)
+/* half and bfloat16 reductions and reduce-scatter from the host (sum, prod, min, max): on the device
+ * heap the GPU kernels; on CPU PEs the same arithmetic in software (each step in float, rounded to
+ * nearest even to the type, in team order): bit-identical results on every PE. Device code:
+ * thread, warp and block scope in gshmem/coll_api.cuh. */
+#define GSHMEMX_DECL_RED16(T, N, OP)                                                                 \
+  int shmemx_##N##_##OP##_reduce(shmem_team_t team, T *dest, const T *source, size_t nreduce);      \
+  GSHMEMX_DECL_RS(T, N, OP)
+#define GSHMEMX_DECL_RED16_ALL(T, N) \
+  GSHMEMX_DECL_RED16(T, N, max) GSHMEMX_DECL_RED16(T, N, min) GSHMEMX_DECL_RED16(T, N, sum) GSHMEMX_DECL_RED16(T, N, prod)
+GSHMEMX_DECL_RED16_ALL(shmemx_half_t, half)
+GSHMEMX_DECL_RED16_ALL(shmemx_bfloat16_t, bfloat16)
+#undef GSHMEMX_DECL_RED16_ALL
+#undef GSHMEMX_DECL_RED16
 #undef GSHMEMX_DECL_RS_BIT
 #undef GSHMEMX_DECL_RS_ARITH
 #undef GSHMEMX_DECL_RS

@@ -71,6 +71,22 @@ GSHMEM_REDUCE_MINMAX_TYPES_DEVICE(GSHMEM_DEF_RS_ARITH)
 #undef GSHMEM_DEF_RS_ARITH
 #undef GSHMEM_DEF_RS
 
+// half and bfloat16 reductions and reduce-scatter from the host (gshmem extension).
+#define GSHMEM_DEF_RED16(T, N, KIND, OP, F)                                                              \
+  int shmemx_##N##_##OP##_reduce(shmem_team_t t, T* d, const T* s, size_t n) {                           \
+    return coll::reduce16<F, KIND>("shmemx_" #N "_" #OP "_reduce", t, d, s, n, false);                   \
+  }                                                                                                     \
+  int shmemx_##N##_##OP##_reducescatter(shmem_team_t t, T* d, const T* s, size_t n) {                    \
+    return coll::reduce16<F, KIND>("shmemx_" #N "_" #OP "_reducescatter", t, d, s, n, true);             \
+  }
+#define GSHMEM_DEF_RED16_ALL(T, N, KIND)                                                                 \
+  GSHMEM_DEF_RED16(T, N, KIND, max, GSHMEM_REDUCE_MAX) GSHMEM_DEF_RED16(T, N, KIND, min, GSHMEM_REDUCE_MIN) \
+  GSHMEM_DEF_RED16(T, N, KIND, sum, GSHMEM_REDUCE_SUM) GSHMEM_DEF_RED16(T, N, KIND, prod, GSHMEM_REDUCE_PROD)
+GSHMEM_DEF_RED16_ALL(shmemx_half_t, half, 'h')
+GSHMEM_DEF_RED16_ALL(shmemx_bfloat16_t, bfloat16, 'b')
+#undef GSHMEM_DEF_RED16_ALL
+#undef GSHMEM_DEF_RED16
+
 // ---- Deprecated active-set forms ----
 void shmem_barrier(int start, int ls, int size, long* pSync) {
   coll::active_sync("shmem_barrier", start, ls, size, pSync, /*quiet_first=*/true);

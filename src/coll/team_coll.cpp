@@ -41,6 +41,58 @@ bool reduce_on_device(const char* call, int team, void* d, const void* s, size_t
   return true;
 }
 
+float f16_to_float(uint16_t v, char kind) {
+  uint32_t x;
+  if (kind == 'b') {
+    x = static_cast<uint32_t>(v) << 16;
+  } else {
+    const uint32_t sign = static_cast<uint32_t>(v & 0x8000) << 16, exp = (v >> 10) & 0x1f;
+    uint32_t man = v & 0x3ff;
+    if (exp == 0x1f) {
+      x = sign | 0x7f800000u | (man << 13);
+    } else if (exp) {
+      x = sign | ((exp + 112) << 23) | (man << 13);
+    } else if (!man) {
+      x = sign;
+    } else {  // subnormal: normalise
+      int k = 0;
+      while (!(man & 0x400)) man <<= 1, ++k;
+      x = sign | (static_cast<uint32_t>(113 - k) << 23) | ((man & 0x3ff) << 13);
+    }
+  }
+  float f;
+  memcpy(&f, &x, 4);
+  return f;
+}
+
+uint16_t float_to_f16(float f, char kind) {
+  uint32_t x;
+  memcpy(&x, &f, 4);
+  if (kind == 'b') {
+    if ((x & 0x7fffffffu) > 0x7f800000u) return static_cast<uint16_t>((x >> 16) | 0x40);  // quiet NaN
+    x += 0x7fffu + ((x >> 16) & 1);
+    return static_cast<uint16_t>(x >> 16);
+  }
+  const uint32_t sign = (x >> 16) & 0x8000, exp = (x >> 23) & 0xff;
+  uint32_t man = x & 0x7fffff;
+  if (exp == 0xff) return static_cast<uint16_t>(sign | 0x7c00 | (man ? 0x200 | (man >> 13) : 0));
+  const int e = static_cast<int>(exp) - 127 + 15;
+  if (e >= 31) return static_cast<uint16_t>(sign | 0x7c00);
+  if (e <= 0) {  // subnormal half (or zero)
+    if (e < -10) return static_cast<uint16_t>(sign);
+    man |= 0x800000;
+    const int shift = 14 - e;
+    uint32_t h = man >> shift;
+    const uint32_t rem = man & ((1u << shift) - 1), half = 1u << (shift - 1);
+    if (rem > half || (rem == half && (h & 1))) ++h;
+    return static_cast<uint16_t>(sign | h);
+  }
+  uint32_t h = sign | (static_cast<uint32_t>(e) << 10) | (man >> 13);
+  const uint32_t rem = man & 0x1fff;
+  if (rem > 0x1000 || (rem == 0x1000 && (h & 1))) ++h;  // a carry into the exponent is right (up to inf)
+  return static_cast<uint16_t>(h);
+}
+
 bool reducescatter_on_device(const char* call, int team, void* d, const void* s, size_t n, size_t elem, char kind,
                              gshmem_reduce_op op) {
   if (!on_device(call, team, d, s, op_reducescatter, bytes_of(call, n, elem), 0)) return false;

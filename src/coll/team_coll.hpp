@@ -27,6 +27,12 @@ int reduce(const char* call, int team, T* d, const T* s, size_t n);
 template <typename T, int Op>
 int reducescatter(const char* call, int team, T* d, const T* s, size_t n);
 
+// half (Kind 'h') and bfloat16 ('b') reductions and reduce-scatter from the host: the GPU kernels
+// for buffers on the device heap, else the host algorithms with the same arithmetic (each step in
+// float, rounded to nearest-even to the type, in team order: the same bits as the kernels).
+template <int Op, char Kind>
+int reduce16(const char* call, int team, void* d, const void* s, size_t n, bool scatter);
+
 // Deprecated active-set forms (PE_start, logPE_stride, PE_size, pSync).
 void active_sync(const char* call, int start, int log_stride, int size, long* pSync, bool quiet_first);
 void active_broadcast(const char* call, void* d, const void* s, size_t bytes, int root, int start, int log_stride,
@@ -89,6 +95,44 @@ int reducescatter(const char* call, int team, T* d, const T* s, size_t n) {
     check_sym(call, s, sbytes, "source");
     check_no_overlap(call, d, bytes, s, sbytes);
     coll::reducescatter(g, d, s, n, gshmem::Reduce<Op>{});
+  });
+  return 0;
+}
+
+// IEEE binary16 ('h') and bfloat16 ('b') to and from float (round to nearest even).
+float f16_to_float(uint16_t v, char kind);
+uint16_t float_to_f16(float f, char kind);
+
+template <int Op, char Kind>
+struct Reduce16 {
+  uint16_t operator()(uint16_t a, uint16_t b) const {
+    const float fa = f16_to_float(a, Kind), fb = f16_to_float(b, Kind);
+    if constexpr (Op == GSHMEM_REDUCE_MIN) return fb < fa ? b : a;  // as Reduce<MIN>: a on ties and NaN
+    if constexpr (Op == GSHMEM_REDUCE_MAX) return fa < fb ? b : a;
+    if constexpr (Op == GSHMEM_REDUCE_SUM) return float_to_f16(fa + fb, Kind);
+    return float_to_f16(fa * fb, Kind);
+  }
+};
+
+template <int Op, char Kind>
+int reduce16(const char* call, int team, void* d, const void* s, size_t n, bool scatter) {
+  static_assert(Op == GSHMEM_REDUCE_MIN || Op == GSHMEM_REDUCE_MAX || Op == GSHMEM_REDUCE_SUM || Op == GSHMEM_REDUCE_PROD);
+  const size_t bytes = bytes_of(call, n, 2);
+  const auto op = static_cast<gshmem_reduce_op>(Op);
+  if (scatter ? reducescatter_on_device(call, team, d, s, n, 2, Kind, op) : reduce_on_device(call, team, d, s, n, 2, Kind, op))
+    return 0;
+  team_host(call, team, scatter ? op_reducescatter : op_reduce, bytes, 0, [&](Group& g, int size) {
+    const size_t sbytes = scatter ? bytes_of(call, n * static_cast<size_t>(size), 2) : bytes;
+    check_sym(call, d, bytes, "dest");
+    check_sym(call, s, sbytes, "source");
+    auto* dd = static_cast<uint16_t*>(d);
+    auto* ss = static_cast<const uint16_t*>(s);
+    if (scatter) {
+      check_no_overlap(call, d, bytes, s, sbytes);
+      coll::reducescatter(g, dd, ss, n, Reduce16<Op, Kind>{});
+    } else {
+      coll::reduce(g, dd, ss, n, Reduce16<Op, Kind>{});
+    }
   });
   return 0;
 }

@@ -482,6 +482,28 @@ GSHMEM_SIZES(GSHMEM_NV_SCOPE_SIZED_BOTH)
 GSHMEM_NV_16(__half, half)
 GSHMEM_NV_16(__nv_bfloat16, bfloat16)
 #undef GSHMEM_NV_16
+
+/* ---- half and bfloat16 reductions and reduce-scatter under NVSHMEM's host-and-thread names: the
+ * host routines (shmemx_half_t is a 16-bit type of the same layout) or the thread-scope kernels'. ---- */
+#ifdef __CUDA_ARCH__
+#define GSHMEM_NV_CAST16(HT, p) (p)
+#else
+#define GSHMEM_NV_CAST16(HT, p) ((HT)(p))
+#endif
+#define GSHMEM_NV_RED16(T, HT, N, OP, FAM)                                                               \
+  GSHMEM_NV_HD int nvshmem_##N##_##OP##_##FAM(nvshmem_team_t t, T *d, const T *s, size_t n) {            \
+    return shmemx_##N##_##OP##_##FAM(t, GSHMEM_NV_CAST16(HT *, d), GSHMEM_NV_CAST16(const HT *, s), n);  \
+  }
+#define GSHMEM_NV_RED16_ALL(T, HT, N)                                                                    \
+  GSHMEM_NV_RED16(T, HT, N, max, reduce) GSHMEM_NV_RED16(T, HT, N, min, reduce)                          \
+  GSHMEM_NV_RED16(T, HT, N, sum, reduce) GSHMEM_NV_RED16(T, HT, N, prod, reduce)                         \
+  GSHMEM_NV_RED16(T, HT, N, max, reducescatter) GSHMEM_NV_RED16(T, HT, N, min, reducescatter)            \
+  GSHMEM_NV_RED16(T, HT, N, sum, reducescatter) GSHMEM_NV_RED16(T, HT, N, prod, reducescatter)
+GSHMEM_NV_RED16_ALL(__half, shmemx_half_t, half)
+GSHMEM_NV_RED16_ALL(__nv_bfloat16, shmemx_bfloat16_t, bfloat16)
+#undef GSHMEM_NV_RED16_ALL
+#undef GSHMEM_NV_RED16
+#undef GSHMEM_NV_CAST16
 #undef GSHMEM_NV_16_SCOPE
 #undef GSHMEM_NV_STREAM_TYPED16
 #endif /* __CUDACC__ */
