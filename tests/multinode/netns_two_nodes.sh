@@ -34,7 +34,10 @@ if [ $launcher = mpirun ]; then
   # "host" = namespace: the agent runs orted inside it. Every namespace shares this machine's
   # hostname and /dev/shm, so the daemons' hwloc topology sharing (rtc hwloc) and PMIx's
   # shared-memory store (gds ds21) would collide; both are switched off.
-  printf '#!/bin/sh\nns="$1"; shift\nexec ip netns exec "$ns" /bin/sh -c "$*"\n' > "$work/agent"
+  # Each daemon also gets a session directory of its own: the daemons start together and, sharing
+  # /tmp and the hostname, raced to create the same /tmp/ompi.<host>.<uid>/jf.<job> ("File exists").
+  printf '#!/bin/sh\nns="$1"; shift\nmkdir -p "%s/tmp-$ns"\nexec ip netns exec "$ns" env OMPI_MCA_orte_tmpdir_base="%s/tmp-$ns" /bin/sh -c "$*"\n' \
+    "$work" "$work" > "$work/agent"
   chmod +x "$work/agent"
   printf '%s slots=2\n%s slots=2\n' "$A" "$B" > "$work/hosts"
   ip netns exec "$A" env PMIX_MCA_gds=hash GSHMEM_HEAP_KIND=host GSHMEM_BOOTSTRAP_TIMEOUT=60 \
