@@ -62,6 +62,8 @@ void shmemx_getmem_on_stream(void *dest, const void *source, size_t nelems, int 
 /* sig_op: SHMEM_SIGNAL_SET or SHMEM_SIGNAL_ADD. */
 void shmemx_putmem_signal_on_stream(void *dest, const void *source, size_t nelems, uint64_t *sig_addr,
                                     uint64_t signal, int sig_op, int pe, cudaStream_t stream);
+/* A signal alone, in stream order (NVSHMEM's nvshmemx_signal_op_on_stream). */
+void shmemx_signal_op_on_stream(uint64_t *sig_addr, uint64_t signal, int sig_op, int pe, cudaStream_t stream);
 /* cmp: SHMEM_CMP_EQ, SHMEM_CMP_GE or SHMEM_CMP_GT. */
 void shmemx_signal_wait_until_on_stream(uint64_t *sig_addr, int cmp, uint64_t cmp_value, cudaStream_t stream);
 void shmemx_quiet_on_stream(cudaStream_t stream);

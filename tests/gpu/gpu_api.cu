@@ -447,6 +447,14 @@ int main() {
     shmemx_barrier_all_on_stream(s);
     CK(cudaStreamSynchronize(s));
     EXPECT(shmem_uint64_atomic_fetch(asig, me) == 11, "on-stream SHMEM_SIGNAL_ADD");
+    // a signal alone on a stream: set 40 on the right PE, then add 2 (no data)
+    shmem_barrier_all();  // every PE has read its 11
+    shmemx_signal_op_on_stream(asig, 40, SHMEM_SIGNAL_SET, right, s);
+    shmemx_signal_op_on_stream(asig, 2, SHMEM_SIGNAL_ADD, right, s);
+    shmemx_signal_wait_until_on_stream(asig, SHMEM_CMP_EQ, 42, s);
+    shmemx_barrier_all_on_stream(s);
+    CK(cudaStreamSynchronize(s));
+    EXPECT(shmem_uint64_atomic_fetch(asig, me) == 42, "shmemx_signal_op_on_stream (SET then ADD)");
     CK(cudaStreamDestroy(s));
   }
 

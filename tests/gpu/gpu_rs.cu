@@ -285,6 +285,47 @@ static void run_stream(void* src, void* dst, uint64_t seed) {
   CK(cudaStreamDestroy(st));
 }
 
+// NVSHMEM's typed waits on a stream: a one-thread kernel in the stream waits; the left PE's host
+// puts release it (int32 all, long long with a negative bound and NVSHMEM_CMP_LT, uint16 vector).
+static void run_stream_waits() {
+  const int me = shmem_my_pe(), npes = shmem_n_pes(), right = (me + 1) % npes;
+  auto* iv = static_cast<int32_t*>(shmem_calloc(4, sizeof(int32_t)));
+  auto* ll = static_cast<long long*>(shmem_calloc(1, sizeof(long long)));
+  auto* us = static_cast<unsigned short*>(shmem_calloc(3, sizeof(unsigned short)));
+  unsigned short* want = nullptr;
+  CK(cudaMalloc(&want, 3 * sizeof(unsigned short)));
+  const unsigned short w[3] = {7, 8, 9};
+  CK(cudaMemcpy(want, w, sizeof w, cudaMemcpyHostToDevice));
+  cudaStream_t st;
+  CK(cudaStreamCreate(&st));
+  shmem_barrier_all();
+  nvshmemx_int32_wait_until_all_on_stream(iv, 4, nullptr, NVSHMEM_CMP_GE, 5, st);
+  nvshmemx_longlong_wait_until_on_stream(ll, NVSHMEM_CMP_LT, -5, st);
+  nvshmemx_ushort_wait_until_all_vector_on_stream(us, 3, nullptr, NVSHMEM_CMP_EQ, want, st);
+  shmem_barrier_all();  // every PE's waits are queued before anything arrives
+  for (int i = 0; i < 4; ++i) shmem_int32_p(iv + i, 5 + i, right);
+  shmem_longlong_p(ll, -7, right);
+  for (int i = 0; i < 3; ++i) shmem_ushort_p(us + i, w[i], right);
+  shmem_quiet();
+  CK(cudaStreamSynchronize(st));  // returns once all three waits were satisfied
+  int32_t hv[4];
+  long long hl = 0;
+  CK(cudaMemcpy(hv, iv, sizeof hv, cudaMemcpyDeviceToHost));
+  CK(cudaMemcpy(&hl, ll, sizeof hl, cudaMemcpyDeviceToHost));
+  for (int i = 0; i < 4; ++i)
+    if (hv[i] != 5 + i) {
+      fprintf(stderr, "FAIL gpu_rs: pe %d: ivar %d after the stream waits (expected %d got %d)\n", me, i, 5 + i, hv[i]);
+      ++fails;
+    }
+  if (hl != -7) fprintf(stderr, "FAIL gpu_rs: pe %d: long long ivar (expected -7 got %lld)\n", me, hl), ++fails;
+  CK(cudaStreamDestroy(st));
+  shmem_barrier_all();
+  CK(cudaFree(want));
+  shmem_free(us);
+  shmem_free(ll);
+  shmem_free(iv);
+}
+
 int main() {
   skip_without_gpu();
   shmem_init();
@@ -302,13 +343,14 @@ int main() {
   run_team(SHMEM_TEAM_WORLD, 0, 1, npes, src, dst, seed);
   run_16(src, dst, seed ^ 0x1616);
   run_stream(src, dst, seed ^ 0x5757);
+  run_stream_waits();
   // the even PEs (a strided team when there are 3 or more PEs)
   shmem_team_t even = SHMEM_TEAM_INVALID;
   shmem_team_split_strided(SHMEM_TEAM_WORLD, 0, 2, (npes + 1) / 2, nullptr, 0, &even);
   if (even != SHMEM_TEAM_INVALID) run_team(even, 0, 2, (npes + 1) / 2, src, dst, seed ^ 0xABCDEF);
   shmem_barrier_all();
   if (fails) shmem_global_exit(1);
-  if (shmem_my_pe() == 0) printf("gpu_rs: %d PEs: reduce-scatter at every scope, world and strided team, half/bfloat16 and maxloc reductions, on a stream and from the host: PASS\n", npes);
+  if (shmem_my_pe() == 0) printf("gpu_rs: %d PEs: reduce-scatter at every scope, world and strided team, half/bfloat16 and maxloc reductions, on a stream and from the host, typed waits on a stream: PASS\n", npes);
   shmem_finalize();
   return 0;
 }

@@ -216,6 +216,9 @@ GSHMEM_NV_H void nvshmemx_putmem_signal_on_stream(void *d, const void *s, size_t
                                                   int pe, cudaStream_t st) {
   shmemx_putmem_signal_on_stream(d, s, n, sa, sv, gshmem_nv_sig_op(op), pe, st);
 }
+GSHMEM_NV_H void nvshmemx_signal_op_on_stream(uint64_t *sa, uint64_t sv, int op, int pe, cudaStream_t st) {
+  shmemx_signal_op_on_stream(sa, sv, gshmem_nv_sig_op(op), pe, st);
+}
 GSHMEM_NV_H void nvshmemx_signal_wait_until_on_stream(uint64_t *sa, int cmp, uint64_t v, cudaStream_t st) {
   shmemx_signal_wait_until_on_stream(sa, gshmem_nv_cmp(cmp), v, st);
 }
@@ -482,6 +485,59 @@ GSHMEM_SIZES(GSHMEM_NV_SCOPE_SIZED_BOTH)
 GSHMEM_NV_16(__half, half)
 GSHMEM_NV_16(__nv_bfloat16, bfloat16)
 #undef GSHMEM_NV_16
+
+/* ---- typed waits on a stream: one thread of a kernel in the caller's stream waits with gshmem's
+ * device waits (the kernel is this file's, compiled into the calling unit: no -rdc). ivars,
+ * status and the vector of comparison values are memory the GPU can read. ---- */
+static __global__ void gshmem_nv_wait_k(void *iv, size_t n, const int *status, int cmp, unsigned long long v,
+                                        const void *vec, int size, int sgn) {
+#define GSHMEM_NV_WAIT_CASE(T, N)                                                                        \
+  if (vec)                                                                                               \
+    shmem_##N##_wait_until_all_vector((T *)iv, n, status, cmp, (T *)vec);                               \
+  else                                                                                                   \
+    shmem_##N##_wait_until_all((T *)iv, n, status, cmp, (T)v);
+  switch (size * 2 + sgn) {
+    case 4: GSHMEM_NV_WAIT_CASE(unsigned short, ushort) break;
+    case 5: GSHMEM_NV_WAIT_CASE(short, short) break;
+    case 8: GSHMEM_NV_WAIT_CASE(unsigned int, uint) break;
+    case 9: GSHMEM_NV_WAIT_CASE(int, int) break;
+    case 16: GSHMEM_NV_WAIT_CASE(unsigned long long, ulonglong) break;
+    default: GSHMEM_NV_WAIT_CASE(long long, longlong) break;
+  }
+#undef GSHMEM_NV_WAIT_CASE
+}
+#define GSHMEM_NV_SGN(T) ((T)-1 < (T)0)
+#define GSHMEM_NV_WAIT_STREAM(N, T)                                                                      \
+  GSHMEM_NV_H void nvshmemx_##N##_wait_until_on_stream(T *ivar, int cmp, T v, cudaStream_t st) {         \
+    gshmem_nv_wait_k<<<1, 1, 0, st>>>(ivar, 1, NULL, gshmem_nv_cmp(cmp), (unsigned long long)v, NULL,    \
+                                      (int)sizeof(T), GSHMEM_NV_SGN(T));                                 \
+  }                                                                                                      \
+  GSHMEM_NV_H void nvshmemx_##N##_wait_until_all_on_stream(T *ivars, size_t n, const int *status, int cmp, T v, \
+                                                           cudaStream_t st) {                           \
+    gshmem_nv_wait_k<<<1, 1, 0, st>>>(ivars, n, status, gshmem_nv_cmp(cmp), (unsigned long long)v, NULL, \
+                                      (int)sizeof(T), GSHMEM_NV_SGN(T));                                 \
+  }                                                                                                      \
+  GSHMEM_NV_H void nvshmemx_##N##_wait_until_all_vector_on_stream(T *ivars, size_t n, const int *status, int cmp, \
+                                                                  T *vals, cudaStream_t st) {           \
+    gshmem_nv_wait_k<<<1, 1, 0, st>>>(ivars, n, status, gshmem_nv_cmp(cmp), 0ull, vals, (int)sizeof(T),  \
+                                      GSHMEM_NV_SGN(T));                                                 \
+  }
+GSHMEM_NV_WAIT_STREAM(short, short)
+GSHMEM_NV_WAIT_STREAM(int, int)
+GSHMEM_NV_WAIT_STREAM(long, long)
+GSHMEM_NV_WAIT_STREAM(longlong, long long)
+GSHMEM_NV_WAIT_STREAM(ushort, unsigned short)
+GSHMEM_NV_WAIT_STREAM(uint, unsigned int)
+GSHMEM_NV_WAIT_STREAM(ulong, unsigned long)
+GSHMEM_NV_WAIT_STREAM(ulonglong, unsigned long long)
+GSHMEM_NV_WAIT_STREAM(int32, int32_t)
+GSHMEM_NV_WAIT_STREAM(int64, int64_t)
+GSHMEM_NV_WAIT_STREAM(uint32, uint32_t)
+GSHMEM_NV_WAIT_STREAM(uint64, uint64_t)
+GSHMEM_NV_WAIT_STREAM(size, size_t)
+GSHMEM_NV_WAIT_STREAM(ptrdiff, ptrdiff_t)
+#undef GSHMEM_NV_WAIT_STREAM
+#undef GSHMEM_NV_SGN
 
 /* ---- half and bfloat16 reductions and reduce-scatter under NVSHMEM's host-and-thread names: the
  * host routines (shmemx_half_t is a 16-bit type of the same layout) or the thread-scope kernels'. ---- */
