@@ -326,6 +326,75 @@ static void run_stream_waits() {
   shmem_free(iv);
 }
 
+// NVSHMEM's single-element and strided RMA on a stream: p (int, double), g (int; returns to the
+// host), typed iput (long, every other element), sized iget (32-bit, stride 3), half p.
+static void run_stream_rma() {
+  const int me = shmem_my_pe(), npes = shmem_n_pes(), right = (me + 1) % npes, left = (me + npes - 1) % npes;
+  auto* iv = static_cast<int*>(shmem_calloc(2, sizeof(int)));
+  auto* dv = static_cast<double*>(shmem_calloc(1, sizeof(double)));
+  auto* hv = static_cast<__half*>(shmem_calloc(1, sizeof(__half)));
+  auto* lv = static_cast<long*>(shmem_calloc(200, sizeof(long)));
+  auto* u32 = static_cast<uint32_t*>(shmem_calloc(150, sizeof(uint32_t)));
+  long* lsrc = nullptr;
+  uint32_t* u32got = nullptr;
+  CK(cudaMalloc(&lsrc, 100 * sizeof(long)));
+  CK(cudaMalloc(&u32got, 50 * sizeof(uint32_t)));
+  std::vector<long> hl(100);
+  std::vector<uint32_t> hu(150);
+  for (int i = 0; i < 100; ++i) hl[i] = 1000L * me + i;
+  for (int i = 0; i < 150; ++i) hu[i] = 7u * static_cast<uint32_t>(me) + static_cast<uint32_t>(i);
+  CK(cudaMemcpy(lsrc, hl.data(), 100 * sizeof(long), cudaMemcpyHostToDevice));
+  CK(cudaMemcpy(u32, hu.data(), 150 * sizeof(uint32_t), cudaMemcpyHostToDevice));
+  const int seeded = 4242 + me;
+  CK(cudaMemcpy(iv + 1, &seeded, sizeof seeded, cudaMemcpyHostToDevice));
+  cudaStream_t st;
+  CK(cudaStreamCreate(&st));
+  shmem_barrier_all();
+  nvshmemx_int_p_on_stream(iv, 1234 + me, right, st);
+  nvshmemx_double_p_on_stream(dv, 2.5 * me, right, st);
+  nvshmemx_half_p_on_stream(hv, __float2half(0.5f + me), right, st);
+  nvshmemx_long_iput_on_stream(lv, lsrc, 2, 1, 100, right, st);
+  nvshmemx_iget32_on_stream(u32got, u32, 1, 3, 50, left, st);
+  const int g = nvshmemx_int_g_on_stream(iv + 1, left, st);  // waits for the stream
+  nvshmemx_quiet_on_stream(st);
+  CK(cudaStreamSynchronize(st));
+  shmem_barrier_all();
+  int ih = 0;
+  double dh = 0;
+  __half hh;
+  std::vector<long> gl(200);
+  std::vector<uint32_t> gu(50);
+  CK(cudaMemcpy(&ih, iv, sizeof ih, cudaMemcpyDeviceToHost));
+  CK(cudaMemcpy(&dh, dv, sizeof dh, cudaMemcpyDeviceToHost));
+  CK(cudaMemcpy(&hh, hv, sizeof hh, cudaMemcpyDeviceToHost));
+  CK(cudaMemcpy(gl.data(), lv, 200 * sizeof(long), cudaMemcpyDeviceToHost));
+  CK(cudaMemcpy(gu.data(), u32got, 50 * sizeof(uint32_t), cudaMemcpyDeviceToHost));
+  auto bad = [&](const char* what, long long e, long long got) {
+    fprintf(stderr, "FAIL gpu_rs: pe %d: %s (expected %lld got %lld)\n", me, what, e, got);
+    ++fails;
+  };
+  if (ih != 1234 + left) bad("nvshmemx_int_p_on_stream", 1234 + left, ih);
+  if (dh != 2.5 * left) bad("nvshmemx_double_p_on_stream (x2)", static_cast<long long>(5 * left), static_cast<long long>(2 * dh));
+  if (__half2float(hh) != 0.5f + left) bad("nvshmemx_half_p_on_stream (x2)", 1 + 2 * left, static_cast<long long>(2 * __half2float(hh)));
+  if (g != 4242 + left) bad("nvshmemx_int_g_on_stream", 4242 + left, g);
+  for (int i = 0; i < 200; ++i) {
+    const long e = i % 2 ? 0 : 1000L * left + i / 2;
+    if (gl[i] != e) { bad("nvshmemx_long_iput_on_stream (dst stride 2)", e, gl[i]); break; }
+  }
+  for (int i = 0; i < 50; ++i) {
+    const uint32_t e = 7u * static_cast<uint32_t>(left) + static_cast<uint32_t>(3 * i);
+    if (gu[i] != e) { bad("nvshmemx_iget32_on_stream (source stride 3)", e, gu[i]); break; }
+  }
+  CK(cudaStreamDestroy(st));
+  CK(cudaFree(lsrc));
+  CK(cudaFree(u32got));
+  shmem_free(u32);
+  shmem_free(lv);
+  shmem_free(hv);
+  shmem_free(dv);
+  shmem_free(iv);
+}
+
 int main() {
   skip_without_gpu();
   shmem_init();
@@ -344,13 +413,14 @@ int main() {
   run_16(src, dst, seed ^ 0x1616);
   run_stream(src, dst, seed ^ 0x5757);
   run_stream_waits();
+  run_stream_rma();
   // the even PEs (a strided team when there are 3 or more PEs)
   shmem_team_t even = SHMEM_TEAM_INVALID;
   shmem_team_split_strided(SHMEM_TEAM_WORLD, 0, 2, (npes + 1) / 2, nullptr, 0, &even);
   if (even != SHMEM_TEAM_INVALID) run_team(even, 0, 2, (npes + 1) / 2, src, dst, seed ^ 0xABCDEF);
   shmem_barrier_all();
   if (fails) shmem_global_exit(1);
-  if (shmem_my_pe() == 0) printf("gpu_rs: %d PEs: reduce-scatter at every scope, world and strided team, half/bfloat16 and maxloc reductions, on a stream and from the host, typed waits on a stream: PASS\n", npes);
+  if (shmem_my_pe() == 0) printf("gpu_rs: %d PEs: reduce-scatter at every scope, world and strided team, half/bfloat16 and maxloc reductions, on a stream and from the host, typed waits, p/g/iput/iget on a stream: PASS\n", npes);
   shmem_finalize();
   return 0;
 }

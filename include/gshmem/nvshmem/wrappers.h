@@ -539,6 +539,80 @@ GSHMEM_NV_WAIT_STREAM(ptrdiff, ptrdiff_t)
 #undef GSHMEM_NV_WAIT_STREAM
 #undef GSHMEM_NV_SGN
 
+/* ---- single-element and strided RMA on a stream: one thread of a kernel in the caller's stream
+ * does the device operation (any peer: direct or through the proxy). p takes the value when
+ * called; g waits for the stream and returns the value (through a pinned slot of this unit). ---- */
+static __global__ void gshmem_nv_rma_k(int op, void *d, const void *s, ptrdiff_t dst, ptrdiff_t sst, size_t n,
+                                       unsigned long long v, int size, int pe) {
+  if (op == 0) {  /* p */
+    if (size == 1) shmem_uint8_p((uint8_t *)d, (uint8_t)v, pe);
+    else if (size == 2) shmem_uint16_p((uint16_t *)d, (uint16_t)v, pe);
+    else if (size == 4) shmem_uint32_p((uint32_t *)d, (uint32_t)v, pe);
+    else shmem_uint64_p((uint64_t *)d, (uint64_t)v, pe);
+  } else if (op == 1) {  /* g into d (this PE's memory) */
+    if (size == 1) *(uint8_t *)d = shmem_uint8_g((const uint8_t *)s, pe);
+    else if (size == 2) *(uint16_t *)d = shmem_uint16_g((const uint16_t *)s, pe);
+    else if (size == 4) *(uint32_t *)d = shmem_uint32_g((const uint32_t *)s, pe);
+    else *(uint64_t *)d = shmem_uint64_g((const uint64_t *)s, pe);
+  } else if (op == 2) {  /* iput */
+    if (size == 1) shmem_iput8(d, s, dst, sst, n, pe);
+    else if (size == 2) shmem_iput16(d, s, dst, sst, n, pe);
+    else if (size == 4) shmem_iput32(d, s, dst, sst, n, pe);
+    else if (size == 8) shmem_iput64(d, s, dst, sst, n, pe);
+    else shmem_iput128(d, s, dst, sst, n, pe);
+  } else {  /* iget */
+    if (size == 1) shmem_iget8(d, s, dst, sst, n, pe);
+    else if (size == 2) shmem_iget16(d, s, dst, sst, n, pe);
+    else if (size == 4) shmem_iget32(d, s, dst, sst, n, pe);
+    else if (size == 8) shmem_iget64(d, s, dst, sst, n, pe);
+    else shmem_iget128(d, s, dst, sst, n, pe);
+  }
+}
+GSHMEM_NV_H void *gshmem_nv_result_slot(void) {
+  static thread_local void *slot = NULL;
+  if (!slot && cudaMallocHost(&slot, 16) != cudaSuccess) slot = NULL;
+  return slot;
+}
+#define GSHMEM_NV_STREAM_ONE(T, N)                                                                       \
+  GSHMEM_NV_H void nvshmemx_##N##_p_on_stream(T *d, const T v, int pe, cudaStream_t st) {                \
+    unsigned long long b = 0;                                                                            \
+    memcpy(&b, (const void *)&v, sizeof(T));                                                             \
+    gshmem_nv_rma_k<<<1, 1, 0, st>>>(0, d, NULL, 0, 0, 1, b, (int)sizeof(T), pe);                        \
+  }                                                                                                      \
+  GSHMEM_NV_H T nvshmemx_##N##_g_on_stream(const T *s, int pe, cudaStream_t st) {                        \
+    void *slot = gshmem_nv_result_slot();                                                                \
+    T v;                                                                                                 \
+    memset((void *)&v, 0, sizeof(T));                                                                    \
+    if (!slot) return v;                                                                                 \
+    gshmem_nv_rma_k<<<1, 1, 0, st>>>(1, slot, s, 0, 0, 1, 0ull, (int)sizeof(T), pe);                     \
+    cudaStreamSynchronize(st);                                                                           \
+    memcpy((void *)&v, slot, sizeof(T));                                                                 \
+    return v;                                                                                            \
+  }                                                                                                      \
+  GSHMEM_NV_H void nvshmemx_##N##_iput_on_stream(T *d, const T *s, ptrdiff_t dst, ptrdiff_t sst, size_t n, int pe, \
+                                                 cudaStream_t st) {                                      \
+    gshmem_nv_rma_k<<<1, 1, 0, st>>>(2, d, s, dst, sst, n, 0ull, (int)sizeof(T), pe);                    \
+  }                                                                                                      \
+  GSHMEM_NV_H void nvshmemx_##N##_iget_on_stream(T *d, const T *s, ptrdiff_t dst, ptrdiff_t sst, size_t n, int pe, \
+                                                 cudaStream_t st) {                                      \
+    gshmem_nv_rma_k<<<1, 1, 0, st>>>(3, d, s, dst, sst, n, 0ull, (int)sizeof(T), pe);                    \
+  }
+GSHMEM_RMA_TYPES_DEVICE(GSHMEM_NV_STREAM_ONE)
+GSHMEM_NV_STREAM_ONE(__half, half)
+GSHMEM_NV_STREAM_ONE(__nv_bfloat16, bfloat16)
+#undef GSHMEM_NV_STREAM_ONE
+#define GSHMEM_NV_STREAM_STRIDED(B)                                                                      \
+  GSHMEM_NV_H void nvshmemx_iput##B##_on_stream(void *d, const void *s, ptrdiff_t dst, ptrdiff_t sst, size_t n, \
+                                                int pe, cudaStream_t st) {                               \
+    gshmem_nv_rma_k<<<1, 1, 0, st>>>(2, d, s, dst, sst, n, 0ull, (B) / 8, pe);                           \
+  }                                                                                                      \
+  GSHMEM_NV_H void nvshmemx_iget##B##_on_stream(void *d, const void *s, ptrdiff_t dst, ptrdiff_t sst, size_t n, \
+                                                int pe, cudaStream_t st) {                               \
+    gshmem_nv_rma_k<<<1, 1, 0, st>>>(3, d, s, dst, sst, n, 0ull, (B) / 8, pe);                           \
+  }
+GSHMEM_SIZES(GSHMEM_NV_STREAM_STRIDED)
+#undef GSHMEM_NV_STREAM_STRIDED
+
 /* ---- half and bfloat16 reductions and reduce-scatter under NVSHMEM's host-and-thread names: the
  * host routines (shmemx_half_t is a 16-bit type of the same layout) or the thread-scope kernels'. ---- */
 #ifdef __CUDA_ARCH__
