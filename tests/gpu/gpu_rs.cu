@@ -224,6 +224,21 @@ static void run_stream(void* src, void* dst, uint64_t seed) {
   }
   char* d = static_cast<char*>(dst);
   char* sr = static_cast<char*>(src);
+  // half sum of val % 100 at [0, n) and bfloat16 max of val % 200 at [n, 2n) of every PE, in dst
+  auto check16 = [&](const char* how) {
+    CK(cudaMemcpy(g16.data(), d, n * 2, cudaMemcpyDeviceToHost));
+    CK(cudaMemcpy(gb.data(), d + 2 * n, n * 2, cudaMemcpyDeviceToHost));
+    for (size_t i = 0; i < n; ++i) {
+      int e = 0, m = -1;
+      for (int p = 0; p < npes; ++p) e += val(p, i) % 100, m = std::max(m, val(p, n + i) % 200);
+      if (__half2float(g16[i]) != static_cast<float>(e) || __bfloat162float(gb[i]) != static_cast<float>(m)) {
+        fprintf(stderr, "FAIL gpu_rs: pe %d: half sum / bfloat16 max reduce %s, element %zu (expected %d / %d got %g / %g)\n",
+                me, how, i, e, m, static_cast<double>(__half2float(g16[i])), static_cast<double>(__bfloat162float(gb[i])));
+        ++fails;
+        return;
+      }
+    }
+  };
   CK(cudaMemcpy(sr, h16.data(), n * 2, cudaMemcpyHostToDevice));
   CK(cudaMemcpy(sr + 2 * n, b16.data(), n * 2, cudaMemcpyHostToDevice));
   CK(cudaMemset(dst, 0xa5, 4 * n));
@@ -233,18 +248,7 @@ static void run_stream(void* src, void* dst, uint64_t seed) {
   nvshmemx_bfloat16_max_reduce_on_stream(SHMEM_TEAM_WORLD, reinterpret_cast<__nv_bfloat16*>(d + 2 * n),
                                          reinterpret_cast<const __nv_bfloat16*>(sr + 2 * n), n, st);
   CK(cudaStreamSynchronize(st));
-  CK(cudaMemcpy(g16.data(), d, n * 2, cudaMemcpyDeviceToHost));
-  CK(cudaMemcpy(gb.data(), d + 2 * n, n * 2, cudaMemcpyDeviceToHost));
-  for (size_t i = 0; i < n; ++i) {
-    int e = 0, m = -1;
-    for (int p = 0; p < npes; ++p) e += val(p, i) % 100, m = std::max(m, val(p, n + i) % 200);
-    if (__half2float(g16[i]) != static_cast<float>(e) || __bfloat162float(gb[i]) != static_cast<float>(m)) {
-      fprintf(stderr, "FAIL gpu_rs: pe %d: half sum / bfloat16 max reduce on a stream, element %zu (expected %d / %d got %g / %g)\n",
-              me, i, e, m, static_cast<double>(__half2float(g16[i])), static_cast<double>(__bfloat162float(gb[i])));
-      ++fails;
-      break;
-    }
-  }
+  check16("on a stream");
   // the same from the host (blocking; NVSHMEM's host name and gshmem's), and a bfloat16
   // reduce-scatter from the host
   CK(cudaMemset(dst, 0xa5, 4 * n));
@@ -252,18 +256,7 @@ static void run_stream(void* src, void* dst, uint64_t seed) {
   nvshmem_half_sum_reduce(SHMEM_TEAM_WORLD, reinterpret_cast<__half*>(d), reinterpret_cast<const __half*>(sr), n);
   shmemx_bfloat16_max_reduce(SHMEM_TEAM_WORLD, reinterpret_cast<shmemx_bfloat16_t*>(d + 2 * n),
                              reinterpret_cast<const shmemx_bfloat16_t*>(sr + 2 * n), n);
-  CK(cudaMemcpy(g16.data(), d, n * 2, cudaMemcpyDeviceToHost));
-  CK(cudaMemcpy(gb.data(), d + 2 * n, n * 2, cudaMemcpyDeviceToHost));
-  for (size_t i = 0; i < n; ++i) {
-    int e = 0, m = -1;
-    for (int p = 0; p < npes; ++p) e += val(p, i) % 100, m = std::max(m, val(p, n + i) % 200);
-    if (__half2float(g16[i]) != static_cast<float>(e) || __bfloat162float(gb[i]) != static_cast<float>(m)) {
-      fprintf(stderr, "FAIL gpu_rs: pe %d: half sum / bfloat16 max reduce from the host, element %zu (expected %d / %d got %g / %g)\n",
-              me, i, e, m, static_cast<double>(__half2float(g16[i])), static_cast<double>(__bfloat162float(gb[i])));
-      ++fails;
-      break;
-    }
-  }
+  check16("from the host");
   std::vector<__nv_bfloat16> bs16(static_cast<size_t>(npes) * n);
   for (size_t i = 0; i < bs16.size(); ++i) bs16[i] = __float2bfloat16(static_cast<float>(val(me, 7 * n + i) % 50));
   CK(cudaMemcpy(sr, bs16.data(), bs16.size() * 2, cudaMemcpyHostToDevice));

@@ -10,14 +10,15 @@
 
 #define MAXN 1000
 
-static float h2f(uint16_t v)
+/* A 16-bit float with mbits stored mantissa bits and exponent bias: half (10, 15), bfloat16 (7, 127). */
+static float from16(uint16_t v, int mbits, int bias)
 {
-    const int e = (v >> 10) & 31, m = v & 1023;
-    const double r = e ? ldexp(1024 + m, e - 25) : ldexp(m, -24);
+    const int e = (v >> mbits) & ((1 << (15 - mbits)) - 1), m = v & ((1 << mbits) - 1);
+    const double r = e ? ldexp((1 << mbits) + m, e - bias - mbits) : ldexp(m, 1 - bias - mbits);
     return (float)((v & 0x8000) ? -r : r);
 }
 
-static uint16_t f2h(float f)
+static uint16_t to16(float f, int mbits, int bias)
 {
     const uint16_t s = signbit(f) ? 0x8000 : 0;
     const double a = fabs((double)f);
@@ -26,43 +27,24 @@ static uint16_t f2h(float f)
     int e;
     frexp(a, &e);
     int exp = e - 1;
-    if (exp < -14)
-        exp = -14;
-    double q = nearbyint(a / ldexp(1.0, exp - 10));
-    if (q >= 2048) {
+    if (exp < 1 - bias)
+        exp = 1 - bias; /* subnormal: the smallest exponent's scale */
+    double q = nearbyint(a / ldexp(1.0, exp - mbits));
+    if (q >= (double)(2 << mbits)) {
         exp++;
-        q = 1024;
+        q = 1 << mbits;
     }
-    if (exp > 15)
-        return s | 0x7c00;
-    if (q < 1024)
+    if (exp > bias)
+        return s | (uint16_t)(((1 << (15 - mbits)) - 1) << mbits); /* infinity */
+    if (q < (1 << mbits))
         return s | (uint16_t)q;
-    return s | (uint16_t)((exp + 15) << 10) | (uint16_t)(q - 1024);
+    return s | (uint16_t)((exp + bias) << mbits) | (uint16_t)(q - (1 << mbits));
 }
 
-static float b2f(uint16_t v)
-{
-    const int e = (v >> 7) & 255, m = v & 127;
-    const double r = e ? ldexp(128 + m, e - 134) : ldexp(m, -133);
-    return (float)((v & 0x8000) ? -r : r);
-}
-
-static uint16_t f2b(float f)
-{
-    const uint16_t s = signbit(f) ? 0x8000 : 0;
-    const double a = fabs((double)f);
-    if (a == 0)
-        return s;
-    int e;
-    frexp(a, &e);
-    int exp = e - 1;
-    double q = nearbyint(a / ldexp(1.0, exp - 7));
-    if (q >= 256) {
-        exp++;
-        q = 128;
-    }
-    return s | (uint16_t)((exp + 127) << 7) | (uint16_t)(q - 128);
-}
+static float h2f(uint16_t v) { return from16(v, 10, 15); }
+static uint16_t f2h(float f) { return to16(f, 10, 15); }
+static float b2f(uint16_t v) { return from16(v, 7, 127); }
+static uint16_t f2b(float f) { return to16(f, 7, 127); }
 
 typedef int (*red_fn)(shmem_team_t, void *, const void *, size_t);
 enum { OP_MAX, OP_MIN, OP_SUM, OP_PROD };
