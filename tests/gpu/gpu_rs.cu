@@ -31,6 +31,19 @@ __global__ void rs_xor_nv(shmem_team_t team, unsigned* d, const unsigned* s, siz
 
 static int fails = 0;
 
+// NVSHMEM's warpgroup barrier: the block is one warpgroup (128 threads); each thread puts into the
+// right PE's slot, the warpgroup barrier, then every slot must hold the left PE's value; a second
+// barrier before the next round.
+__global__ void wg_k(int* arr, int* bad, int rounds) {
+  const int me = nvshmem_my_pe(), np = nvshmem_n_pes(), right = (me + 1) % np, left = (me + np - 1) % np;
+  for (int r = 0; r < rounds; ++r) {
+    nvshmem_int_p(arr + threadIdx.x, me * 100000 + r * 1000 + static_cast<int>(threadIdx.x), right);
+    nvshmemx_barrier_warpgroup(NVSHMEM_TEAM_WORLD);
+    if (arr[threadIdx.x] != left * 100000 + r * 1000 + static_cast<int>(threadIdx.x)) atomicAdd(bad, 1);
+    nvshmemx_barrier_warpgroup(NVSHMEM_TEAM_WORLD);
+  }
+}
+
 template <typename T, typename Op>
 static void check(const char* what, shmem_team_t team, int start, int stride, int size, size_t n, uint64_t seed,
                   const T* got, Op op) {
@@ -407,13 +420,27 @@ int main() {
   run_stream(src, dst, seed ^ 0x5757);
   run_stream_waits();
   run_stream_rma();
+  {
+    int* arr = static_cast<int*>(shmem_calloc(128, sizeof(int)));
+    int* bad = nullptr;
+    CK(cudaMalloc(&bad, sizeof(int)));
+    CK(cudaMemset(bad, 0, sizeof(int)));
+    shmem_barrier_all();
+    wg_k<<<1, 128>>>(arr, bad, 20);
+    CK(cudaDeviceSynchronize());
+    int hb = 0;
+    CK(cudaMemcpy(&hb, bad, sizeof hb, cudaMemcpyDeviceToHost));
+    if (hb) fprintf(stderr, "FAIL gpu_rs: pe %d: nvshmemx_barrier_warpgroup: %d stale slots in 20 rounds\n", shmem_my_pe(), hb), ++fails;
+    CK(cudaFree(bad));
+    shmem_free(arr);
+  }
   // the even PEs (a strided team when there are 3 or more PEs)
   shmem_team_t even = SHMEM_TEAM_INVALID;
   shmem_team_split_strided(SHMEM_TEAM_WORLD, 0, 2, (npes + 1) / 2, nullptr, 0, &even);
   if (even != SHMEM_TEAM_INVALID) run_team(even, 0, 2, (npes + 1) / 2, src, dst, seed ^ 0xABCDEF);
   shmem_barrier_all();
   if (fails) shmem_global_exit(1);
-  if (shmem_my_pe() == 0) printf("gpu_rs: %d PEs: reduce-scatter at every scope, world and strided team, half/bfloat16 and maxloc reductions, on a stream and from the host, typed waits, p/g/iput/iget on a stream: PASS\n", npes);
+  if (shmem_my_pe() == 0) printf("gpu_rs: %d PEs: reduce-scatter at every scope, world and strided team, half/bfloat16 and maxloc reductions, on a stream and from the host, typed waits, p/g/iput/iget on a stream, warpgroup barrier: PASS\n", npes);
   shmem_finalize();
   return 0;
 }

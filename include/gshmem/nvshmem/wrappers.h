@@ -486,6 +486,19 @@ GSHMEM_NV_16(__half, half)
 GSHMEM_NV_16(__nv_bfloat16, bfloat16)
 #undef GSHMEM_NV_16
 
+/* ---- warpgroup scope (4 warps, 128 threads, aligned in the block's linear thread order): every
+ * thread of the warpgroup calls; they meet at a named barrier of their own (id 1 + warpgroup index;
+ * 0 is __syncthreads'), one thread runs the team barrier, and they meet again. ---- */
+GSHMEM_NV_D int nvshmemx_barrier_warpgroup(nvshmem_team_t team) {
+  const unsigned tid = threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z);
+  const unsigned id = 1 + tid / 128;
+  asm volatile("bar.sync %0, 128;" ::"r"(id) : "memory");
+  int rc = 0;
+  if (tid % 128 == 0) rc = shmemx_team_barrier(team);
+  asm volatile("bar.sync %0, 128;" ::"r"(id) : "memory");
+  return rc;
+}
+
 /* ---- typed waits on a stream: one thread of a kernel in the caller's stream waits with gshmem's
  * device waits (the kernel is this file's, compiled into the calling unit: no -rdc). ivars,
  * status and the vector of comparison values are memory the GPU can read. ---- */
