@@ -9,11 +9,16 @@
 #include "core/rma.hpp"
 
 namespace gshmem::core {
+
+std::mutex& heap_mutex() {
+  static std::mutex mu;
+  return mu;
+}
+
 namespace {
 
 enum : uint64_t { op_malloc = 1, op_calloc, op_align, op_realloc, op_free, op_hints };
 
-std::mutex g_alloc_mu;
 
 void check_collective_args(const char* call, Runtime& r, uint64_t op, uint64_t a, uint64_t b) {
   r.teams.check_args_or_fail(call, *r.teams.get(team::kWorld), op, a, b);
@@ -36,7 +41,7 @@ void* allocate(const char* call, uint64_t op, size_t size, size_t align) {
   Runtime& r = rt(call);
   check_collective_args(call, r, op, size, align);
   if (!size) return nullptr;
-  std::lock_guard<std::mutex> lock(g_alloc_mu);
+  std::lock_guard<std::mutex> lock(heap_mutex());
   size_t off = r.heap.allocator().alloc(size, align);
   if (off == heap::Allocator::kFail && r.heap.growable() && size < r.heap.window_stride()) {
     const size_t want = std::max(size + align, r.heap.size());
@@ -102,7 +107,7 @@ void free(const char* call, void* ptr) {
   const uint64_t off = ptr ? offset_of(call, r, ptr) : UINT64_MAX;
   check_collective_args(call, r, op_free, off, 0);
   if (ptr) {
-    std::lock_guard<std::mutex> lock(g_alloc_mu);
+    std::lock_guard<std::mutex> lock(heap_mutex());
     r.heap.allocator().free(off);
   }
 }
@@ -113,7 +118,7 @@ void* realloc(const char* call, void* ptr, size_t size) {
   check_collective_args(call, r, op_realloc, off, size);
   void* out = nullptr;
   {
-    std::lock_guard<std::mutex> lock(g_alloc_mu);
+    std::lock_guard<std::mutex> lock(heap_mutex());
     heap::Allocator& a = r.heap.allocator();
     if (!ptr) {
       size_t o = size ? a.alloc(size, 0) : heap::Allocator::kFail;
@@ -144,7 +149,7 @@ bool heap_growable(const char* call) { return rt(call).heap.growable(); }
 size_t heap_size(const char* call) { return rt(call).heap.size(); }
 size_t heap_used(const char* call) {
   Runtime& r = rt(call);
-  std::lock_guard<std::mutex> lock(g_alloc_mu);
+  std::lock_guard<std::mutex> lock(heap_mutex());
   return r.heap.allocator().used();
 }
 

@@ -5,6 +5,7 @@
 // exit for realloc. On the device heap kind a full heap grows (every PE together) when it can.
 #pragma once
 #include <cstddef>
+#include <mutex>
 
 namespace gshmem::core {
 
@@ -18,6 +19,8 @@ void* malloc_with_hints(const char* call, size_t size, long hints);
 
 bool heap_is_device(const char* call);
 bool heap_growable(const char* call);
+// Held while the heap's geometry changes (growth, symmetric registrations) and while allocating.
+std::mutex& heap_mutex();
 size_t heap_size(const char* call);
 size_t heap_used(const char* call);
 

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "core/alloc.hpp"
 #include "core/detail/runtime.hpp"
 #include "core/rma.hpp"
 #include "mem/user_memory.hpp"
@@ -22,6 +23,7 @@ struct Reg {
   bool device;
   unsigned long long buffer_id;  // the CUDA allocation's id (device): a changed id means it was freed
   bool ib;                       // registered with the ib transport
+  uint32_t ib_token;             // its registration there
 };
 struct SymReg {
   uintptr_t user;  // this PE's buffer
@@ -92,7 +94,7 @@ std::string range(uintptr_t p, size_t n) {
 
 void unregister_at_nic(Runtime& r, const Reg& g) {
 #if GSHMEM_HAVE_IBVERBS
-  if (g.ib && r.ib) r.ib->unregister_local(as_ptr(g.base & ~uintptr_t(4095)));
+  if (g.ib && r.ib) r.ib->unregister_local(g.ib_token);
 #else
   (void)r;
   (void)g;
@@ -101,7 +103,7 @@ void unregister_at_nic(Runtime& r, const Reg& g) {
 
 // Registers [base, base + size) with the ib transport (page-aligned; GPU memory through a dma-buf
 // when the driver gives one). Returns an error message, empty on success.
-std::string register_at_nic(Runtime& r, const Reg& g, bool* done) {
+std::string register_at_nic(Runtime& r, Reg& g, bool* done) {
   *done = false;
 #if GSHMEM_HAVE_IBVERBS
   if (!r.ib) return {};
@@ -112,7 +114,7 @@ std::string register_at_nic(Runtime& r, const Reg& g, bool* done) {
   if (g.device && r.gpu) fd = mem::gpu_dmabuf_fd(*r.gpu, lo, hi - lo);
 #endif
   std::string why;
-  const Status st = r.ib->register_local(as_ptr(lo), hi - lo, fd, &why);
+  const Status st = r.ib->register_local(as_ptr(lo), hi - lo, fd, &g.ib_token, &why);
   if (fd >= 0) close(fd);
   if (st != Status::ok) return why;
   *done = true;
@@ -212,7 +214,7 @@ int buffer_register(const char* call, void* ptr, size_t size) {
       report_error(call, "%s overlaps the registration of %s", range(p, size).c_str(), range(g.base, g.size).c_str());
     return SHMEMX_ERROR_INVALID_VALUE;
   }
-  Reg g{p, size, false, 0, false};
+  Reg g{p, size, false, 0, false, 0};
   const GpuMem m = gpu_mem(r, ptr);
   if (m.device) {
 #if GSHMEM_HAVE_CUDA
@@ -297,6 +299,7 @@ void* buffer_register_symmetric(const char* call, void* ptr, size_t size, int fl
   if (!why.empty()) report_error(call, "%s", why.c_str());
   if (!all_ok(call, r, why.empty())) return nullptr;
   quiet(call);
+  std::lock_guard<std::mutex> heap_lock(heap_mutex());
   std::lock_guard<std::mutex> lock(g_mu);
   SymReg s{p, size, 0, 0};
   const Status st = r.heap.adopt(*r.boot, ptr, size, &s.off, &s.mapped);
@@ -327,10 +330,22 @@ int buffer_unregister_symmetric(const char* call, void* ptr, size_t size) {
     else if (g_syms[idx].size != size)
       report_error(call, "size %zu differs from the %zu bytes registered at %p", size, g_syms[idx].size, ptr);
   }
-  const bool ok = idx != SIZE_MAX && g_syms[idx].size == size;
+  bool ok;
+  {
+    std::lock_guard<std::mutex> lock(g_mu);
+    ok = idx != SIZE_MAX && idx < g_syms.size() && g_syms[idx].size == size;
+  }
   if (!all_ok(call, r, ok)) return SHMEMX_ERROR_INVALID_VALUE;
   barrier_all(call);  // nobody targets the region any more
+  std::lock_guard<std::mutex> heap_lock(heap_mutex());
   std::lock_guard<std::mutex> lock(g_mu);
+  idx = SIZE_MAX;  // look again: another thread may have changed the table meanwhile
+  for (size_t i = 0; i < g_syms.size(); ++i)
+    if (reinterpret_cast<uintptr_t>(r.heap.base()) + g_syms[i].off == p) idx = i;
+  if (idx == SIZE_MAX) {
+    report_error(call, "%p was unregistered by another thread meanwhile", ptr);
+    return SHMEMX_ERROR_INVALID_VALUE;
+  }
   const SymReg s = g_syms[idx];
   g_syms.erase(g_syms.begin() + static_cast<std::ptrdiff_t>(idx));
   if (r.heap.unmap_range(s.off, s.mapped) != Status::ok) {

@@ -57,6 +57,14 @@ Status SymmetricHeap::init(boot::Bootstrap& b, const std::vector<int>& local_pes
                   kind_name(x.kind), my_pe_, kind_name(kind));
       return Status::invalid_argument;
     }
+    if ((x.data_bytes == 0) != (host_.data_size() == 0)) {
+      const int without = x.data_bytes == 0 ? pe : my_pe_;
+      GSHMEM_WARN(Subsys::heap,
+                  "pe %d has no symmetric global variables (its data-segment remap failed: see its warning) and "
+                  "the other PEs have; GSHMEM_SYMMETRIC_DATA=0 on every PE turns them off everywhere",
+                  without);
+      return Status::invalid_argument;
+    }
     if (x.heap_bytes != heap_bytes || x.data_bytes != host_.data_size()) {
       GSHMEM_WARN(Subsys::heap,
                   "symmetric sizes differ: pe %d has heap %llu, data %llu; pe %d has heap %zu, data %zu "
@@ -230,10 +238,39 @@ Status SymmetricHeap::extend(boot::Bootstrap& b, size_t extra, void* user, size_
     return st == Status::ok ? Status::peer_failed : st;
   }
   std::vector<std::vector<int>> got;
-  GSHMEM_CHECK(mem::exchange_fds(b, local_pes_, secret_, {fd}, &got));
+  st = mem::exchange_fds(b, local_pes_, secret_, {fd}, &got);
   close(fd);
-  for (size_t i = 0; i < local_pes_.size(); ++i)
-    GSHMEM_CHECK(dev_->grow_map(local_pes_[i], local_pes_[i] == my_pe_, got[i][0]));
+  if (st != Status::ok) {
+    dev_->grow_cancel();
+    return st;
+  }
+  // Map every same-node PE's new memory; then every PE must have succeeded, or each unmaps what it
+  // mapped (no PE may go on with a heap another PE could not extend).
+  const size_t at = GSHMEM_DEV_CTRL_BYTES + heap_.size;  // where the new memory starts in each segment
+  std::vector<int> mapped;
+  bool self_handled = false;  // the own handle was passed to grow_map (mapped, or released on failure)
+  for (size_t i = 0; i < local_pes_.size(); ++i) {
+    const int pe = local_pes_[i];
+    const int pfd = got[i][0];
+    if (st != Status::ok) {
+      if (pfd >= 0) close(pfd);
+      continue;
+    }
+    if (pe == my_pe_) self_handled = true;
+    st = dev_->grow_map(pe, pe == my_pe_, pfd);
+    if (st == Status::ok) mapped.push_back(pe);
+  }
+  std::vector<int32_t> ok2(static_cast<size_t>(b.size()), 0);
+  ok2[static_cast<size_t>(my_pe_)] = st == Status::ok;
+  GSHMEM_CHECK(b.allgather(ok2.data(), sizeof(int32_t)));
+  bool all2 = true;
+  for (int v : ok2) all2 = all2 && v;
+  if (!all2) {
+    for (int pe : mapped) (void)dev_->unmap_range(pe, at, extra);
+    if (!self_handled) dev_->grow_cancel();
+    GSHMEM_WARN(Subsys::heap, "extending the device heap by %zu bytes failed on some PE; nothing was added", extra);
+    return st == Status::ok ? Status::peer_failed : st;
+  }
   dev_->grow_done();
   const size_t old = heap_.size;
   heap_.size += extra;

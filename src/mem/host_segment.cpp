@@ -94,18 +94,35 @@ void HostSegment::adopt(void* base, size_t bytes, int fd, bool unmap_on_reset) {
 
 namespace {
 struct Range {
-  uintptr_t start = 0, end = 0, relro_end = 0;
+  uintptr_t start = 0, end = 0;  // the writable data past RELRO (.data and .bss)
+  bool after_relro = false;      // start is RELRO's end (round up to a page, not down)
 };
+// The main executable's writable data outside RELRO. GNU ld puts RELRO, .data and .bss in one
+// writable PT_LOAD (RELRO at its start); lld gives RELRO a writable PT_LOAD of its own and
+// .data/.bss the next: each writable segment is trimmed by RELRO and the last non-empty one wins.
 int find_exe_data(dl_phdr_info* info, size_t, void* arg) {
   // The first object reported is the main executable.
   auto* r = static_cast<Range*>(arg);
+  uintptr_t relro_lo = 0, relro_hi = 0;
   for (int i = 0; i < info->dlpi_phnum; ++i) {
     const ElfW(Phdr)& ph = info->dlpi_phdr[i];
-    if (ph.p_type == PT_LOAD && (ph.p_flags & PF_W) && r->start == 0) {
-      r->start = info->dlpi_addr + ph.p_vaddr;
-      r->end = r->start + ph.p_memsz;
+    if (ph.p_type == PT_GNU_RELRO) {
+      relro_lo = info->dlpi_addr + ph.p_vaddr;
+      relro_hi = relro_lo + ph.p_memsz;
     }
-    if (ph.p_type == PT_GNU_RELRO) r->relro_end = info->dlpi_addr + ph.p_vaddr + ph.p_memsz;
+  }
+  for (int i = 0; i < info->dlpi_phnum; ++i) {
+    const ElfW(Phdr)& ph = info->dlpi_phdr[i];
+    if (ph.p_type != PT_LOAD || !(ph.p_flags & PF_W)) continue;
+    uintptr_t lo = info->dlpi_addr + ph.p_vaddr;
+    const uintptr_t hi = lo + ph.p_memsz;
+    const bool trimmed = relro_hi > relro_lo && relro_lo <= lo && relro_hi > lo;  // RELRO at the start
+    if (trimmed) lo = relro_hi;
+    if (lo < hi && lo >= r->start) {
+      r->start = lo;
+      r->end = hi;
+      r->after_relro = trimmed;
+    }
   }
   return 1;
 }
@@ -140,9 +157,9 @@ GSHMEM_NO_INSTRUMENT void swap_in(void* arg) {
   // Copy page by page, skipping all-zero pages so an untouched large .bss stays uncommitted.
   for (uintptr_t p = w->lo; p < w->hi; p += w->page) copy_page_unless_zero(w->copy + (p - w->lo), p, w->page);
   const long m = syscall(SYS_mmap, w->lo, w->hi - w->lo, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_FIXED, w->fd, 0L);
-  if (m < 0 && m > -4096) {
+  if (m == -1) {  // syscall() returns -1 and sets errno
     w->mapped = MAP_FAILED;
-    w->err = static_cast<int>(-m);
+    w->err = errno;
   } else {
     w->mapped = reinterpret_cast<void*>(m);
   }
@@ -158,8 +175,9 @@ Status share_data_segment(HostSegment* out) {
     GSHMEM_WARN(Subsys::mem, "symmetric data: the executable has no writable segment");
     return Status::not_available;
   }
-  uintptr_t lo = r.start & ~(page - 1);
-  if (r.relro_end > lo && r.relro_end < r.end) lo = (r.relro_end + page - 1) & ~(page - 1);
+  // The segment's first page is its own (mappings are page-granular); after RELRO, the first whole
+  // page past it (the loader made RELRO read-only page by page).
+  const uintptr_t lo = r.after_relro ? (r.start + page - 1) & ~(page - 1) : r.start & ~(page - 1);
   const uintptr_t hi = (r.end + page - 1) & ~(page - 1);
   if (hi <= lo) return Status::not_available;
   const size_t len = hi - lo;
@@ -179,10 +197,13 @@ Status share_data_segment(HostSegment* out) {
   const Status st = run_with_threads_paused(swap_in, &w, &rep);
   munmap(tmp, len);
   if (st != Status::ok) {
-    GSHMEM_WARN(Subsys::mem,
-                "symmetric data: thread %d did not pause within a second (signal %d); the data segment "
-                "is not remapped",
-                rep.stuck_tid, SIGRTMAX - 1);
+    if (st == Status::timeout)
+      GSHMEM_WARN(Subsys::mem,
+                  "symmetric data: thread %d did not pause within a second (signal %d); the data segment is not "
+                  "remapped",
+                  rep.stuck_tid, SIGRTMAX - 1);
+    else
+      GSHMEM_WARN(Subsys::mem, "symmetric data: the other threads could not be paused; the data segment is not remapped");
     close(fd);
     return st;
   }

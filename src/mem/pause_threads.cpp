@@ -21,8 +21,10 @@ constexpr int kMaxThreads = 4096;
 constexpr uintptr_t kTag = 0x6773686dULL;  // "gshm", the upper half of the signal's value
 constexpr long kDeadlineNs = 1000000000L;  // a thread not in the handler after 1 s: give up
 
-// Slot states: the main thread sets kSent, the paused thread kPaused and then kResumed.
-enum : int { kFree = 0, kSent = 1, kPaused = 2, kResumed = 3 };
+// Slot states: the main thread sets kSent, the paused thread kPaused and then kResumed; kSkipped:
+// the thread kept the signal blocked past the grace period (its signal stays pending).
+enum : int { kFree = 0, kSent = 1, kPaused = 2, kResumed = 3, kSkipped = 4 };
+constexpr long kGraceNs = 20000000L;  // 20 ms: a thread blocking the signal longer is skipped
 
 // Shared with the handler through plain volatile accesses and explicit fences: sanitizer runtimes
 // instrument atomics even in uninstrumented functions, and the handler must not enter them.
@@ -30,6 +32,7 @@ struct PauseState {
   volatile int release;  // futex word: 1 once fn has run
   volatile int slot[kMaxThreads];
   int tid[kMaxThreads];
+  long sent_ns[kMaxThreads];
   int nslots;
   pid_t pid;
   int signo;
@@ -155,8 +158,9 @@ bool known(int tid) {
   return false;
 }
 
-// Sends the pause signal to every thread not yet known; returns how many were new.
-int signal_new_threads(int self, PauseReport* rep) {
+// Sends the pause signal to every thread not yet known (a thread that blocks it gets it pending);
+// returns how many were new, or -1 when a signal could not be sent to a live thread.
+int signal_new_threads(int self) {
   static int tids[kMaxThreads];
   const int n = list_tasks(tids, kMaxThreads);
   int fresh = 0;
@@ -166,12 +170,6 @@ int signal_new_threads(int self, PauseReport* rep) {
     const int idx = g_pause.nslots++;
     g_pause.tid[idx] = t;
     ++fresh;
-    if (blocks_signal(t, g_pause.signo)) {
-      g_pause.slot[idx] = kFree;
-      ++rep->skipped;
-      GSHMEM_DEBUG(Subsys::mem, "pause: thread %d blocks signal %d, not paused", t, g_pause.signo);
-      continue;
-    }
     siginfo_t info;
     std::memset(&info, 0, sizeof info);
     info.si_signo = g_pause.signo;
@@ -180,17 +178,25 @@ int signal_new_threads(int self, PauseReport* rep) {
     info.si_uid = getuid();
     info.si_value.sival_ptr = reinterpret_cast<void*>((kTag << 32) | static_cast<uintptr_t>(idx));
     g_pause.slot[idx] = kSent;
+    g_pause.sent_ns[idx] = now_ns();
     full_fence();
     if (syscall(SYS_rt_tgsigqueueinfo, g_pause.pid, t, g_pause.signo, &info) != 0) {
-      g_pause.slot[idx] = kFree;  // exited meanwhile (ESRCH)
-      continue;
+      if (errno == ESRCH) {  // exited meanwhile
+        g_pause.slot[idx] = kFree;
+        continue;
+      }
+      GSHMEM_WARN(Subsys::mem, "pause: signal %d to thread %d: %s", g_pause.signo, t, std::strerror(errno));
+      g_pause.slot[idx] = kFree;
+      return -1;
     }
   }
   return fresh;
 }
 
-// Waits until no slot is in state `from`; returns 0, or the tid of a thread still there at the deadline.
-int wait_slots_leave(int from, long deadline) {
+// Waits until no slot is in state `from`; returns 0, or the tid of a thread still there at the
+// deadline. Waiting for kSent: a thread that exited is dropped, and one that still blocks the
+// signal after the grace period is skipped (counted in rep).
+int wait_slots_leave(int from, long deadline, PauseReport* rep) {
   for (;;) {
     int pending = 0;
     full_fence();
@@ -198,6 +204,12 @@ int wait_slots_leave(int from, long deadline) {
       if (g_pause.slot[i] == from) {
         if (!thread_exists(g_pause.tid[i])) {  // exited with the signal pending
           g_pause.slot[i] = kFree;
+          continue;
+        }
+        if (from == kSent && now_ns() - g_pause.sent_ns[i] > kGraceNs && blocks_signal(g_pause.tid[i], g_pause.signo)) {
+          g_pause.slot[i] = kSkipped;
+          if (rep) ++rep->skipped;
+          GSHMEM_DEBUG(Subsys::mem, "pause: thread %d blocks signal %d, not paused", g_pause.tid[i], g_pause.signo);
           continue;
         }
         pending = g_pause.tid[i];
@@ -220,6 +232,11 @@ Status run_with_threads_paused(void (*fn)(void*), void* arg, PauseReport* report
   {
     static int tids[kMaxThreads];
     const int n = list_tasks(tids, kMaxThreads);
+    if (n < 0) {  // no /proc: threads cannot be found, let alone paused
+      GSHMEM_INFO(Subsys::mem, "pause: /proc/self/task unreadable; other threads (if any) are not paused");
+      fn(arg);
+      return Status::ok;
+    }
     if (n == 1 && tids[0] == self) {  // the common case: nobody else to pause
       fn(arg);
       return Status::ok;
@@ -245,28 +262,31 @@ Status run_with_threads_paused(void (*fn)(void*), void* arg, PauseReport* report
   int stuck = 0;
   // A thread that was running may have started another before it paused: list again until the
   // set is stable with every listed thread paused.
+  bool send_failed = false;
   for (int round = 0; round < 64; ++round) {
-    stuck = wait_slots_leave(kSent, deadline);
+    stuck = wait_slots_leave(kSent, deadline, rep);
     if (stuck) break;
-    if (signal_new_threads(self, rep) == 0) break;
+    const int fresh = signal_new_threads(self);
+    if (fresh < 0) send_failed = true;
+    if (fresh <= 0) break;
   }
-  if (!stuck) stuck = wait_slots_leave(kSent, deadline);
-  if (!stuck) fn(arg);
+  if (!stuck && !send_failed) stuck = wait_slots_leave(kSent, deadline, rep);
+  const bool run = !stuck && !send_failed;
+  if (run) fn(arg);
   full_fence();
   g_pause.release = 1;
   full_fence();
   syscall(SYS_futex, &g_pause.release, FUTEX_WAKE_PRIVATE, INT_MAX, nullptr, nullptr, 0);
   for (int i = 0; i < g_pause.nslots; ++i)
     if (g_pause.slot[i] == kPaused || g_pause.slot[i] == kResumed) ++rep->paused;
-  wait_slots_leave(kPaused, now_ns() + kDeadlineNs);
-  if (stuck) {
-    // Its signal is still pending: the handler stays (it returns at once now that release is set).
-    g_keep_handler = true;
-    rep->stuck_tid = stuck;
-  } else if (!g_keep_handler) {
-    sigaction(g_pause.signo, &g_pause.old_action, nullptr);
-  }
+  wait_slots_leave(kPaused, now_ns() + kDeadlineNs, nullptr);
+  if (stuck) rep->stuck_tid = stuck;
+  // A skipped or stuck thread's signal is still pending: the handler stays (it returns at once now
+  // that release is set, and passes other senders' signals on).
+  if (stuck || rep->skipped) g_keep_handler = true;
+  else if (!g_keep_handler) sigaction(g_pause.signo, &g_pause.old_action, nullptr);
   g_busy = false;
+  if (send_failed) return Status::system_error;
   return stuck ? Status::timeout : Status::ok;
 }
 

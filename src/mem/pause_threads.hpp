@@ -26,11 +26,13 @@ struct PauseReport {
 };
 
 // Runs fn(arg) while every other thread of the process waits in a handler of the real-time signal
-// SIGRTMAX-1 (installed for the duration, chaining any handler the program had for it). Threads that
-// block that signal cannot be paused and are counted in skipped. fn must not allocate, lock, or call
-// sanitizer-instrumented code (a paused thread may hold the lock). Returns ok once fn ran and every
-// paused thread resumed; Status::timeout (fn not run) when a thread did not reach the handler within
-// a second.
+// SIGRTMAX-1 (installed for the duration, chaining any handler the program had for it). Every
+// thread is sent the signal; one that still blocks it 20 ms later cannot be paused and is counted
+// in skipped (the handler then stays installed for its pending signal). fn must not allocate, lock,
+// or call sanitizer-instrumented code (a paused thread may hold the lock). Returns ok once fn ran
+// and every paused thread resumed; Status::timeout (fn not run) when a thread did not reach the
+// handler within a second; system_error (fn not run) when a live thread could not be signalled.
+// Without /proc (threads cannot be listed) fn runs unpaused.
 Status run_with_threads_paused(void (*fn)(void*), void* arg, PauseReport* report);
 
 }  // namespace gshmem::mem

@@ -154,10 +154,10 @@ void Registry::add_local(int seg, void* base, size_t len, uint32_t lkey, uint32_
   local_.push_back({seg, reinterpret_cast<uintptr_t>(base), len, lkey, rkey});
 }
 
-bool Registry::remove_local(const void* base) {
+bool Registry::remove_local(uint32_t lkey) {
   std::lock_guard<std::mutex> lock(mu_);
   for (size_t i = 0; i < local_.size(); ++i)
-    if (local_[i].seg == kUserBuffer && local_[i].base == reinterpret_cast<uintptr_t>(base)) {
+    if (local_[i].seg == kUserBuffer && local_[i].lkey == lkey) {
       local_.erase(local_.begin() + static_cast<std::ptrdiff_t>(i));
       return true;
     }

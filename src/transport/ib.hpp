@@ -68,7 +68,7 @@ class Registry {
   void add_local(int seg, void* base, size_t len, uint32_t lkey, uint32_t rkey);
   // Registered user buffers (seg kUserBuffer): local side only, added and removed while running.
   static constexpr int kUserBuffer = -1;
-  bool remove_local(const void* base);
+  bool remove_local(uint32_t lkey);  // a user buffer's entry, by its region's local key
   void set_remote(int pe, int seg, const RemoteSeg& r);
   // false when [addr, addr+len) is not inside one registered local segment
   bool lookup(const void* addr, size_t len, uint32_t* lkey) const;

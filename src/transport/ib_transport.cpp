@@ -228,7 +228,7 @@ Status IbTransport::start(boot::Bootstrap& boot, const std::vector<int>& peers, 
   return create(v, boot, peers, segs, opt, mem, out, why);
 }
 
-Status IbTransport::register_local(void* base, size_t len, int dmabuf_fd, std::string* why) {
+Status IbTransport::register_local(void* base, size_t len, int dmabuf_fd, uint32_t* token, std::string* why) {
   ibv_mr* mr = nullptr;
   std::string how;
   if (dmabuf_fd >= 0 && v_.reg_dmabuf_mr) {
@@ -242,17 +242,18 @@ Status IbTransport::register_local(void* base, size_t len, int dmabuf_fd, std::s
     return Status::system_error;
   }
   std::lock_guard<std::mutex> lock(user_mu_);
-  user_mrs_.emplace_back(base, mr);
+  user_mrs_.push_back(mr);
   reg_.add_local(Registry::kUserBuffer, base, len, mr->lkey, mr->rkey);
+  *token = mr->lkey;
   return Status::ok;
 }
 
-void IbTransport::unregister_local(void* base) {
+void IbTransport::unregister_local(uint32_t token) {
   std::lock_guard<std::mutex> lock(user_mu_);
-  reg_.remove_local(base);
+  reg_.remove_local(token);
   for (size_t i = 0; i < user_mrs_.size(); ++i)
-    if (user_mrs_[i].first == base) {
-      v_.dereg_mr(user_mrs_[i].second);
+    if (user_mrs_[i]->lkey == token) {
+      v_.dereg_mr(user_mrs_[i]);
       user_mrs_.erase(user_mrs_.begin() + static_cast<std::ptrdiff_t>(i));
       return;
     }
@@ -260,7 +261,7 @@ void IbTransport::unregister_local(void* base) {
 
 IbTransport::~IbTransport() {
   if (inflight_total_) (void)quiet();
-  for (auto& u : user_mrs_) v_.dereg_mr(u.second);
+  for (ibv_mr* mr : user_mrs_) v_.dereg_mr(mr);
   for (ibv_qp* qp : qps_)
     if (qp) v_.destroy_qp(qp);
   if (cq_) v_.destroy_cq(cq_);

@@ -72,8 +72,9 @@ class IbTransport final : public transport::Transport {
   // A user buffer as the local side of RDMA without staging (shmemx_buffer_register): a memory
   // region of [base, base + len), through dmabuf_fd (GPU memory, >= 0) or ibv_reg_mr. The caller
   // keeps operations on it from running across unregister_local (it quiets first).
-  Status register_local(void* base, size_t len, int dmabuf_fd, std::string* why);
-  void unregister_local(void* base);
+  // *token names the registration for unregister_local (two buffers may share a page).
+  Status register_local(void* base, size_t len, int dmabuf_fd, uint32_t* token, std::string* why);
+  void unregister_local(uint32_t token);
 
   Status put(int pe, Seg seg, uint64_t off, const void* src, size_t n) override;
   Status put_nbi(int pe, Seg seg, uint64_t off, const void* src, size_t n) override;
@@ -134,7 +135,7 @@ class IbTransport final : public transport::Transport {
   uint64_t inflight_total_ = 0;
   std::vector<ibv_mr*> mrs_;         // segments, staging, results
   std::mutex user_mu_;
-  std::vector<std::pair<void*, ibv_mr*>> user_mrs_;  // registered user buffers: (base, region)
+  std::vector<ibv_mr*> user_mrs_;    // registered user buffers
   Registry reg_;
   char* staging_ = nullptr;
   ibv_mr* staging_mr_ = nullptr;
