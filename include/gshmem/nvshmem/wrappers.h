@@ -268,9 +268,7 @@ GSHMEM_RMA_TYPES_DEVICE(GSHMEM_NV_STREAM_TYPED)
 GSHMEM_SIZES(GSHMEM_NV_STREAM_SIZED)
 #undef GSHMEM_NV_STREAM_TYPED
 #undef GSHMEM_NV_STREAM_SIZED
-#undef GSHMEM_NV_STREAM_PUT_SIGNAL
-#undef GSHMEM_NV_STREAM_GET
-#undef GSHMEM_NV_STREAM_RMA
+/* GSHMEM_NV_STREAM_RMA/GET/PUT_SIGNAL serve half and bfloat16 below too (#undef there). */
 
 /* ---- queries ---- */
 /* gshmem reports -1 from shmem_my_pe outside init..finalize. */
@@ -461,27 +459,8 @@ GSHMEM_SIZES(GSHMEM_NV_SCOPE_SIZED_BOTH)
   GSHMEM_NV_D int nvshmemx_##N##_alltoall_##SC(nvshmem_team_t t, T *d, const T *s, size_t n) {           \
     return shmemx_uint16_alltoall_##SC(t, (uint16_t *)d, (const uint16_t *)s, n);                        \
   }
-#define GSHMEM_NV_STREAM_TYPED16(T, N)                                                                   \
-  GSHMEM_NV_H void nvshmemx_##N##_put_on_stream(T *d, const T *s, size_t n, int pe, cudaStream_t st) {  \
-    shmemx_putmem_on_stream(d, s, 2 * n, pe, st);                                                        \
-  }                                                                                                      \
-  GSHMEM_NV_H void nvshmemx_##N##_put_nbi_on_stream(T *d, const T *s, size_t n, int pe, cudaStream_t st) { \
-    shmemx_putmem_on_stream(d, s, 2 * n, pe, st);                                                        \
-  }                                                                                                      \
-  GSHMEM_NV_H void nvshmemx_##N##_get_on_stream(T *d, const T *s, size_t n, int pe, cudaStream_t st) {  \
-    shmemx_getmem_on_stream(d, s, 2 * n, pe, st);                                                        \
-  }                                                                                                      \
-  GSHMEM_NV_H void nvshmemx_##N##_get_nbi_on_stream(T *d, const T *s, size_t n, int pe, cudaStream_t st) { \
-    shmemx_getmem_on_stream(d, s, 2 * n, pe, st);                                                        \
-  }                                                                                                      \
-  GSHMEM_NV_H void nvshmemx_##N##_put_signal_on_stream(T *d, const T *s, size_t n, uint64_t *sa, uint64_t sv, int op, \
-                                                       int pe, cudaStream_t st) {                        \
-    shmemx_putmem_signal_on_stream(d, s, 2 * n, sa, sv, gshmem_nv_sig_op(op), pe, st);                   \
-  }                                                                                                      \
-  GSHMEM_NV_H void nvshmemx_##N##_put_signal_nbi_on_stream(T *d, const T *s, size_t n, uint64_t *sa, uint64_t sv, \
-                                                           int op, int pe, cudaStream_t st) {            \
-    shmemx_putmem_signal_on_stream(d, s, 2 * n, sa, sv, gshmem_nv_sig_op(op), pe, st);                   \
-  }
+#define GSHMEM_NV_STREAM_TYPED16(T, N) \
+  GSHMEM_NV_STREAM_RMA(N##_put, T, 2) GSHMEM_NV_STREAM_GET(N##_get, T, 2) GSHMEM_NV_STREAM_PUT_SIGNAL(N##_put_signal, T, 2)
 GSHMEM_NV_16(__half, half)
 GSHMEM_NV_16(__nv_bfloat16, bfloat16)
 #undef GSHMEM_NV_16
@@ -657,5 +636,8 @@ GSHMEM_NV_RED16_ALL(__nv_bfloat16, shmemx_bfloat16_t, bfloat16)
 #undef GSHMEM_NV_16_SCOPE
 #undef GSHMEM_NV_STREAM_TYPED16
 #endif /* __CUDACC__ */
+#undef GSHMEM_NV_STREAM_PUT_SIGNAL
+#undef GSHMEM_NV_STREAM_GET
+#undef GSHMEM_NV_STREAM_RMA
 
 #endif
