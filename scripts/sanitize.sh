@@ -25,9 +25,14 @@ summary() {  # job, build dir
 import json, sys
 p = f = 0
 for line in open(sys.argv[1]):
-    r = json.loads(line)["result"]
+    t = json.loads(line)
+    r = t["result"]
     if r in ("OK", "EXPECTEDFAIL"): p += 1
-    elif r != "SKIP": f += 1
+    elif r != "SKIP":
+        f += 1  # what the failed test printed, so a CI log says why
+        out = ((t.get("stdout") or "") + (t.get("stderr") or "")).splitlines()
+        print(f"---- {t['name']}: {r}; last {min(len(out), 40)} lines of its output:")
+        print("\n".join(out[-40:]))
 print(f"sanitize {sys.argv[2]}: {p} passed, {f} failed")
 sys.exit(1 if f else 0)
 PY

@@ -199,9 +199,9 @@ Status share_data_segment(HostSegment* out) {
   if (st != Status::ok) {
     if (st == Status::timeout)
       GSHMEM_WARN(Subsys::mem,
-                  "symmetric data: thread %d did not pause within a second (signal %d); the data segment is not "
-                  "remapped",
-                  rep.stuck_tid, SIGRTMAX - 1);
+                  "symmetric data: thread %d (%s) did not pause within a second (signal %d); the data segment is "
+                  "not remapped",
+                  rep.stuck_tid, rep.stuck_info, SIGRTMAX - 1);
     else
       GSHMEM_WARN(Subsys::mem, "symmetric data: the other threads could not be paused; the data segment is not remapped");
     close(fd);
@@ -214,8 +214,8 @@ Status share_data_segment(HostSegment* out) {
     return Status::system_error;
   }
   out->adopt(w.mapped, len, fd, /*unmap_on_reset=*/false);
-  GSHMEM_DEBUG(Subsys::mem, "symmetric data segment [%p, +%zu); %d other threads paused, %d skipped", w.mapped, len,
-               rep.paused, rep.skipped);
+  GSHMEM_DEBUG(Subsys::mem, "symmetric data segment [%p, +%zu); %d other threads paused, %d skipped, %d signals resent",
+               w.mapped, len, rep.paused, rep.skipped, rep.resent);
   return Status::ok;
 }
 

@@ -18,7 +18,8 @@ namespace gshmem::mem {
 namespace {
 
 constexpr int kMaxThreads = 4096;
-constexpr uintptr_t kTag = 0x6773686dULL;  // "gshm", the upper half of the signal's value
+constexpr uintptr_t kTag = 0x6773ULL;  // "gs", the top 16 bits of the signal's value
+constexpr long kResendNs = 50000000L;  // 50 ms: a thread not paused by then gets the signal again
 constexpr long kDeadlineNs = 1000000000L;  // a thread not in the handler after 1 s: give up
 
 // Slot states: the main thread sets kSent, the paused thread kPaused and then kResumed; kSkipped:
@@ -30,9 +31,12 @@ constexpr long kGraceNs = 20000000L;  // 20 ms: a thread blocking the signal lon
 // instrument atomics even in uninstrumented functions, and the handler must not enter them.
 struct PauseState {
   volatile int release;  // futex word: 1 once fn has run
+  volatile int gen;      // this pause's number (bits 32-47 of the signal's value): late signals of
+                         // an earlier pause are ignored
   volatile int slot[kMaxThreads];
   int tid[kMaxThreads];
-  long sent_ns[kMaxThreads];
+  long sent_ns[kMaxThreads];       // first signal
+  long last_sent_ns[kMaxThreads];  // latest signal (it is sent again every kResendNs)
   int nslots;
   pid_t pid;
   int signo;
@@ -54,9 +58,13 @@ GSHMEM_NO_INSTRUMENT inline void full_fence() {
 
 GSHMEM_NO_INSTRUMENT void pause_handler(int sig, siginfo_t* si, void* uc) {
   const auto v = reinterpret_cast<uintptr_t>(si ? si->si_value.sival_ptr : nullptr);
-  if (si && si->si_code == SI_QUEUE && si->si_pid == g_pause.pid && (v >> 32) == kTag) {
+  if (si && si->si_code == SI_QUEUE && si->si_pid == g_pause.pid && (v >> 48) == kTag) {
     const int idx = static_cast<int>(v & 0xffffffffu);
     if (idx < 0 || idx >= kMaxThreads) return;
+    full_fence();
+    if (static_cast<int>((v >> 32) & 0xffffu) != (g_pause.gen & 0xffff) || g_pause.release != 0 ||
+        g_pause.slot[idx] != kSent)
+      return;  // a repeat of a signal already taken, or one of an earlier pause: nothing to do
     const int saved_errno = errno;
     full_fence();
     g_pause.slot[idx] = kPaused;
@@ -126,6 +134,65 @@ int open_status(int tid) {
   return open(path, O_RDONLY | O_CLOEXEC);
 }
 
+// Appends up to cap-1 bytes of /proc/self/task/<tid>/<leaf> (its first line) to out.
+void append_task_line(int tid, const char* leaf, const char* label, char* out, size_t cap) {
+  char path[64] = "/proc/self/task/";
+  char digits[16];
+  int nd = 0;
+  for (int t = tid; t > 0 && nd < 15; t /= 10) digits[nd++] = static_cast<char>('0' + t % 10);
+  size_t len = std::strlen(path);
+  while (nd > 0) path[len++] = digits[--nd];
+  path[len++] = '/';
+  for (const char* c = leaf; *c && len < sizeof path - 1; ++c) path[len++] = *c;
+  path[len] = '\0';
+  char buf[256];
+  ssize_t got = -1;
+  const int fd = open(path, O_RDONLY | O_CLOEXEC);
+  if (fd >= 0) {
+    got = read(fd, buf, sizeof buf - 1);
+    close(fd);
+  }
+  if (got < 0) got = 0;
+  buf[got] = '\0';
+  if (char* nl = std::strchr(buf, '\n')) *nl = '\0';
+  size_t o = std::strlen(out);
+  for (const char* c = label; *c && o + 1 < cap; ++c) out[o++] = *c;
+  for (const char* c = buf; *c && o + 1 < cap; ++c) out[o++] = *c;
+  out[o] = '\0';
+}
+
+// "name X, State: S (sleeping), syscall N ..." for a stuck thread's warning.
+void describe_task(int tid, char* out, size_t cap) {
+  out[0] = '\0';
+  append_task_line(tid, "comm", "name ", out, cap);
+  char state[128] = "";
+  {
+    const int fd = open_status(tid);
+    if (fd >= 0) {
+      char buf[2048];
+      const ssize_t got = read(fd, buf, sizeof buf - 1);
+      close(fd);
+      if (got > 0) {
+        buf[got] = '\0';
+        size_t i = 0;
+        static const char* const kKeys[] = {"State:", "SigPnd:", "SigBlk:"};
+        for (const char* key : kKeys)
+          if (const char* p = std::strstr(buf, key)) {
+            if (i && i + 2 < sizeof state) state[i++] = ' ';
+            for (; *p && *p != '\n' && i + 1 < sizeof state; ++p) state[i++] = *p == '\t' ? ' ' : *p;
+          }
+        state[i] = '\0';
+      }
+    }
+  }
+  size_t o = std::strlen(out);
+  const char* parts[] = {", ", state};
+  for (const char* part : parts)
+    for (const char* c = part; *c && o + 1 < cap; ++c) out[o++] = *c;
+  out[o] = '\0';
+  append_task_line(tid, "syscall", ", syscall ", out, cap);
+}
+
 bool thread_exists(int tid) {
   const int fd = open_status(tid);
   if (fd < 0) return false;
@@ -158,6 +225,23 @@ bool known(int tid) {
   return false;
 }
 
+// Sends the pause signal to slot idx's thread: 0 sent, 1 the thread has exited, -1 failed (warned).
+int send_pause(int idx) {
+  siginfo_t info;
+  std::memset(&info, 0, sizeof info);
+  info.si_signo = g_pause.signo;
+  info.si_code = SI_QUEUE;
+  info.si_pid = g_pause.pid;
+  info.si_uid = getuid();
+  const uintptr_t gen = static_cast<uintptr_t>(g_pause.gen & 0xffff);
+  info.si_value.sival_ptr = reinterpret_cast<void*>((kTag << 48) | (gen << 32) | static_cast<uintptr_t>(idx));
+  g_pause.last_sent_ns[idx] = now_ns();
+  if (syscall(SYS_rt_tgsigqueueinfo, g_pause.pid, g_pause.tid[idx], g_pause.signo, &info) == 0) return 0;
+  if (errno == ESRCH) return 1;
+  GSHMEM_WARN(Subsys::mem, "pause: signal %d to thread %d: %s", g_pause.signo, g_pause.tid[idx], std::strerror(errno));
+  return -1;
+}
+
 // Sends the pause signal to every thread not yet known (a thread that blocks it gets it pending);
 // returns how many were new, or -1 when a signal could not be sent to a live thread.
 int signal_new_threads(int self) {
@@ -170,22 +254,15 @@ int signal_new_threads(int self) {
     const int idx = g_pause.nslots++;
     g_pause.tid[idx] = t;
     ++fresh;
-    siginfo_t info;
-    std::memset(&info, 0, sizeof info);
-    info.si_signo = g_pause.signo;
-    info.si_code = SI_QUEUE;
-    info.si_pid = g_pause.pid;
-    info.si_uid = getuid();
-    info.si_value.sival_ptr = reinterpret_cast<void*>((kTag << 32) | static_cast<uintptr_t>(idx));
     g_pause.slot[idx] = kSent;
     g_pause.sent_ns[idx] = now_ns();
     full_fence();
-    if (syscall(SYS_rt_tgsigqueueinfo, g_pause.pid, t, g_pause.signo, &info) != 0) {
-      if (errno == ESRCH) {  // exited meanwhile
-        g_pause.slot[idx] = kFree;
-        continue;
-      }
-      GSHMEM_WARN(Subsys::mem, "pause: signal %d to thread %d: %s", g_pause.signo, t, std::strerror(errno));
+    const int rc = send_pause(idx);
+    if (rc == 1) {  // exited meanwhile
+      g_pause.slot[idx] = kFree;
+      continue;
+    }
+    if (rc < 0) {
       g_pause.slot[idx] = kFree;
       return -1;
     }
@@ -212,8 +289,11 @@ int wait_slots_leave(int from, long deadline, PauseReport* rep) {
           GSHMEM_DEBUG(Subsys::mem, "pause: thread %d blocks signal %d, not paused", g_pause.tid[i], g_pause.signo);
           continue;
         }
-        pending = g_pause.tid[i];
-        break;
+        // Not there yet: send again now and then. (ThreadSanitizer's runtime, which defers a signal
+        // to the thread's next intercepted call, was seen to hold one without ever delivering it.)
+        if (from == kSent && now_ns() - g_pause.last_sent_ns[i] > kResendNs && send_pause(i) == 0 && rep)
+          ++rep->resent;
+        if (!pending) pending = g_pause.tid[i];
       }
     if (!pending) return 0;
     if (now_ns() > deadline) return pending;
@@ -246,6 +326,7 @@ Status run_with_threads_paused(void (*fn)(void*), void* arg, PauseReport* report
   g_pause.pid = getpid();
   g_pause.signo = SIGRTMAX - 1;
   g_pause.release = 0;
+  g_pause.gen = g_pause.gen + 1;
   g_pause.nslots = 0;
   for (int i = 0; i < kMaxThreads; ++i) g_pause.slot[i] = kFree;
   struct sigaction sa;
@@ -271,6 +352,7 @@ Status run_with_threads_paused(void (*fn)(void*), void* arg, PauseReport* report
     if (fresh <= 0) break;
   }
   if (!stuck && !send_failed) stuck = wait_slots_leave(kSent, deadline, rep);
+  if (stuck) describe_task(stuck, rep->stuck_info, sizeof rep->stuck_info);  // before it is released
   const bool run = !stuck && !send_failed;
   if (run) fn(arg);
   full_fence();
@@ -283,7 +365,7 @@ Status run_with_threads_paused(void (*fn)(void*), void* arg, PauseReport* report
   if (stuck) rep->stuck_tid = stuck;
   // A skipped or stuck thread's signal is still pending: the handler stays (it returns at once now
   // that release is set, and passes other senders' signals on).
-  if (stuck || rep->skipped) g_keep_handler = true;
+  if (stuck || rep->skipped || rep->resent) g_keep_handler = true;
   else if (!g_keep_handler) sigaction(g_pause.signo, &g_pause.old_action, nullptr);
   g_busy = false;
   if (send_failed) return Status::system_error;

@@ -22,13 +22,16 @@ namespace gshmem::mem {
 struct PauseReport {
   int paused = 0;      // threads that waited in the handler while fn ran
   int skipped = 0;     // threads that block the pause signal (a sanitizer's internal thread, say)
+  int resent = 0;      // signals sent again to a thread not paused 50 ms after the previous one
   int stuck_tid = 0;   // on Status::timeout: a thread that did not reach the handler in time
+  char stuck_info[256] = {};  // its name, state and system call (from /proc), for the warning
 };
 
 // Runs fn(arg) while every other thread of the process waits in a handler of the real-time signal
 // SIGRTMAX-1 (installed for the duration, chaining any handler the program had for it). Every
-// thread is sent the signal; one that still blocks it 20 ms later cannot be paused and is counted
-// in skipped (the handler then stays installed for its pending signal). fn must not allocate, lock,
+// thread is sent the signal (again every 50 ms until it is in the handler); one that still blocks
+// it 20 ms later cannot be paused and is counted in skipped (the handler then stays installed for
+// its pending signal). fn must not allocate, lock,
 // or call sanitizer-instrumented code (a paused thread may hold the lock). Returns ok once fn ran
 // and every paused thread resumed; Status::timeout (fn not run) when a thread did not reach the
 // handler within a second; system_error (fn not run) when a live thread could not be signalled.
