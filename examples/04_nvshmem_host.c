@@ -5,7 +5,8 @@
  * Each PE sends a fresh random block to its right neighbour with put-with-signal, waits for the
  * left neighbour's with NVSHMEM comparison constants (whose values differ from gshmem's own),
  * checks every element, then splits the world into even and odd PEs and reduces and broadcasts
- * within each team, checking every PE's contribution.
+ * within each team, checking every PE's contribution; then makes the world in reverse order a team
+ * from a unique id (nvshmemx_team_init) and broadcasts from its first PE.
  * Build: cc 04_nvshmem_host.c $(pkg-config --cflags --libs gshmem-nvshmem)   Run: oshrun -np 4 ./a.out */
 #include <nvshmem.h>
 #include <nvshmemx.h>
@@ -89,8 +90,30 @@ int main(void) {
   long *b = (long *)nvshmem_malloc(sizeof(long));
   nvshmem_long_broadcast(mine, b, contrib, 1, 0);
   if (*b != (long)(seeds[start] % 100000)) return fail(me, "nvshmem_long_broadcast from the team's PE 0", (long)(seeds[start] % 100000), *b);
+
+  /* a team from a unique id (no parent split): the world in reverse order */
+  uint64_t *tid = (uint64_t *)nvshmem_malloc(sizeof(uint64_t));
+  *tid = 0;
   nvshmem_barrier_all();
-  if (me == 0) printf("04_nvshmem_host: %d PEs: ring, waits, team reduce and broadcast: PASS\n", n);
+  if (me == n - 1) {
+    nvshmemx_team_uniqueid_t id;
+    nvshmemx_team_get_uniqueid(&id);
+    for (int p = 0; p < n; p++) nvshmem_uint64_p(tid, id, p);
+  }
+  nvshmem_barrier_all();
+  nvshmem_team_config_t rcfg = NVSHMEM_TEAM_CONFIG_INITIALIZER;
+  rcfg.uniqueid = *tid;
+  nvshmem_team_t rev = NVSHMEM_TEAM_INVALID;
+  if (nvshmemx_team_init(&rev, &rcfg, NVSHMEM_TEAM_CONFIG_MASK_UNIQUEID, n, n - 1 - me) != 0)
+    return fail(me, "nvshmemx_team_init returned", 0, 1);
+  if (nvshmem_team_my_pe(rev) != n - 1 - me) return fail(me, "nvshmem_team_my_pe of the reversed team", n - 1 - me, nvshmem_team_my_pe(rev));
+  if (nvshmem_team_translate_pe(rev, 0, NVSHMEM_TEAM_WORLD) != n - 1)
+    return fail(me, "the reversed team's PE 0 in the world", n - 1, nvshmem_team_translate_pe(rev, 0, NVSHMEM_TEAM_WORLD));
+  nvshmem_long_broadcast(rev, b, contrib, 1, 0);
+  if (*b != (long)(seeds[n - 1] % 100000)) return fail(me, "nvshmem_long_broadcast from the reversed team's PE 0", (long)(seeds[n - 1] % 100000), *b);
+  nvshmem_team_destroy(rev);
+  nvshmem_barrier_all();
+  if (me == 0) printf("04_nvshmem_host: %d PEs: ring, waits, team reduce and broadcast, team from a unique id: PASS\n", n);
   nvshmem_team_destroy(half);
   nvshmem_team_destroy(other);
   nvshmem_finalize();

@@ -155,6 +155,19 @@ GSHMEMX_DECL_RS_STREAM_ARITH(shmemx_bfloat16_t, bfloat16)
 int shmemx_team_barrier(shmem_team_t team);
 #endif
 
+/* Teams from a unique id (NVSHMEM's nvshmemx_team_get_uniqueid / nvshmemx_team_init): one PE
+ * makes an id and shares it (a put, a broadcast, an out-of-band channel); each of the npes PEs
+ * that will form the team calls shmemx_team_init with it and its own index in the new team
+ * (0 .. npes-1, each once). Collective over those PEs only: no parent team, any set and order of
+ * PEs (device collectives need equally strided members; others run their collectives on the
+ * host). Returns 0 and *new_team, or nonzero with *new_team = SHMEM_TEAM_INVALID (bad arguments,
+ * reported naming the PE; no team slot free on every member). Members that disagree on npes or
+ * claim one index twice end the job naming them. Destroy with shmem_team_destroy. */
+typedef uint64_t shmemx_team_uniqueid_t;
+int shmemx_team_get_uniqueid(shmemx_team_uniqueid_t *uniqueid);
+int shmemx_team_init(shmemx_team_uniqueid_t uniqueid, int npes, int pe_idx_in_team, const shmem_team_config_t *config,
+                     long config_mask, shmem_team_t *new_team);
+
 /* Reduce-scatter over a team (NVSHMEM's nvshmem_TYPE_OP_reducescatter): source holds
  * shmem_team_n_pes(team) * nreduce elements; member i's dest (nreduce elements) receives the
  * reduction over every member's source block i. dest must not overlap source. Returns 0. From the

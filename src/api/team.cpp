@@ -69,6 +69,20 @@ int shmem_team_split_2d(shmem_team_t parent_team, int xrange, const shmem_team_c
                              config_of(yaxis_config, yaxis_mask), yaxis_team);
 }
 
+int shmemx_team_get_uniqueid(shmemx_team_uniqueid_t* uniqueid) {
+  if (!uniqueid) fatal("shmemx_team_get_uniqueid", "uniqueid is NULL");
+  *uniqueid = core::team_new_uniqueid();
+  return 0;
+}
+
+int shmemx_team_init(shmemx_team_uniqueid_t uniqueid, int npes, int pe_idx_in_team, const shmem_team_config_t* config,
+                     long config_mask, shmem_team_t* new_team) {
+  const char* call = "shmemx_team_init";
+  if (!new_team) fatal(call, "new_team is NULL");
+  *new_team = SHMEM_TEAM_INVALID;
+  return core::team_init_uid(call, uniqueid, npes, pe_idx_in_team, config_of(config, config_mask), new_team);
+}
+
 void shmem_team_destroy(shmem_team_t team) {
   if (team == SHMEM_TEAM_INVALID) return;
   core::team_destroy("shmem_team_destroy", team);

@@ -45,7 +45,9 @@ void* allocate(const char* call, uint64_t op, size_t size, size_t align) {
   size_t off = r.heap.allocator().alloc(size, align);
   if (off == heap::Allocator::kFail && r.heap.growable() && size < r.heap.window_stride()) {
     const size_t want = std::max(size + align, r.heap.size());
+    const size_t before = r.heap.size();
     if (r.heap.grow(*r.boot, want) == Status::ok) {
+      ib_extend(call, r, before, r.heap.size() - before);
       republish_device_state(r);
       off = r.heap.allocator().alloc(size, align);
     }

@@ -311,6 +311,7 @@ void* buffer_register_symmetric(const char* call, void* ptr, size_t size, int fl
       report_error(call, "another PE's buffer could not join the symmetric heap; nothing was registered");
     return nullptr;
   }
+  ib_extend(call, r, s.off, s.mapped);
   republish_device_state(r);
   g_syms.push_back(s);
   barrier_all(call);  // every PE's transports know the region before anyone targets it
@@ -348,6 +349,7 @@ int buffer_unregister_symmetric(const char* call, void* ptr, size_t size) {
   }
   const SymReg s = g_syms[idx];
   g_syms.erase(g_syms.begin() + static_cast<std::ptrdiff_t>(idx));
+  ib_drop(r, s.off, s.mapped);
   if (r.heap.unmap_range(s.off, s.mapped) != Status::ok) {
     report_error(call, "unmapping the region at %p failed (see above)", ptr);
     return SHMEMX_ERROR_INTERNAL;

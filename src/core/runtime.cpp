@@ -482,6 +482,33 @@ void global_exit(int status) {
   terminate(status);
 }
 
+void ib_extend(const char* call, Runtime& r, size_t heap_off, size_t len) {
+#if GSHMEM_HAVE_IBVERBS && GSHMEM_HAVE_CUDA
+  if (!r.ib || !len) return;
+  const uint64_t seg = r.heap.device_segment(r.my_pe);
+  char* at = r.heap.base() + heap_off;
+  const int fd = mem::gpu_dmabuf_fd(*r.gpu, reinterpret_cast<uint64_t>(at), len);
+  std::string why;
+  const Status st = r.ib->add_extent(*r.boot, transport::Seg::device,
+                                     reinterpret_cast<uint64_t>(at) - seg, at, len, fd, &why);
+  if (fd >= 0) close(fd);  // the registration keeps what it needs
+  if (st != Status::ok) fatal(call, "the device heap's new %zu bytes cannot be reached over InfiniBand: %s", len,
+                              why.c_str());
+#else
+  (void)call, (void)r, (void)heap_off, (void)len;
+#endif
+}
+
+void ib_drop(Runtime& r, size_t heap_off, size_t len) {
+#if GSHMEM_HAVE_IBVERBS && GSHMEM_HAVE_CUDA
+  if (!r.ib || !len) return;
+  const uint64_t seg = r.heap.device_segment(r.my_pe);
+  r.ib->drop_extents(transport::Seg::device, reinterpret_cast<uint64_t>(r.heap.base() + heap_off) - seg, len);
+#else
+  (void)r, (void)heap_off, (void)len;
+#endif
+}
+
 void republish_device_state(Runtime& r) {
   gshmem_device_state s{};
   s.version = GSHMEM_DEVICE_STATE_VERSION;

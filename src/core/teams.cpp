@@ -1,6 +1,11 @@
 #include "core/teams.hpp"
 
+#include <unistd.h>
+
 #include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <string>
 #include <vector>
 
 #include "coll/dev_teams.hpp"
@@ -153,6 +158,49 @@ int team_split_2d(const char* call, int parent_handle, int xrange, const TeamCon
     if (yconfig.has_num_contexts) g_rt->teams.get(out[1])->num_contexts = yconfig.num_contexts;
   }
   return rc;
+}
+
+uint64_t team_new_uniqueid() {
+  static std::atomic<uint64_t> counter{0};
+  uint64_t x = (static_cast<uint64_t>(static_cast<uint32_t>(getpid())) << 32) ^
+               (static_cast<uint64_t>(rt("shmemx_team_get_uniqueid").my_pe) << 48) ^
+               static_cast<uint64_t>(std::chrono::steady_clock::now().time_since_epoch().count()) ^
+               (counter.fetch_add(1) * 0x9e3779b97f4a7c15ull);
+  x ^= x >> 31;  // mix (splitmix64's finaliser)
+  x *= 0xbf58476d1ce4e5b9ull;
+  x ^= x >> 27;
+  return x ? x : 1;
+}
+
+int team_init_uid(const char* call, uint64_t uid, int npes, int idx, const TeamConfig& config, int* new_team) {
+  Runtime& r = rt(call);
+  if (uid == 0) {
+    report_error(call, "team id 0 was not made by shmemx_team_get_uniqueid (pe %d)", r.my_pe);
+    return 1;
+  }
+  if (npes < 1 || npes > r.npes) {
+    report_error(call, "npes %d out of range [1, %d] (pe %d)", npes, r.npes, r.my_pe);
+    return 1;
+  }
+  if (idx < 0 || idx >= npes) {
+    report_error(call, "pe_idx_in_team %d out of range [0, %d) (pe %d)", idx, npes, r.my_pe);
+    return 1;
+  }
+  int handle = -1;
+  std::string bad;
+  const Status st = r.teams.init_from_uid(uid, npes, idx, config.has_num_contexts ? config.num_contexts : 0, &handle, &bad);
+  if (st == Status::out_of_memory) {
+    if (idx == 0)
+      report_error(call, "team exhaustion: no team slot is free on every member (all %d in use on some; destroy unused teams)",
+                   heap::kMaxTeams);
+    return 1;
+  }
+  if (st != Status::ok) fatal(call, "members disagree: %s", bad.c_str());
+#if GSHMEM_HAVE_CUDA
+  if (r.ops) coll::dev_team_publish(call, *r.ops, r.heap, *r.teams.get(handle));
+#endif
+  *new_team = handle;
+  return 0;
 }
 
 void team_destroy(const char* call, int handle) {

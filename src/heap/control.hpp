@@ -12,7 +12,7 @@ constexpr size_t kControlBytes = 1024 * 1024;  // reserved in front of the user 
 // to it is an equally aligned address everywhere (shmem_align).
 constexpr size_t kHeapBaseAlign = size_t(256) << 20;
 constexpr uint64_t kControlMagic = 0x67736873686d656dull;  // "gshshmem"
-constexpr uint32_t kControlVersion = 3;
+constexpr uint32_t kControlVersion = 4;
 constexpr int kMaxBarrierRounds = 32;  // dissemination: ceil(log2(npes)) rounds
 constexpr int kMaxTeams = 64;          // team slots; WORLD, SHARED and NODE take 0, 1, 2
 constexpr int kTeamPubWords = 8;
@@ -49,12 +49,27 @@ struct alignas(64) TeamSlot {
 };
 static_assert(sizeof(TeamSlot) % 64 == 0);
 
+// shmemx_team_init's rendezvous (team/team.cpp): a PE making a team from a unique id publishes
+// what it brings here; the other members find it by reading every PE's record (there is no parent
+// team to agree through). phase 0: nothing published; 1: published; 2: this PE has read every
+// member's record (after that the record may change).
+struct alignas(64) TeamInitRecord {
+  std::atomic<uint64_t> phase;
+  uint64_t uid;
+  int32_t npes;
+  int32_t idx;
+  uint64_t free_mask;  // team slots free on this PE
+  char pad[32];
+};
+static_assert(sizeof(TeamInitRecord) == 64);
+
 struct ControlBlock {
   uint64_t magic;
   uint32_t version;
   uint32_t reserved;
   char pad[48];
   TeamSlot teams[kMaxTeams];
+  TeamInitRecord team_init;
 };
 static_assert(sizeof(ControlBlock) <= kControlBytes);
 static_assert(std::atomic<uint64_t>::is_always_lock_free, "cross-process atomics need lock-free 64-bit");

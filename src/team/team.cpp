@@ -1,10 +1,14 @@
 #include "team/team.hpp"
 
 #include <algorithm>
+#include <chrono>
+#include <cstddef>
+#include <cstdio>
 #include <cstring>
 
 #include "common/fatal.hpp"
 #include "common/log.hpp"
+#include "common/wait.hpp"
 #include "team/barrier.hpp"
 
 namespace gshmem::team {
@@ -146,25 +150,130 @@ Status Teams::split(Team& parent, const std::vector<std::vector<int>>& members_o
     return Status::out_of_memory;
   }
   std::lock_guard<std::mutex> lock(mu_);
-  for (size_t j = 0; j < members_of.size(); ++j) {
-    if (members_of[j].empty()) continue;
-    auto t = std::make_unique<Team>();
-    t->slot = slots[j];
-    t->pes = members_of[j];
-    t->my_index = t->index_of(my_pe_);
-    t->num_contexts = num_contexts;
-    t->handle = static_cast<int>(table_.size());
-    // reuse a destroyed handle's entry if any
-    for (size_t i = 3; i < table_.size(); ++i)
-      if (!table_[i]) {
-        t->handle = static_cast<int>(i);
-        break;
-      }
-    used_slots_ |= 1ull << t->slot;
-    (*out)[j] = t->handle;
-    if (t->handle == static_cast<int>(table_.size())) table_.push_back(std::move(t));
-    else table_[static_cast<size_t>(t->handle)] = std::move(t);
+  for (size_t j = 0; j < members_of.size(); ++j)
+    if (!members_of[j].empty()) (*out)[j] = add_team_locked(members_of[j], slots[j], num_contexts);
+  return Status::ok;
+}
+
+int Teams::add_team_locked(std::vector<int> pes, int slot, int num_contexts) {
+  auto t = std::make_unique<Team>();
+  t->slot = slot;
+  t->pes = std::move(pes);
+  t->my_index = t->index_of(my_pe_);
+  t->num_contexts = num_contexts;
+  t->handle = static_cast<int>(table_.size());
+  // reuse a destroyed handle's entry if any
+  for (size_t i = 3; i < table_.size(); ++i)
+    if (!table_[i]) {
+      t->handle = static_cast<int>(i);
+      break;
+    }
+  used_slots_ |= 1ull << t->slot;
+  const int handle = t->handle;
+  if (handle == static_cast<int>(table_.size())) table_.push_back(std::move(t));
+  else table_[static_cast<size_t>(handle)] = std::move(t);
+  return handle;
+}
+
+Teams::InitView Teams::read_init(int pe) const {
+  static_assert(sizeof(InitView) == offsetof(heap::TeamInitRecord, pad));
+  const heap::TeamInitRecord& field = heap_->control(my_pe_)->team_init;
+  InitView a{}, b{};
+  read_control(pe, &field, &a, sizeof a);
+  for (;;) {
+    read_control(pe, &field, &b, sizeof b);
+    if (memcmp(&a, &b, sizeof a) == 0) return a;
+    a = b;
   }
+}
+
+Status Teams::init_from_uid(uint64_t uid, int npes, int idx, int num_contexts, int* handle, std::string* bad) {
+  *handle = -1;
+  heap::TeamInitRecord& rec = heap_->control(my_pe_)->team_init;
+  uint64_t mask;
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    mask = ~used_slots_;
+  }
+  // Publish: phase 0 while the fields change, so no reader takes a half-written record.
+  rec.phase.store(0, std::memory_order_release);
+  rec.uid = uid;
+  rec.npes = npes;
+  rec.idx = idx;
+  rec.free_mask = mask;
+  rec.phase.store(1, std::memory_order_release);
+  const int world = static_cast<int>(table_[kWorld]->pes.size());
+  std::vector<int> pes(static_cast<size_t>(npes), -1);
+  pes[static_cast<size_t>(idx)] = my_pe_;
+  std::vector<char> found(static_cast<size_t>(world), 0);
+  found[static_cast<size_t>(my_pe_)] = 1;
+  int nfound = 1;
+  uint64_t common = mask;
+  auto fail = [&](std::string why) {
+    *bad = std::move(why);
+    rec.phase.store(2, std::memory_order_release);  // nobody waits on a failed member's record
+    return Status::invalid_argument;
+  };
+  // 1. Find every member's record (any order; PEs of other teams being made are skipped).
+  const auto t0 = std::chrono::steady_clock::now();
+  auto next_warn = t0 + std::chrono::seconds(10);
+  Backoff backoff;
+  Backoff::State bs;
+  while (nfound < npes) {
+    for (int pe = 0; pe < world && nfound < npes; ++pe) {
+      if (found[static_cast<size_t>(pe)]) continue;
+      const InitView v = read_init(pe);
+      if (v.phase == 0 || v.uid != uid) continue;
+      char b[200];
+      if (v.npes != npes) {
+        snprintf(b, sizeof b, "pe %d passed npes %d, pe %d passed npes %d for team id 0x%llx", pe, v.npes, my_pe_, npes,
+                 static_cast<unsigned long long>(uid));
+        return fail(b);
+      }
+      if (v.idx < 0 || v.idx >= npes || pes[static_cast<size_t>(v.idx)] != -1) {
+        snprintf(b, sizeof b, "pe %d and pe %d both passed pe_idx_in_team %d for team id 0x%llx", pe,
+                 v.idx >= 0 && v.idx < npes ? pes[static_cast<size_t>(v.idx)] : -1, v.idx,
+                 static_cast<unsigned long long>(uid));
+        return fail(b);
+      }
+      pes[static_cast<size_t>(v.idx)] = pe;
+      found[static_cast<size_t>(pe)] = 1;
+      common &= v.free_mask;
+      ++nfound;
+    }
+    if (nfound == npes) break;
+    if (std::chrono::steady_clock::now() > next_warn) {
+      std::string missing;
+      for (int i = 0; i < npes; ++i)
+        if (pes[static_cast<size_t>(i)] < 0) missing += (missing.empty() ? "" : ", ") + std::to_string(i);
+      GSHMEM_WARN(Subsys::coll,
+                  "team init (id 0x%llx, %d PEs): pe %d waited %lld s; found %d members, none yet with index %s",
+                  static_cast<unsigned long long>(uid), npes, my_pe_,
+                  static_cast<long long>(std::chrono::duration_cast<std::chrono::seconds>(
+                                             std::chrono::steady_clock::now() - t0)
+                                             .count()),
+                  nfound, missing.c_str());
+      next_warn += std::chrono::seconds(30);
+    }
+    backoff(bs);
+  }
+  // 2. Read everything: say so, and wait until every member has (a member whose record shows
+  // another id or none has moved on, which it does only after reading this PE's).
+  rec.phase.store(2, std::memory_order_release);
+  for (int pe : pes) {
+    if (pe == my_pe_) continue;
+    wait_for([&] {
+      const InitView v = read_init(pe);
+      return v.uid != uid || v.phase != 1;
+    });
+  }
+  // 3. Every member computed the same mask: the same slot, or the same failure.
+  int slot = -1;
+  for (int s = 0; s < heap::kMaxTeams && slot < 0; ++s)
+    if (common >> s & 1) slot = s;
+  if (slot < 0) return Status::out_of_memory;
+  std::lock_guard<std::mutex> lock(mu_);
+  *handle = add_team_locked(pes, slot, num_contexts);
   return Status::ok;
 }
 

@@ -7,6 +7,7 @@
 #include <functional>
 #include <memory>
 #include <mutex>
+#include <string>
 #include <vector>
 
 #include "common/status.hpp"
@@ -52,6 +53,12 @@ class Teams {
   // On failure (no free slot) every parent member returns the same error.
   Status split(Team& parent, const std::vector<std::vector<int>>& members_of, int num_contexts,
                std::vector<int>* out);
+  // Collective over the npes PEs that pass uid (shmemx_team_init), not over any parent: this PE
+  // is index idx of the new team. The members find each other through their control blocks.
+  // *handle gets the team; out_of_memory (the same on every member) when no slot is free on all
+  // of them; invalid_argument with *bad naming the PEs when members disagree (npes, an index
+  // claimed twice). Every found_every_s seconds of waiting for members, warn() says who is missing.
+  Status init_from_uid(uint64_t uid, int npes, int idx, int num_contexts, int* handle, std::string* bad);
   Status destroy(Team& t);
   // The team's dissemination barrier; sync_serialized holds the team's lock (threads sharing a team).
   void sync(Team& t);
@@ -64,6 +71,15 @@ class Teams {
   bool check_args(Team& t, uint64_t op, uint64_t a, uint64_t b, int* bad_pe, uint64_t* bad_a, uint64_t* bad_b);
 
  private:
+  // Adds a team on slot with these members; returns its handle (a destroyed one's reused). mu_ held.
+  int add_team_locked(std::vector<int> pes, int slot, int num_contexts);
+  struct InitView {
+    uint64_t phase, uid;
+    int32_t npes, idx;
+    uint64_t free_mask;
+  };
+  // pe's team-init record, read twice until both reads agree (a peer may be writing it).
+  InitView read_init(int pe) const;
   const heap::SymmetricHeap* heap_ = nullptr;
   RemoteControl remote_;
   int my_pe_ = 0;

@@ -157,7 +157,7 @@ void Registry::add_local(int seg, void* base, size_t len, uint32_t lkey, uint32_
 bool Registry::remove_local(uint32_t lkey) {
   std::lock_guard<std::mutex> lock(mu_);
   for (size_t i = 0; i < local_.size(); ++i)
-    if (local_[i].seg == kUserBuffer && local_[i].lkey == lkey) {
+    if (local_[i].lkey == lkey) {
       local_.erase(local_.begin() + static_cast<std::ptrdiff_t>(i));
       return true;
     }
@@ -165,10 +165,37 @@ bool Registry::remove_local(uint32_t lkey) {
 }
 
 void Registry::set_remote(int pe, int seg, const RemoteSeg& r) {
+  std::lock_guard<std::mutex> lock(mu_);
   if (remote_.size() <= static_cast<size_t>(pe)) remote_.resize(static_cast<size_t>(pe) + 1);
   auto& v = remote_[static_cast<size_t>(pe)];
-  if (v.size() <= static_cast<size_t>(seg)) v.resize(static_cast<size_t>(seg) + 1, RemoteSeg{0, 0, 0, 0});
-  v[static_cast<size_t>(seg)] = r;
+  if (v.size() <= static_cast<size_t>(seg)) v.resize(static_cast<size_t>(seg) + 1);
+  v[static_cast<size_t>(seg)].clear();
+  if (r.len) v[static_cast<size_t>(seg)].push_back({0, r});
+}
+
+void Registry::add_remote(int pe, int seg, uint64_t off, const RemoteSeg& r) {
+  if (!r.len) return;
+  std::lock_guard<std::mutex> lock(mu_);
+  if (remote_.size() <= static_cast<size_t>(pe)) remote_.resize(static_cast<size_t>(pe) + 1);
+  auto& v = remote_[static_cast<size_t>(pe)];
+  if (v.size() <= static_cast<size_t>(seg)) v.resize(static_cast<size_t>(seg) + 1);
+  auto& regions = v[static_cast<size_t>(seg)];
+  size_t at = 0;
+  while (at < regions.size() && regions[at].off < off) ++at;
+  regions.insert(regions.begin() + static_cast<std::ptrdiff_t>(at), Region{off, r});
+}
+
+void Registry::drop_remote(int seg, uint64_t off, uint64_t len) {
+  std::lock_guard<std::mutex> lock(mu_);
+  for (auto& v : remote_) {
+    if (seg < 0 || static_cast<size_t>(seg) >= v.size()) continue;
+    auto& regions = v[static_cast<size_t>(seg)];
+    for (size_t i = 0; i < regions.size();)
+      if (regions[i].off >= off && regions[i].off - off < len && regions[i].r.len <= len - (regions[i].off - off))
+        regions.erase(regions.begin() + static_cast<std::ptrdiff_t>(i));
+      else
+        ++i;
+  }
 }
 
 bool Registry::lookup(const void* addr, size_t len, uint32_t* lkey) const {
@@ -182,18 +209,30 @@ bool Registry::lookup(const void* addr, size_t len, uint32_t* lkey) const {
   return false;
 }
 
-bool Registry::remote(int pe, int seg, uint64_t off, size_t len, uint64_t* raddr, uint32_t* rkey) const {
+bool Registry::remote(int pe, int seg, uint64_t off, size_t len, uint64_t* raddr, uint32_t* rkey,
+                      size_t* avail) const {
+  std::lock_guard<std::mutex> lock(mu_);
   if (pe < 0 || static_cast<size_t>(pe) >= remote_.size()) return false;
   const auto& v = remote_[static_cast<size_t>(pe)];
-  if (seg < 0 || static_cast<size_t>(seg) >= v.size() || v[static_cast<size_t>(seg)].len == 0) return false;
-  const RemoteSeg& r = v[static_cast<size_t>(seg)];
-  if (off > r.len || len > r.len - off) return false;
-  *raddr = r.base + off;
-  *rkey = r.rkey;
-  return true;
+  if (seg < 0 || static_cast<size_t>(seg) >= v.size()) return false;
+  for (const Region& g : v[static_cast<size_t>(seg)]) {
+    if (off < g.off || off - g.off > g.r.len) continue;
+    const uint64_t in = off - g.off, left = g.r.len - in;
+    if (in == g.r.len && len) continue;  // at this region's end: the next one may hold it
+    if (avail) {
+      *avail = len < left ? len : static_cast<size_t>(left);
+    } else if (len > left) {
+      return false;
+    }
+    *raddr = g.r.base + in;
+    *rkey = g.r.rkey;
+    return true;
+  }
+  return false;
 }
 
 RemoteSeg Registry::local_record(int seg) const {
+  std::lock_guard<std::mutex> lock(mu_);
   for (const Local& l : local_)
     if (l.seg == seg) return {l.base, l.len, l.rkey, 0};
   return {0, 0, 0, 0};

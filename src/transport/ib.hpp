@@ -61,19 +61,26 @@ Status qp_to_init(const Verbs& v, ibv_qp* qp, uint8_t port);
 Status qp_to_rtr(const Verbs& v, ibv_qp* qp, const QpInfo& remote, uint8_t port, int gid_index);
 Status qp_to_rts(const Verbs& v, ibv_qp* qp, uint32_t psn);
 
-// Registration bookkeeping: each PE registers its segments once; peers learn (base, rkey) per
-// segment. lookup() finds the local key of a range, remote() the remote address and rkey.
+// Registration bookkeeping: each PE registers its segments at set-up and every later extension of
+// one (the device heap grows, a buffer joins it) as a region of its own; peers learn (offset,
+// base, rkey) per region. lookup() finds the local key of a range, remote() the remote address
+// and rkey of the region an offset falls in.
 class Registry {
  public:
   void add_local(int seg, void* base, size_t len, uint32_t lkey, uint32_t rkey);
   // Registered user buffers (seg kUserBuffer): local side only, added and removed while running.
   static constexpr int kUserBuffer = -1;
-  bool remove_local(uint32_t lkey);  // a user buffer's entry, by its region's local key
-  void set_remote(int pe, int seg, const RemoteSeg& r);
+  bool remove_local(uint32_t lkey);  // an entry (a user buffer's, an extension's), by its region's local key
+  void set_remote(int pe, int seg, const RemoteSeg& r);  // the region at offset 0 (set-up)
+  void add_remote(int pe, int seg, uint64_t off, const RemoteSeg& r);  // an extension at off
+  // Forgets every peer's regions of seg inside [off, off + len) (an extension unmapped everywhere).
+  void drop_remote(int seg, uint64_t off, uint64_t len);
   // false when [addr, addr+len) is not inside one registered local segment
   bool lookup(const void* addr, size_t len, uint32_t* lkey) const;
-  // false when seg/offset/len do not fit what pe registered
-  bool remote(int pe, int seg, uint64_t off, size_t len, uint64_t* raddr, uint32_t* rkey) const;
+  // false when seg/offset/len do not fit inside one region pe registered. With avail: the range
+  // may continue into the next region; *avail gets the bytes from off that this region holds.
+  bool remote(int pe, int seg, uint64_t off, size_t len, uint64_t* raddr, uint32_t* rkey,
+              size_t* avail = nullptr) const;
   RemoteSeg local_record(int seg) const;
 
  private:
@@ -83,9 +90,13 @@ class Registry {
     size_t len;
     uint32_t lkey, rkey;
   };
-  mutable std::mutex mu_;  // local_ changes while the proxy thread looks keys up
+  struct Region {
+    uint64_t off;  // in the segment
+    RemoteSeg r;
+  };
+  mutable std::mutex mu_;  // extensions change the tables while the proxy thread looks keys up
   std::vector<Local> local_;
-  std::vector<std::vector<RemoteSeg>> remote_;  // [pe][seg]
+  std::vector<std::vector<std::vector<Region>>> remote_;  // [pe][seg], sorted by offset
 };
 
 }  // namespace gshmem::transport::ib

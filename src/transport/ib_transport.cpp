@@ -1,6 +1,7 @@
 #include "transport/ib_transport.hpp"
 
 #if GSHMEM_HAVE_IBVERBS
+#include <algorithm>
 #include <cerrno>
 #include <cstdarg>
 #include <cstdio>
@@ -228,7 +229,7 @@ Status IbTransport::start(boot::Bootstrap& boot, const std::vector<int>& peers, 
   return create(v, boot, peers, segs, opt, mem, out, why);
 }
 
-Status IbTransport::register_local(void* base, size_t len, int dmabuf_fd, uint32_t* token, std::string* why) {
+ibv_mr* IbTransport::reg_region(void* base, size_t len, int dmabuf_fd, std::string* why) {
   ibv_mr* mr = nullptr;
   std::string how;
   if (dmabuf_fd >= 0 && v_.reg_dmabuf_mr) {
@@ -236,11 +237,79 @@ Status IbTransport::register_local(void* base, size_t len, int dmabuf_fd, uint32
     if (!mr) how = fmt("ibv_reg_dmabuf_mr: %s; ", strerror(errno));
   }
   if (!mr) mr = v_.reg_mr(pd_, base, len, kAccess);
-  if (!mr) {
+  if (!mr)
     *why = fmt("cannot register %zu bytes at %p with %s: %sibv_reg_mr: %s", len, base, dev_.name.c_str(), how.c_str(),
                strerror(errno));
+  return mr;
+}
+
+Status IbTransport::add_extent(boot::Bootstrap& boot, Seg seg, uint64_t off, void* base, size_t len, int dmabuf_fd,
+                               std::string* why) {
+  const int n = boot.size();
+  std::vector<char> all(kExtentBytes * static_cast<size_t>(n), 0);
+  char* mine = all.data() + kExtentBytes * static_cast<size_t>(me_);
+  ibv_mr* mr = nullptr;
+  std::string local_why;
+  const bool has_peers = pd_ && std::any_of(qps_.begin(), qps_.end(), [](ibv_qp* q) { return q != nullptr; });
+  if (has_peers && len) mr = reg_region(base, len, dmabuf_fd, &local_why);
+  const bool ok = !has_peers || !len || mr;
+  extent_set(mine, ok, static_cast<int>(seg), off,
+             mr ? RemoteSeg{reinterpret_cast<uint64_t>(base), len, mr->rkey, 0} : RemoteSeg{0, 0, 0, 0});
+  // Every PE publishes (also one that failed), so every PE learns of a failure.
+  if (boot.allgather(all.data(), kExtentBytes) != Status::ok) {
+    if (mr) v_.dereg_mr(mr);
+    *why = "ib transport: bootstrap allgather failed while registering a heap extension";
     return Status::system_error;
   }
+  Status st = ok ? Status::ok : Status::system_error;
+  if (!ok) *why = fmt("ib transport: pe %d: %s", me_, local_why.c_str());
+  std::vector<RemoteSeg> theirs(static_cast<size_t>(n), RemoteSeg{0, 0, 0, 0});
+  for (int pe = 0; pe < n && st == Status::ok; ++pe) {
+    if (pe == me_ || !qps_[static_cast<size_t>(pe)]) continue;
+    bool peer_ok = false;
+    std::string pwhy;
+    if (parse_extent(all.data() + kExtentBytes * static_cast<size_t>(pe), static_cast<int>(seg), off, len, &peer_ok,
+                     &theirs[static_cast<size_t>(pe)], &pwhy) != Status::ok) {
+      *why = fmt("ib transport: pe %d sent a malformed extension record: %s", pe, pwhy.c_str());
+      st = Status::invalid_argument;
+    } else if (!peer_ok) {
+      *why = fmt("ib transport: pe %d could not register its %zu-byte heap extension (its message says why)", pe, len);
+      st = Status::system_error;
+    }
+  }
+  if (st != Status::ok) {
+    if (mr) v_.dereg_mr(mr);
+    return st;
+  }
+  std::lock_guard<std::mutex> lock(user_mu_);
+  if (mr) {
+    extents_.push_back({seg, off, len, mr});
+    reg_.add_local(static_cast<int>(seg), base, len, mr->lkey, mr->rkey);
+  }
+  for (int pe = 0; pe < n; ++pe)
+    if (pe != me_ && qps_[static_cast<size_t>(pe)])
+      reg_.add_remote(pe, static_cast<int>(seg), off, theirs[static_cast<size_t>(pe)]);
+  return Status::ok;
+}
+
+void IbTransport::drop_extents(Seg seg, uint64_t off, uint64_t len) {
+  std::lock_guard<std::mutex> lock(user_mu_);
+  reg_.drop_remote(static_cast<int>(seg), off, len);
+  for (size_t i = 0; i < extents_.size();) {
+    const Extent& e = extents_[i];
+    if (e.seg == seg && e.off >= off && e.off - off < len && e.len <= len - (e.off - off)) {
+      reg_.remove_local(e.mr->lkey);
+      v_.dereg_mr(e.mr);
+      extents_.erase(extents_.begin() + static_cast<std::ptrdiff_t>(i));
+    } else {
+      ++i;
+    }
+  }
+}
+
+Status IbTransport::register_local(void* base, size_t len, int dmabuf_fd, uint32_t* token, std::string* why) {
+  ibv_mr* mr = reg_region(base, len, dmabuf_fd, why);
+  if (!mr) return Status::system_error;
   std::lock_guard<std::mutex> lock(user_mu_);
   user_mrs_.push_back(mr);
   reg_.add_local(Registry::kUserBuffer, base, len, mr->lkey, mr->rkey);
@@ -262,6 +331,7 @@ void IbTransport::unregister_local(uint32_t token) {
 IbTransport::~IbTransport() {
   if (inflight_total_) (void)quiet();
   for (ibv_mr* mr : user_mrs_) v_.dereg_mr(mr);
+  for (const Extent& e : extents_) v_.dereg_mr(e.mr);
   for (ibv_qp* qp : qps_)
     if (qp) v_.destroy_qp(qp);
   if (cq_) v_.destroy_cq(cq_);
@@ -389,8 +459,39 @@ Status IbTransport::post_atomic(int pe, bool cswap, uint64_t raddr, uint32_t rke
 Status IbTransport::transfer(bool write, int pe, Seg seg, uint64_t off, char* local, size_t n) {
   uint64_t raddr = 0;
   uint32_t rkey = 0;
-  Status st = remote(pe, seg, off, n, write ? "put" : "get", &raddr, &rkey);
-  if (st != Status::ok || n == 0) return st;
+  if (n == 0) return remote(pe, seg, off, 0, write ? "put" : "get", &raddr, &rkey);
+  // The range may span regions (the heap's set-up part and its extensions): one piece per
+  // region, every piece found before any is posted (a range past the end moves nothing).
+  struct Piece {
+    uint64_t raddr;
+    uint32_t rkey;
+    size_t n;
+  };
+  Piece one;
+  std::vector<Piece> more;
+  size_t pieces = 0;
+  for (size_t done = 0; done < n; ++pieces) {
+    Piece p{0, 0, 0};
+    if (pe < 0 || static_cast<size_t>(pe) >= qps_.size() || !qps_[static_cast<size_t>(pe)] ||
+        !reg_.remote(pe, static_cast<int>(seg), off + done, n - done, &p.raddr, &p.rkey, &p.n) || p.n == 0)
+      return remote(pe, seg, off, n, write ? "put" : "get", &raddr, &rkey);  // the error, for the whole range
+    if (pieces == 0) one = p;
+    else more.push_back(p);
+    done += p.n;
+  }
+  size_t done = 0;
+  for (size_t i = 0; i < pieces; ++i) {
+    const Piece& p = i == 0 ? one : more[i - 1];
+    const Status st = transfer_part(write, pe, p.raddr, p.rkey, local + done, p.n);
+    if (st != Status::ok) return st;
+    done += p.n;
+  }
+  return Status::ok;
+}
+
+// One region's part of a transfer.
+Status IbTransport::transfer_part(bool write, int pe, uint64_t raddr, uint32_t rkey, char* local, size_t n) {
+  Status st = Status::ok;
   uint32_t lkey = 0;
   const bool registered = reg_.lookup(local, n, &lkey);
   const size_t piece = registered ? kMaxMessage : kStagingBytes / 2;

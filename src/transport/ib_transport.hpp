@@ -75,6 +75,16 @@ class IbTransport final : public transport::Transport {
   // *token names the registration for unregister_local (two buffers may share a page).
   Status register_local(void* base, size_t len, int dmabuf_fd, uint32_t* token, std::string* why);
   void unregister_local(uint32_t token);
+  // Collective over boot (every PE that has this transport, also one without ib peers): segment
+  // seg got [base, base + len) at offset off (the device heap grew, or a buffer joined it; the
+  // same off and len on every PE). Registers it (through dmabuf_fd when >= 0) and learns every
+  // peer's registration of its part, so RMA to offsets in it reaches the peers. An error (this or
+  // another PE could not register) names the PE.
+  Status add_extent(boot::Bootstrap& boot, Seg seg, uint64_t off, void* base, size_t len, int dmabuf_fd,
+                    std::string* why);
+  // Every PE, after no PE targets it any more: forgets the extensions of seg inside [off, off +
+  // len) for every peer and deregisters this PE's.
+  void drop_extents(Seg seg, uint64_t off, uint64_t len);
 
   Status put(int pe, Seg seg, uint64_t off, const void* src, size_t n) override;
   Status put_nbi(int pe, Seg seg, uint64_t off, const void* src, size_t n) override;
@@ -112,6 +122,9 @@ class IbTransport final : public transport::Transport {
     uint32_t slot;
   };
   Status remote(int pe, Seg seg, uint64_t off, size_t n, const char* what, uint64_t* raddr, uint32_t* rkey);
+  // [base, base + len) as a memory region (dma-buf first when fd >= 0); null + *why when it fails.
+  ibv_mr* reg_region(void* base, size_t len, int dmabuf_fd, std::string* why);
+  Status transfer_part(bool write, int pe, uint64_t raddr, uint32_t rkey, char* local, size_t n);
   Status post(int pe, ibv_send_wr* wr, const char* what);
   Status post_rdma(int pe, bool write, const void* local, size_t n, uint32_t lkey, uint64_t raddr, uint32_t rkey,
                    unsigned flags, const char* what);
@@ -136,6 +149,12 @@ class IbTransport final : public transport::Transport {
   std::vector<ibv_mr*> mrs_;         // segments, staging, results
   std::mutex user_mu_;
   std::vector<ibv_mr*> user_mrs_;    // registered user buffers
+  struct Extent {
+    Seg seg;
+    uint64_t off, len;
+    ibv_mr* mr;
+  };
+  std::vector<Extent> extents_;      // segment extensions registered after set-up (under user_mu_)
   Registry reg_;
   char* staging_ = nullptr;
   ibv_mr* staging_mr_ = nullptr;

@@ -47,4 +47,28 @@ Status parse_record(const char* rec, size_t rec_bytes, int npes, int me, PeerRec
   return Status::ok;
 }
 
+void extent_set(char* rec, bool ok, int seg, uint64_t off, const RemoteSeg& r) {
+  store_unaligned<int32_t>(rec, ok ? 1 : 0);
+  store_unaligned<int32_t>(rec + 4, seg);
+  store_unaligned<uint64_t>(rec + 8, off);
+  store_unaligned(rec + 16, r);
+}
+
+Status parse_extent(const char* rec, int seg, uint64_t off, uint64_t len, bool* ok, RemoteSeg* out, std::string* why) {
+  const int32_t flag = load_unaligned<int32_t>(rec);
+  if (flag != 0 && flag != 1) return bad(why, "extension flag is neither 0 nor 1", static_cast<uint32_t>(flag));
+  const int32_t s = load_unaligned<int32_t>(rec + 4);
+  if (s != seg) return bad(why, "extension of another segment", static_cast<uint32_t>(s));
+  const uint64_t o = load_unaligned<uint64_t>(rec + 8);
+  if (o != off) return bad(why, "extension at another offset", o);
+  const RemoteSeg r = load_unaligned<RemoteSeg>(rec + 16);
+  *ok = flag == 1;
+  if (!*ok) return Status::ok;
+  if (r.len && r.len != len) return bad(why, "extension of another length", r.len);
+  if (r.len && r.base + r.len < r.base) return bad(why, "extension wraps around the address space", r.base);
+  if (!r.len && (r.base || r.rkey)) return bad(why, "empty extension with an address or key", r.base);
+  *out = r;
+  return Status::ok;
+}
+
 }  // namespace gshmem::transport::ib

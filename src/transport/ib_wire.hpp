@@ -58,4 +58,14 @@ struct PeerRecord {
 // job, or its queue-pair record for me is malformed (version, port, MTU, segment ranges).
 Status parse_record(const char* rec, size_t rec_bytes, int npes, int me, PeerRecord* out, std::string* why);
 
+// A segment's extension (the device heap grew, or a buffer joined it symmetrically): what every
+// PE publishes through the bootstrap when it registers the new part. Layout (kExtentBytes):
+// int32 ok, int32 seg, uint64 offset in the segment, RemoteSeg (len 0: this PE has no ib peers
+// and registered nothing).
+constexpr size_t kExtentBytes = 16 + sizeof(RemoteSeg);
+void extent_set(char* rec, bool ok, int seg, uint64_t off, const RemoteSeg& r);
+// A peer's extension record for (seg, off, len): *ok false when the peer could not register it;
+// invalid_argument with *why when the record is malformed or describes another extension.
+Status parse_extent(const char* rec, int seg, uint64_t off, uint64_t len, bool* ok, RemoteSeg* out, std::string* why);
+
 }  // namespace gshmem::transport::ib

@@ -1,5 +1,5 @@
 // Fuzzes the ib connection-record parser (transport/ib_wire) with raw and mutated records of jobs
-// of 1..8 PEs at any alignment. Properties: no crash or sanitizer report; a rejected record always
+// of 1..8 PEs at any alignment, and the same bytes as a heap-extension record (parse_extent). Properties: no crash or sanitizer report; a rejected record always
 // comes with a reason; an accepted one satisfies every documented range.
 #include <cstdint>
 #include <cstdlib>
@@ -38,6 +38,21 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   } else {  // raw bytes, any length up to a record and a little more
     rec_bytes = size < rec_bytes + 8 ? size : rec_bytes + 8;
     memcpy(rec, data, rec_bytes);
+  }
+  {  // the first kExtentBytes as an extension record of (device segment, 1 MiB, 64 KiB)
+    const uint64_t off = 1 << 20, len = 64 << 10;
+    std::vector<char> ebuf(skew + kExtentBytes, 0);
+    char* e = ebuf.data() + skew;
+    if (mutate) extent_set(e, true, 2, off, RemoteSeg{0x200000, len, 9, 0});
+    for (size_t i = 0; i < size && i < kExtentBytes; ++i) e[i] = static_cast<char>(mutate ? e[i] ^ data[i] : data[i]);
+    bool ok = false;
+    RemoteSeg r{};
+    std::string ewhy;
+    if (parse_extent(e, 2, off, len, &ok, &r, &ewhy) != Status::ok) {
+      if (ewhy.empty()) abort();
+    } else if (ok && (r.len ? r.len != len || r.base + r.len < r.base : (r.base || r.rkey))) {
+      abort();
+    }
   }
   PeerRecord out{};
   std::string why;

@@ -204,7 +204,16 @@ Verbs fake_verbs() {
     g_nic->mrs.push_back(std::move(m));
     return &g_nic->mrs.back()->mr;
   };
-  v.dereg_mr = [](ibv_mr*) { return 0; };
+  v.dereg_mr = [](ibv_mr* mr) {  // the region is gone: later work requests naming its key fail
+    std::lock_guard<std::mutex> lk(g_nic->mu);
+    for (auto& m : g_nic->mrs)
+      if (&m->mr == mr) {
+        m->len = 0;
+        m->base = 0;
+        m->mr.lkey = m->mr.rkey = 0;
+      }
+    return 0;
+  };
   v.create_cq = [](ibv_context*, int, void*, ibv_comp_channel*, int) -> ibv_cq* {
     std::lock_guard<std::mutex> lk(g_nic->mu);
     g_nic->cqs.push_back(std::make_unique<FakeNic::Cq>());
@@ -502,6 +511,95 @@ TEST(IbTransport, RegisteredUserBuffersAreTheRdmaSource) {
     (void)rm;
     ASSERT_EQ(b.barrier(), Status::ok);
   });
+}
+
+// The device heap grows (or a buffer joins it) after set-up: the new part is a region of its own,
+// registered collectively; RMA to offsets in it, and across the boundary between the set-up part
+// and it, reaches the peers; dropped, it is unreachable again. The extension lies at another
+// address than the segment's end, so a transfer that crosses the boundary must be split.
+TEST(IbTransport, HeapExtensionsAreReachedThroughTheirOwnRegions) {
+  NicScope scope;
+  const int n = 3;
+  const size_t ext_len = 64 << 10;
+  const uint64_t seed = std::random_device{}();
+  std::vector<std::unique_ptr<Mem>> mem = mems(n);
+  std::vector<std::unique_ptr<char, decltype(&free)>> ext;
+  for (int i = 0; i < n; ++i) ext.emplace_back(static_cast<char*>(aligned_alloc(4096, ext_len)), &free);
+  run_pes(n, [&](int me, boot::Bootstrap& b) {
+    Mem& m = *mem[me];
+    char* x = ext[me].get();
+    memset(m.dev, 0xA5, m.dev_len);
+    memset(x, 0xA5, ext_len);
+    std::unique_ptr<IbTransport> tr = connect(me, n, b, m);
+    ASSERT_TRUE(tr);
+    IbTransport& t = *tr;
+    const int right = (me + 1) % n, left = (me + n - 1) % n;
+    const uint64_t end = m.dev_len;  // the extension's offset in the device segment
+    std::vector<char> src(300);
+    for (size_t i = 0; i < src.size(); ++i) src[i] = static_cast<char>(pay(seed, me, i));
+    ASSERT_EQ(b.barrier(), Status::ok);
+    // before the extension: past the registered end is an error naming the PE
+    EXPECT_NE(t.put_nbi(right, Seg::device, end + 16, src.data(), 8), Status::ok);
+    EXPECT_NE(t.error().find("outside what pe " + std::to_string(right) + " registered"), std::string::npos)
+        << t.error();
+    std::string why;
+    ASSERT_EQ(t.add_extent(b, Seg::device, end, x, ext_len, -1, &why), Status::ok) << why;
+    // a put across the boundary: 100 bytes end the set-up part, 200 start the extension
+    ASSERT_EQ(t.put_nbi(right, Seg::device, end - 100, src.data(), 300), Status::ok) << t.error();
+    // a put inside the extension from a source inside this PE's extension (its own region)
+    for (int i = 0; i < 64; ++i) x[4096 + i] = static_cast<char>(pay(seed ^ 3, me, i));
+    ASSERT_EQ(t.put_nbi(right, Seg::device, end + 8192, x + 4096, 64), Status::ok) << t.error();
+    uint64_t old = 0;
+    ASSERT_EQ(t.amo(right, Seg::device, end + 16384, GSHMEM_AMO_ADD, 8, 5 + me, 0, &old), Status::ok) << t.error();
+    ASSERT_EQ(t.quiet(), Status::ok) << t.error();
+    ASSERT_EQ(b.barrier(), Status::ok);
+    size_t bad = 0;
+    for (int i = 0; i < 100; ++i) bad += m.dev[m.dev_len - 100 + i] != static_cast<char>(pay(seed, left, i));
+    for (int i = 0; i < 200; ++i) bad += x[i] != static_cast<char>(pay(seed, left, 100 + i));
+    for (int i = 0; i < 64; ++i) bad += x[8192 + i] != static_cast<char>(pay(seed ^ 3, left, i));
+    EXPECT_EQ(bad, 0u) << "data put across the boundary or into the extension did not arrive";
+    EXPECT_EQ(x[200], static_cast<char>(0xA5)) << "a put wrote past its end";
+    uint64_t word;
+    memcpy(&word, x + 16384, 8);
+    EXPECT_EQ(word, 0xA5A5A5A5A5A5A5A5ull + 5 + left);
+    EXPECT_EQ(old, 0xA5A5A5A5A5A5A5A5ull);
+    // a get across the boundary from the left PE
+    std::vector<char> got(300, 0);
+    ASSERT_EQ(t.get(left, Seg::device, end - 100, got.data(), 300), Status::ok) << t.error();
+    bad = 0;
+    const Mem& lm = *mem[left];
+    const char* lx = ext[left].get();
+    for (int i = 0; i < 100; ++i) bad += got[i] != lm.dev[lm.dev_len - 100 + i];
+    for (int i = 0; i < 200; ++i) bad += got[100 + i] != lx[i];
+    EXPECT_EQ(bad, 0u) << "a get across the boundary returned other bytes";
+    ASSERT_EQ(b.barrier(), Status::ok);
+    // dropped everywhere: the extension is unreachable again, the set-up part still reachable
+    t.drop_extents(Seg::device, end, ext_len);
+    ASSERT_EQ(b.barrier(), Status::ok);
+    EXPECT_NE(t.put_nbi(right, Seg::device, end + 16, src.data(), 8), Status::ok);
+    EXPECT_NE(t.put_nbi(right, Seg::device, end - 4, src.data(), 8), Status::ok);
+    EXPECT_EQ(t.put(right, Seg::device, 0, src.data(), 8), Status::ok) << t.error();
+    ASSERT_EQ(b.barrier(), Status::ok);
+  });
+}
+
+// A PE that cannot register its part of an extension: every PE's add_extent fails naming it.
+TEST(IbTransport, AFailedExtensionNamesThePeOnEveryPe) {
+  NicScope scope;
+  const int n = 3;
+  const size_t ext_len = 16 << 10;
+  std::vector<std::unique_ptr<Mem>> mem = mems(n);
+  std::vector<std::unique_ptr<char, decltype(&free)>> ext;
+  for (int i = 0; i < n; ++i) ext.emplace_back(static_cast<char*>(aligned_alloc(4096, ext_len)), &free);
+  scope.nic.refuse_reg_base = reinterpret_cast<uintptr_t>(ext[1].get());
+  std::vector<std::string> whys(n);
+  run_pes(n, [&](int me, boot::Bootstrap& b) {
+    std::unique_ptr<IbTransport> t = connect(me, n, b, *mem[me]);
+    ASSERT_TRUE(t);
+    EXPECT_NE(t->add_extent(b, Seg::device, mem[me]->dev_len, ext[me].get(), ext_len, -1, &whys[me]), Status::ok);
+    ASSERT_EQ(b.barrier(), Status::ok);
+  });
+  for (int pe = 0; pe < n; ++pe) EXPECT_NE(whys[pe].find("pe 1"), std::string::npos) << "pe " << pe << ": " << whys[pe];
 }
 
 TEST(IbTransport, ContendedAtomicsFromSeveralPes) {

@@ -109,3 +109,44 @@ TEST(IbWire, MalformedRecordsAreRejectedWithAReason) {
   EXPECT_EQ(parse_record(r.data() + 1, record_bytes(npes), 0, 0, &out, &why), Status::invalid_argument);
   EXPECT_EQ(parse_record(r.data() + 1, record_bytes(npes), npes, 1, &out, &why), Status::ok) << why;
 }
+
+TEST(IbWire, ExtensionRecordsRoundTripAndMismatchesAreRejected) {
+  alignas(8) char buf[kExtentBytes + 8];
+  for (size_t skew = 0; skew < 8; ++skew) {
+    char* e = buf + skew;
+    const RemoteSeg r{0x7f0000001000ull, 65536, 77, 0};
+    extent_set(e, true, 2, 1 << 20, r);
+    bool ok = false;
+    RemoteSeg out{};
+    std::string why;
+    ASSERT_EQ(parse_extent(e, 2, 1 << 20, 65536, &ok, &out, &why), Status::ok) << why;
+    EXPECT_TRUE(ok);
+    EXPECT_EQ(out.base, r.base);
+    EXPECT_EQ(out.len, r.len);
+    EXPECT_EQ(out.rkey, r.rkey);
+    why.clear();
+    EXPECT_EQ(parse_extent(e, 1, 1 << 20, 65536, &ok, &out, &why), Status::invalid_argument);
+    EXPECT_NE(why.find("another segment"), std::string::npos) << why;
+    why.clear();
+    EXPECT_EQ(parse_extent(e, 2, 2 << 20, 65536, &ok, &out, &why), Status::invalid_argument);
+    EXPECT_NE(why.find("another offset"), std::string::npos) << why;
+    why.clear();
+    EXPECT_EQ(parse_extent(e, 2, 1 << 20, 4096, &ok, &out, &why), Status::invalid_argument);
+    EXPECT_NE(why.find("another length"), std::string::npos) << why;
+    extent_set(e, false, 2, 1 << 20, RemoteSeg{0, 0, 0, 0});  // the peer could not register
+    ASSERT_EQ(parse_extent(e, 2, 1 << 20, 65536, &ok, &out, &why), Status::ok);
+    EXPECT_FALSE(ok);
+    extent_set(e, true, 2, 1 << 20, RemoteSeg{0, 0, 0, 0});  // a PE without ib peers registers nothing
+    ASSERT_EQ(parse_extent(e, 2, 1 << 20, 65536, &ok, &out, &why), Status::ok);
+    EXPECT_TRUE(ok);
+    EXPECT_EQ(out.len, 0u);
+    extent_set(e, true, 2, 1 << 20, RemoteSeg{~0ull - 100, 65536, 1, 0});
+    why.clear();
+    EXPECT_EQ(parse_extent(e, 2, 1 << 20, 65536, &ok, &out, &why), Status::invalid_argument);
+    EXPECT_NE(why.find("wraps"), std::string::npos) << why;
+    memcpy(e, "\x07\0\0\0", 4);  // a flag that is neither 0 nor 1
+    why.clear();
+    EXPECT_EQ(parse_extent(e, 2, 1 << 20, 65536, &ok, &out, &why), Status::invalid_argument);
+    EXPECT_FALSE(why.empty());
+  }
+}

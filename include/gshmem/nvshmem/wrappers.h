@@ -153,6 +153,17 @@ GSHMEM_NV_H int nvshmem_team_split_2d(nvshmem_team_t parent, int xrange, const n
   shmem_team_config_t x = gshmem_nv_team_config(xconfig, xmask, &xm), y = gshmem_nv_team_config(yconfig, ymask, &ym);
   return shmem_team_split_2d(parent, xrange, &x, xm, xteam, &y, ym, yteam);
 }
+GSHMEM_NV_H int nvshmemx_team_get_uniqueid(nvshmemx_team_uniqueid_t *uniqueid) {
+  return shmemx_team_get_uniqueid(uniqueid);
+}
+/* The id travels in config (NVSHMEM_TEAM_CONFIG_MASK_UNIQUEID); without it gshmem reports id 0. */
+GSHMEM_NV_H int nvshmemx_team_init(nvshmem_team_t *team, nvshmem_team_config_t *config, long config_mask, int npes,
+                                   int pe_idx_in_team) {
+  long m;
+  shmem_team_config_t g = gshmem_nv_team_config(config, config_mask, &m);
+  const nvshmemx_team_uniqueid_t uid = config && (config_mask & NVSHMEM_TEAM_CONFIG_MASK_UNIQUEID) ? config->uniqueid : 0;
+  return shmemx_team_init(uid, npes, pe_idx_in_team, &g, m, team);
+}
 GSHMEM_NV_H int nvshmem_team_get_config(nvshmem_team_t team, long config_mask, nvshmem_team_config_t *config) {
   shmem_team_config_t g;
   if (!config) return shmem_team_get_config(team, 0, NULL);

@@ -94,4 +94,12 @@ void init_runtime(const char* call, int requested_thread, int* provided, const b
 // Sends the device heap geometry and the proxy FIFO to every nvcc-compiled translation unit.
 void republish_device_state(Runtime& r);
 
+// Collective (every PE, after the device heap gained [heap_off, heap_off + len) on every PE: a
+// growth or an adopted buffer): registers the new part with the ib transport, when there is one,
+// so peers on other nodes reach it; ends the job naming call when this or another PE cannot.
+void ib_extend(const char* call, Runtime& r, size_t heap_off, size_t len);
+// Every PE, once no PE targets [heap_off, heap_off + len) any more (it is being unmapped): drops
+// that part's ib registrations.
+void ib_drop(Runtime& r, size_t heap_off, size_t len);
+
 }  // namespace gshmem::core
