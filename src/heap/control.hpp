@@ -53,13 +53,15 @@ static_assert(sizeof(TeamSlot) % 64 == 0);
 // what it brings here; the other members find it by reading every PE's record (there is no parent
 // team to agree through). phase 0: nothing published; 1: published; 2: this PE has read every
 // member's record (after that the record may change).
+// Peers read it while its owner writes it (and reject torn reads), so every field is a whole
+// 64-bit word, written atomically.
 struct alignas(64) TeamInitRecord {
   std::atomic<uint64_t> phase;
-  uint64_t uid;
-  int32_t npes;
-  int32_t idx;
-  uint64_t free_mask;  // team slots free on this PE
-  char pad[32];
+  std::atomic<uint64_t> uid;
+  std::atomic<uint64_t> npes;
+  std::atomic<uint64_t> idx;
+  std::atomic<uint64_t> free_mask;  // team slots free on this PE
+  char pad[24];
 };
 static_assert(sizeof(TeamInitRecord) == 64);
 

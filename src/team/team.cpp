@@ -197,10 +197,10 @@ Status Teams::init_from_uid(uint64_t uid, int npes, int idx, int num_contexts, i
   }
   // Publish: phase 0 while the fields change, so no reader takes a half-written record.
   rec.phase.store(0, std::memory_order_release);
-  rec.uid = uid;
-  rec.npes = npes;
-  rec.idx = idx;
-  rec.free_mask = mask;
+  rec.uid.store(uid, std::memory_order_relaxed);
+  rec.npes.store(static_cast<uint64_t>(npes), std::memory_order_relaxed);
+  rec.idx.store(static_cast<uint64_t>(idx), std::memory_order_relaxed);
+  rec.free_mask.store(mask, std::memory_order_relaxed);
   rec.phase.store(1, std::memory_order_release);
   const int world = static_cast<int>(table_[kWorld]->pes.size());
   std::vector<int> pes(static_cast<size_t>(npes), -1);
@@ -225,15 +225,15 @@ Status Teams::init_from_uid(uint64_t uid, int npes, int idx, int num_contexts, i
       const InitView v = read_init(pe);
       if (v.phase == 0 || v.uid != uid) continue;
       char b[200];
-      if (v.npes != npes) {
-        snprintf(b, sizeof b, "pe %d passed npes %d, pe %d passed npes %d for team id 0x%llx", pe, v.npes, my_pe_, npes,
-                 static_cast<unsigned long long>(uid));
+      if (v.npes != static_cast<uint64_t>(npes)) {
+        snprintf(b, sizeof b, "pe %d passed npes %lld, pe %d passed npes %d for team id 0x%llx", pe,
+                 static_cast<long long>(v.npes), my_pe_, npes, static_cast<unsigned long long>(uid));
         return fail(b);
       }
-      if (v.idx < 0 || v.idx >= npes || pes[static_cast<size_t>(v.idx)] != -1) {
-        snprintf(b, sizeof b, "pe %d and pe %d both passed pe_idx_in_team %d for team id 0x%llx", pe,
-                 v.idx >= 0 && v.idx < npes ? pes[static_cast<size_t>(v.idx)] : -1, v.idx,
-                 static_cast<unsigned long long>(uid));
+      if (v.idx >= static_cast<uint64_t>(npes) || pes[static_cast<size_t>(v.idx)] != -1) {
+        snprintf(b, sizeof b, "pe %d and pe %d both passed pe_idx_in_team %lld for team id 0x%llx", pe,
+                 v.idx < static_cast<uint64_t>(npes) ? pes[static_cast<size_t>(v.idx)] : -1,
+                 static_cast<long long>(v.idx), static_cast<unsigned long long>(uid));
         return fail(b);
       }
       pes[static_cast<size_t>(v.idx)] = pe;

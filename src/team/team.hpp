@@ -74,9 +74,7 @@ class Teams {
   // Adds a team on slot with these members; returns its handle (a destroyed one's reused). mu_ held.
   int add_team_locked(std::vector<int> pes, int slot, int num_contexts);
   struct InitView {
-    uint64_t phase, uid;
-    int32_t npes, idx;
-    uint64_t free_mask;
+    uint64_t phase, uid, npes, idx, free_mask;
   };
   // pe's team-init record, read twice until both reads agree (a peer may be writing it).
   InitView read_init(int pe) const;
