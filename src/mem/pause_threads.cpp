@@ -122,20 +122,8 @@ int list_tasks(int* out, int max) {
   return n;
 }
 
-// Opens /proc/self/task/<tid>/status (no allocation); -1 once the thread has exited.
-int open_status(int tid) {
-  char path[64] = "/proc/self/task/";
-  char digits[16];
-  int nd = 0;
-  for (int t = tid; t > 0 && nd < 15; t /= 10) digits[nd++] = static_cast<char>('0' + t % 10);
-  size_t len = std::strlen(path);
-  while (nd > 0) path[len++] = digits[--nd];
-  std::memcpy(path + len, "/status", 8);
-  return open(path, O_RDONLY | O_CLOEXEC);
-}
-
-// Appends up to cap-1 bytes of /proc/self/task/<tid>/<leaf> (its first line) to out.
-void append_task_line(int tid, const char* leaf, const char* label, char* out, size_t cap) {
+// Opens /proc/self/task/<tid>/<leaf> read-only (no allocation); -1 once the thread has exited.
+int open_task_file(int tid, const char* leaf) {
   char path[64] = "/proc/self/task/";
   char digits[16];
   int nd = 0;
@@ -145,9 +133,16 @@ void append_task_line(int tid, const char* leaf, const char* label, char* out, s
   path[len++] = '/';
   for (const char* c = leaf; *c && len < sizeof path - 1; ++c) path[len++] = *c;
   path[len] = '\0';
+  return open(path, O_RDONLY | O_CLOEXEC);
+}
+
+int open_status(int tid) { return open_task_file(tid, "status"); }
+
+// Appends up to cap-1 bytes of /proc/self/task/<tid>/<leaf> (its first line) to out.
+void append_task_line(int tid, const char* leaf, const char* label, char* out, size_t cap) {
   char buf[256];
   ssize_t got = -1;
-  const int fd = open(path, O_RDONLY | O_CLOEXEC);
+  const int fd = open_task_file(tid, leaf);
   if (fd >= 0) {
     got = read(fd, buf, sizeof buf - 1);
     close(fd);

@@ -513,6 +513,13 @@ TEST(IbTransport, RegisteredUserBuffersAreTheRdmaSource) {
   });
 }
 
+// One page-aligned buffer of len bytes per PE: each PE's part of a heap extension.
+static std::vector<std::unique_ptr<char, decltype(&free)>> extensions(int n, size_t len) {
+  std::vector<std::unique_ptr<char, decltype(&free)>> v;
+  for (int i = 0; i < n; ++i) v.emplace_back(static_cast<char*>(aligned_alloc(4096, len)), &free);
+  return v;
+}
+
 // The device heap grows (or a buffer joins it) after set-up: the new part is a region of its own,
 // registered collectively; RMA to offsets in it, and across the boundary between the set-up part
 // and it, reaches the peers; dropped, it is unreachable again. The extension lies at another
@@ -523,8 +530,7 @@ TEST(IbTransport, HeapExtensionsAreReachedThroughTheirOwnRegions) {
   const size_t ext_len = 64 << 10;
   const uint64_t seed = std::random_device{}();
   std::vector<std::unique_ptr<Mem>> mem = mems(n);
-  std::vector<std::unique_ptr<char, decltype(&free)>> ext;
-  for (int i = 0; i < n; ++i) ext.emplace_back(static_cast<char*>(aligned_alloc(4096, ext_len)), &free);
+  std::vector<std::unique_ptr<char, decltype(&free)>> ext = extensions(n, ext_len);
   run_pes(n, [&](int me, boot::Bootstrap& b) {
     Mem& m = *mem[me];
     char* x = ext[me].get();
@@ -589,8 +595,7 @@ TEST(IbTransport, AFailedExtensionNamesThePeOnEveryPe) {
   const int n = 3;
   const size_t ext_len = 16 << 10;
   std::vector<std::unique_ptr<Mem>> mem = mems(n);
-  std::vector<std::unique_ptr<char, decltype(&free)>> ext;
-  for (int i = 0; i < n; ++i) ext.emplace_back(static_cast<char*>(aligned_alloc(4096, ext_len)), &free);
+  std::vector<std::unique_ptr<char, decltype(&free)>> ext = extensions(n, ext_len);
   scope.nic.refuse_reg_base = reinterpret_cast<uintptr_t>(ext[1].get());
   std::vector<std::string> whys(n);
   run_pes(n, [&](int me, boot::Bootstrap& b) {
