@@ -57,7 +57,7 @@ class Teams {
   // is index idx of the new team. The members find each other through their control blocks.
   // *handle gets the team; out_of_memory (the same on every member) when no slot is free on all
   // of them; invalid_argument with *bad naming the PEs when members disagree (npes, an index
-  // claimed twice). Every found_every_s seconds of waiting for members, warn() says who is missing.
+  // claimed twice). Waiting for members warns after 10 s, then every 30 s, naming the missing indices.
   Status init_from_uid(uint64_t uid, int npes, int idx, int num_contexts, int* handle, std::string* bad);
   Status destroy(Team& t);
   // The team's dissemination barrier; sync_serialized holds the team's lock (threads sharing a team).
