@@ -36,6 +36,10 @@ class Bootstrap {
   int size_ = 1;
 };
 
+// Collective: whether every PE passed ok (one allgather). *first_bad, when given, gets the lowest
+// PE that did not (-1 when all did). An allgather failure comes back as its Status.
+Status all_ok(Bootstrap& b, bool ok, bool* all, int* first_bad = nullptr);
+
 // Explicit unique-id arguments (shmemx_init_attr); listen_fd is rank 0's listener.
 struct UidArgs {
   std::string uid;

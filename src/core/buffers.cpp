@@ -127,15 +127,11 @@ std::string register_at_nic(Runtime& r, Reg& g, bool* done) {
 
 // Collective: every PE's ok; on failure of another PE, says which.
 bool all_ok(const char* call, Runtime& r, bool ok) {
-  std::vector<int32_t> v(static_cast<size_t>(r.npes), 0);
-  v[static_cast<size_t>(r.my_pe)] = ok ? 1 : 0;
-  if (r.boot->allgather(v.data(), sizeof(int32_t)) != Status::ok) fatal(call, "bootstrap allgather failed");
-  for (int pe = 0; pe < r.npes; ++pe)
-    if (!v[static_cast<size_t>(pe)]) {
-      if (ok) report_error(call, "PE %d failed (its message says why); nothing was registered", pe);
-      return false;
-    }
-  return true;
+  bool all = false;
+  int bad = -1;
+  if (boot::all_ok(*r.boot, ok, &all, &bad) != Status::ok) fatal(call, "bootstrap allgather failed");
+  if (!all && ok) report_error(call, "PE %d failed (its message says why); nothing was registered", bad);
+  return all;
 }
 
 }  // namespace

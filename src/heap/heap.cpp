@@ -225,11 +225,8 @@ Status SymmetricHeap::extend(boot::Bootstrap& b, size_t extra, void* user, size_
   int fd = -1;
   Status st = user ? dev_->grow_adopt(user, &extra, &fd) : dev_->grow_create(&extra, &fd);
   // Every PE must succeed, or none grows.
-  std::vector<int32_t> ok(static_cast<size_t>(b.size()), 0);
-  ok[static_cast<size_t>(my_pe_)] = st == Status::ok;
-  GSHMEM_CHECK(b.allgather(ok.data(), sizeof(int32_t)));
-  bool all = true;
-  for (int v : ok) all = all && v;
+  bool all = false;
+  GSHMEM_CHECK(boot::all_ok(b, st == Status::ok, &all));
   if (!all) {
     if (st == Status::ok) {
       close(fd);
@@ -260,12 +257,8 @@ Status SymmetricHeap::extend(boot::Bootstrap& b, size_t extra, void* user, size_
     st = dev_->grow_map(pe, pe == my_pe_, pfd);
     if (st == Status::ok) mapped.push_back(pe);
   }
-  std::vector<int32_t> ok2(static_cast<size_t>(b.size()), 0);
-  ok2[static_cast<size_t>(my_pe_)] = st == Status::ok;
-  GSHMEM_CHECK(b.allgather(ok2.data(), sizeof(int32_t)));
-  bool all2 = true;
-  for (int v : ok2) all2 = all2 && v;
-  if (!all2) {
+  GSHMEM_CHECK(boot::all_ok(b, st == Status::ok, &all));
+  if (!all) {
     for (int pe : mapped) (void)dev_->unmap_range(pe, at, extra);
     if (!self_handled) dev_->grow_cancel();
     GSHMEM_WARN(Subsys::heap, "extending the device heap by %zu bytes failed on some PE; nothing was added", extra);

@@ -200,17 +200,16 @@ Status IbTransport::create(const Verbs& v, boot::Bootstrap& boot, const std::vec
   if (st == Status::ok) st = t->connect(peers, all, rec_bytes, psn, opt.gid_index, why);
   // Nobody sends before every queue pair is ready to receive; everybody learns of a failure. Every
   // PE reaches this second allgather, also one whose set-up failed.
-  std::vector<int32_t> oks(static_cast<size_t>(n), 0);
-  oks[static_cast<size_t>(t->me_)] = st == Status::ok;
-  if ((bs = boot.allgather(oks.data(), sizeof(int32_t))) != Status::ok) {
+  bool connected = false;
+  int bad = -1;
+  if ((bs = boot::all_ok(boot, st == Status::ok, &connected, &bad)) != Status::ok) {
     *why = "ib transport: bootstrap allgather failed";
     return bs;
   }
-  for (int pe = 0; pe < n && st == Status::ok; ++pe)
-    if (!oks[static_cast<size_t>(pe)]) {
-      *why = fmt("ib transport: pe %d could not connect its queue pairs (its message says why)", pe);
-      st = Status::not_available;
-    }
+  if (st == Status::ok && !connected) {
+    *why = fmt("ib transport: pe %d could not connect its queue pairs (its message says why)", bad);
+    st = Status::not_available;
+  }
   if (st != Status::ok) return st;
   if (!peers.empty())
     GSHMEM_INFO(Subsys::transport, "ib: %s port %u, %zu peers, atomics %s", t->dev_.name.c_str(), t->dev_.port,
