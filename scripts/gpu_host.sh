@@ -6,7 +6,9 @@
 # PERF_MODES (subset of 'direct ce tcp'), GPU_SHARED (1: all PEs on one GPU; default: when the host
 # has one GPU), BUILDTYPE (meson buildtype of a new build dir, default debugoptimized),
 # INSTALL_CHECK=1 (also tests/install_check.sh against the build's prefix); in shared mode
-# GPU_FILTER (regex over test names) and GPU_CE_NP (PE counts of the copy-engine tests, e.g. 2).
+# GPU_FILTER (regex over test names) and GPU_CE_NP (PE counts of the copy-engine tests, e.g. 2);
+# PERFTEST=quick|full: every NVSHMEM-perftest program (tests/perf/perftest) for gshmem and, built
+# from the same sources, NVSHMEM (tests/perf/runner.py --set gpu --peer nvshmem; quick: tiny counts).
 set -uo pipefail
 LOG=${1:-gpu-host-logs}
 B=${2:-/tmp/b}
@@ -73,29 +75,47 @@ if [ "${INSTALL_CHECK:-0}" = 1 ]; then
     unset CUDA_MPS_PIPE_DIRECTORY CUDA_MPS_LOG_DIRECTORY
   fi
 fi
-P=$B/tests/perf
+if [ -n "${PERFTEST:-}" ]; then
+  t0=$(date +%s)
+  tests/perf/build_nvshmem.sh /tmp/nvshmem-bin > "$LOG/build-nvshmem.log" 2>&1 ||
+    echo "build_nvshmem failed: $(grep -m5 -i error "$LOG/build-nvshmem.log")"
+  if [ "$shared" = 1 ]; then
+    export CUDA_MPS_PIPE_DIRECTORY=/tmp/gshmem-mps CUDA_MPS_LOG_DIRECTORY=/tmp/gshmem-mps-log
+    mkdir -p "$CUDA_MPS_PIPE_DIRECTORY" "$CUDA_MPS_LOG_DIRECTORY"
+    nvidia-cuda-mps-control -d || echo "could not start MPS"
+  fi
+  timeout "${PERFTEST_TIMEOUT:-400}" python3 tests/perf/runner.py --build "$B" --set gpu --peer nvshmem \
+    --peer-dir /tmp/nvshmem-bin --out "$LOG/perftest" $([ "$PERFTEST" = quick ] && echo --quick) \
+    > "$LOG/perftest.log" 2>&1
+  echo "perftest rc=$? in $(( $(date +%s) - t0 )) s"
+  if [ "$shared" = 1 ]; then
+    echo quit | nvidia-cuda-mps-control
+    unset CUDA_MPS_PIPE_DIRECTORY CUDA_MPS_LOG_DIRECTORY
+  fi
+fi
+P=$B/tests/perf/perftest
 OSH=$B/runtime/oshrun
 [ -x "$OSH" ] || OSH=$(find "$B" -name oshrun -type f | head -1)
 [ "${GPU_PERF:-1}" = 1 ] || exit 0
 {
-  echo "== floors"; timeout 120 "$P/shmem_floors" 2>&1
+  echo "== floors"; timeout 120 "$B/tests/perf/shmem_floors" 2>&1
   for mode in ${PERF_MODES:-direct ce tcp}; do
     case $mode in
       direct) env=() ;;
       ce) env=(GSHMEM_FORCE_PROXY=1) ;;
       tcp) env=(GSHMEM_FORCE_PROXY=1 GSHMEM_PROXY_ENGINE=tcp) ;;
     esac
-    echo "== $mode put_signal_ping_pong"; timeout 90 env "${env[@]}" "$OSH" -np 2 "$P/shmem_put_signal_ping_pong_latency" -b 8 -e 64K -f 8 2>&1
-    echo "== $mode signal_ping_pong"; timeout 90 env "${env[@]}" "$OSH" -np 2 "$P/shmem_signal_ping_pong_latency" 2>&1
-    echo "== $mode put_latency"; timeout 90 env "${env[@]}" "$OSH" -np 2 "$P/shmem_put_latency" -b 8 -e 1M -f 16 2>&1
-    echo "== $mode put_bw"; timeout 90 env "${env[@]}" "$OSH" -np 2 "$P/shmem_put_bw" -b 1M -e 256M -f 4 -n 10 2>&1
-    echo "== $mode atomic_latency"; timeout 90 env "${env[@]}" "$OSH" -np 2 "$P/shmem_atomic_latency" 2>&1
-    echo "== $mode p_ping_pong"; timeout 90 env "${env[@]}" "$OSH" -np 2 "$P/shmem_p_ping_pong_latency" 2>&1
-    echo "== $mode g_latency"; timeout 90 env "${env[@]}" "$OSH" -np 2 "$P/shmem_g_latency" 2>&1
+    echo "== $mode put_signal_ping_pong"; timeout 90 env "${env[@]}" "$OSH" -np 2 "$P/shmem_put_signal_ping_pong_latency" -b 8 -e 64K -f 8 -n 500 -w 50 2>&1
+    echo "== $mode signal_ping_pong"; timeout 90 env "${env[@]}" "$OSH" -np 2 "$P/shmem_signal_ping_pong_latency" -n 500 -w 50 2>&1
+    echo "== $mode put_latency"; timeout 90 env "${env[@]}" "$OSH" -np 2 "$P/shmem_put_latency" -b 8 -e 1M -f 16 -n 200 -w 20 -t 1024 2>&1
+    echo "== $mode put_bw"; timeout 90 env "${env[@]}" "$OSH" -np 2 "$P/shmem_put_bw" -b 1M -e 256M -f 4 -n 10 -c 16 -t 1024 2>&1
+    echo "== $mode atomic_latency"; timeout 90 env "${env[@]}" "$OSH" -np 2 "$P/shmem_atomic_latency" -a fetch_add 2>&1
+    echo "== $mode p_ping_pong"; timeout 90 env "${env[@]}" "$OSH" -np 2 "$P/shmem_p_ping_pong_latency" -t 512 -e 16K -n 500 -w 50 2>&1
+    echo "== $mode g_latency"; timeout 90 env "${env[@]}" "$OSH" -np 2 "$P/shmem_g_latency" -t 512 -e 64K -n 200 -w 20 2>&1
   done
   for lanes in 1 2 8; do  # the copy-engine proxy with other stream counts per PE (default 4: "ce" above)
     echo "== ce lanes=$lanes put_bw"
-    timeout 90 env GSHMEM_FORCE_PROXY=1 GSHMEM_PROXY_CE_STREAMS=$lanes "$OSH" -np 2 "$P/shmem_put_bw" -b 16M -e 256M -f 4 -n 10 2>&1
+    timeout 90 env GSHMEM_FORCE_PROXY=1 GSHMEM_PROXY_CE_STREAMS=$lanes "$OSH" -np 2 "$P/shmem_put_bw" -b 16M -e 256M -f 4 -n 10 -c 16 -t 1024 2>&1
   done
 } > "$LOG/proxy-perf.log" 2>&1
 grep -v "^#" "$LOG/proxy-perf.log" | head -150

@@ -26,6 +26,47 @@ CPU_SUITES = [
 ]
 
 
+# The NVSHMEM-perftest definitions (tests/perf/perftest, docs/perf/definitions.md) with the options
+# of NVSHMEM's .args files (without --repetitions, which 3.4.5 does not take): --set gpu.
+PERFTEST_SUITES = [
+    ("shmem_put_latency", ["-e", "64K", "-t", "1024", "-n", "200", "-w", "20"]),
+    ("shmem_get_latency", ["-e", "64K", "-t", "1024", "-n", "200", "-w", "20"]),
+    ("shmem_p_latency", ["-t", "512", "-e", "64K", "-n", "50", "-w", "5"]),
+    ("shmem_g_latency", ["-t", "512", "-e", "64K", "-n", "200", "-w", "20"]),
+    ("shmem_p_ping_pong_latency", ["-t", "512", "-e", "16K", "-n", "500", "-w", "50"]),
+    ("shmem_signal_ping_pong_latency", []),
+    ("shmem_put_signal_ping_pong_latency", ["-e", "1M", "-n", "500", "-w", "50"]),
+    ("shmem_put_ping_pong_latency", []),
+] + [("shmem_atomic_latency", ["-a", op]) for op in
+     ("inc", "fetch_inc", "set", "add", "fetch_add", "and", "fetch_and", "or", "fetch_or", "xor", "fetch_xor", "swap",
+      "compare_swap")] + [
+    ("shmem_put_bw", ["-n", "200", "-w", "20", "-c", "4", "-t", "1024", "-e", "32M"]),
+    ("shmem_put_bw", ["--bidir", "-n", "200", "-w", "20", "-c", "4", "-t", "1024", "-e", "32M"]),
+    ("shmem_put_bw", ["-n", "200", "-w", "20", "-c", "16", "-t", "1024", "-e", "32M"]),
+    ("shmem_put_bw", ["--bidir", "-n", "200", "-w", "20", "-c", "16", "-t", "1024", "-e", "32M"]),
+    ("shmem_get_bw", ["-n", "200", "-w", "20", "-b", "1024", "-e", "32M", "-c", "4", "-t", "1024"]),
+    ("shmem_p_bw", ["-n", "10", "-w", "10", "-t", "1024", "-c", "4", "-b", "1024", "-e", "64K"]),
+    ("shmem_g_bw", ["-n", "100", "-w", "10", "-t", "1024", "-c", "8", "-b", "1024", "-e", "64K", "-d", "double"]),
+    ("shmem_st_bw", ["-n", "10", "-w", "10", "-t", "1024", "-c", "4", "-b", "8", "-e", "32M"]),
+    ("latency", ["-n", "10", "-w", "10", "-b", "1", "-e", "128M", "--dir", "write", "--issue", "host"]),
+    ("bw", ["-n", "100", "-w", "10", "-b", "4", "-e", "128M", "--dir", "write", "--issue", "host"]),
+    ("barrier_latency", ["-n", "1000", "-w", "10"]),
+    ("sync_latency", []),
+    ("bcast_latency", ["-n", "100", "-w", "10", "-b", "1", "-e", "4M"]),
+    ("fcollect_latency", ["-n", "100", "-w", "10", "-b", "1", "-e", "4M"]),
+    ("alltoall_latency", []),
+    ("reduction_latency", ["-n", "50", "-w", "10", "-b", "1", "-e", "4M"]),
+    ("barrier_all_on_stream", ["-n", "1000", "-w", "10"]),
+    ("barrier_on_stream", []),
+    ("sync_all_on_stream", ["-n", "128", "-w", "16"]),
+    ("sync_on_stream", ["-n", "1000", "-w", "10"]),
+    ("broadcast_on_stream", ["-n", "100", "-w", "10", "-b", "1", "-e", "4M"]),
+    ("fcollect_on_stream", ["-n", "1000", "-w", "10", "-b", "1", "-e", "4M"]),
+    ("alltoall_on_stream", []),
+    ("reduction_on_stream", []),
+]
+
+# The project's own shapes (gshmem_perf_*: cold strided addresses, one timed thread): --set gpu-own.
 GPU_SUITES = [
     ("put_latency", ["-b", "8", "-e", "64K", "-n", "2000"]),
     ("put_latency", ["-b", "1K", "-e", "64K", "-f", "4", "-n", "2000", "-s", "block", "-t", "1024"]),
@@ -51,7 +92,11 @@ GPU_SUITES = [
 
 
 def label(r):
-    """A row's series name: the suite, plus the scope for a latency suite run at warp or block scope."""
+    """A row's series name. perftest rows: the program, its table (job) where it prints several, and
+    the scope/type column; the project's suites: the suite, plus the scope when not thread."""
+    if r.get("program"):
+        job = "" if r["job"] == r["program"] else ":" + r["job"]
+        return "%s%s/%s%s" % (r["program"], job, r["subjob"], "/bidir" if r.get("bidir") == "1" else "")
     scope = r.get("scope") or "thread"
     return r["suite"] + ("_" + scope if "latency" in r["suite"] and scope != "thread" else "")
 
@@ -91,7 +136,8 @@ def build_peer(src_dir, suites, peer):
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--build", default="build")
-    ap.add_argument("--set", choices=["cpu", "gpu"], default="cpu")
+    ap.add_argument("--set", choices=["cpu", "gpu", "gpu-own"], default="cpu",
+                    help="cpu: CPU suites; gpu: the NVSHMEM-perftest definitions; gpu-own: the project's GPU shapes")
     ap.add_argument("--npes", type=int, default=2)
     ap.add_argument("--peer", choices=["none", "oshmem", "nvshmem"], default="none")
     ap.add_argument("--peer-dir", help="directory of the peer's prebuilt suites (nvshmem: build_nvshmem.sh)")
@@ -104,14 +150,16 @@ def main():
             return plot(list(csv.DictReader(f)), a.out)
     src_dir = os.path.dirname(os.path.abspath(__file__))
     os.makedirs(a.out, exist_ok=True)
-    gpu = a.set == "gpu"
-    suites = GPU_SUITES if gpu else CPU_SUITES
+    gpu = a.set != "cpu"
+    perftest = a.set == "gpu"
+    suites = PERFTEST_SUITES if perftest else GPU_SUITES if gpu else CPU_SUITES
     rows, notes = [], []
     if a.peer == "oshmem":
         peer_exes = build_peer(src_dir, suites, a.peer)
     elif a.peer == "nvshmem":
-        peer_exes = {s: os.path.join(a.peer_dir, "nvshmem_" + s) for s, _ in suites
-                     if os.path.exists(os.path.join(a.peer_dir or "", "nvshmem_" + s))}
+        pname = (lambda s: s) if perftest else (lambda s: "nvshmem_" + s)
+        peer_exes = {s: os.path.join(a.peer_dir, pname(s)) for s, _ in suites
+                     if os.path.exists(os.path.join(a.peer_dir or "", pname(s)))}
     else:
         peer_exes = {}
     oshrun = os.path.join(a.build, "runtime", "oshrun")
@@ -122,8 +170,10 @@ def main():
             notes.append("floors: " + note)
     for s, args in suites:
         extra = ["-n", "5", "-w", "1", "-e", "64K"] if a.quick else []
-        name = ("shmem_" if gpu else "shmem_cpu_") + s
-        exe = os.path.join(a.build, "tests", "perf", name)
+        if perftest:
+            exe = os.path.join(a.build, "tests", "perf", "perftest", s)
+        else:
+            exe = os.path.join(a.build, "tests", "perf", ("gshmem_perf_" if gpu else "shmem_cpu_") + s)
         env = dict(NO_MULTICAST) if gpu else {"GSHMEM_HEAP_KIND": "host"}
         r, note = run_csv([oshrun, "-np", str(a.npes), exe, "--csv"] + args + extra, env=env)
         rows += r
@@ -148,7 +198,10 @@ def main():
         return 1
     path = os.path.join(a.out, "results.csv")
     with open(path, "w", newline="") as f:
-        w = csv.DictWriter(f, fieldnames=list(rows[0].keys()))
+        keys = []
+        for r in rows:  # the floors, the project's suites and the perftest programs differ in columns
+            keys += [k for k in r if k not in keys]
+        w = csv.DictWriter(f, fieldnames=keys, restval="")
         w.writeheader()
         w.writerows(rows)
     print("wrote %s (%d rows)" % (path, len(rows)))
@@ -182,7 +235,7 @@ def plot(rows, out):
     for metric, unit, fname in (("latency", "us", "latency.png"), ("bandwidth", "GB/s", "bandwidth.png")):
         series = {}
         for r in rows:
-            if r["metric"] == metric:
+            if r["metric"] == metric or (metric == "bandwidth" and r["metric"] == "BW"):
                 series.setdefault((label(r), r["impl"]), []).append((int(r["size"]), float(r["value"])))
         series = {k: sorted(v) for k, v in series.items() if len(v) > 1}
         if not series:
