@@ -97,7 +97,18 @@ if command -v nvcc >/dev/null; then
     $(pkg-config --libs gshmem-nvshmem)
   [ -x cmake-build/device_api ] || { echo "install check: CMake did not build the CUDA program"; exit 1; }
   [ -x cmake-build/nvshmem_device ] || { echo "install check: CMake did not build the NVSHMEM CUDA program"; exit 1; }
+  # The NVSHMEM-perftest programs, where NVSHMEM's tree has them (docs/perf/definitions.md).
+  pt="$PREFIX/libexec/gshmem/perftest"
+  for f in device/pt-to-pt/shmem_put_latency device/pt-to-pt/shmem_g_latency device/pt-to-pt/shmem_put_bw \
+           device/coll/bcast_latency host/coll/reduction_on_stream host/pt-to-pt/latency; do
+    [ -x "$pt/$f" ] || { echo "install check: $pt/$f missing"; exit 1; }
+  done
+  "$pt/device/pt-to-pt/shmem_put_latency" -h | grep -q -- "-b min_size"
+  rc=0; "$pt/device/coll/bcast_latency" -e 12Q 2>bad.err || rc=$?
+  [ $rc = 2 ] && grep -q "12Q" bad.err || { echo "install check: a bad -e gave rc $rc: $(cat bad.err)"; exit 1; }
   if command -v nvidia-smi >/dev/null && nvidia-smi -L 2>/dev/null | grep -q '^GPU'; then
+    timeout 120 "$PREFIX/bin/oshrun" -np 2 "$pt/device/pt-to-pt/shmem_put_latency" -e 64 -n 5 -w 1 | grep -q "^#shmem_put_latency"
+    timeout 120 "$PREFIX/bin/oshrun" -np 2 "$pt/device/coll/bcast_latency" -e 1K -n 5 -w 1 | grep -q "^#bcast_device"
     for exe in device_api_w cmake-build/device_api cmake-build/nvshmem_device; do
       timeout 120 "$PREFIX/bin/oshrun" -np 2 "./$exe"
     done

@@ -109,6 +109,8 @@ def run_csv(cmd, env=None, timeout=600):
     e.update(env or {})
     p = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, env=e)
     lines = [l for l in p.stdout.splitlines() if "," in l]
+    # A program that prints several tables repeats the CSV header before each: keep the first.
+    lines = [l for i, l in enumerate(lines) if i == 0 or l != lines[0]]
     rows = list(csv.DictReader(io.StringIO("\n".join(lines)))) if lines else []
     note = "" if p.returncode == 0 else "exit %d" % p.returncode
     if not rows:
