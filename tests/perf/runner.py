@@ -96,7 +96,8 @@ def label(r):
     the scope/type column; the project's suites: the suite, plus the scope when not thread."""
     if r.get("program"):
         job = "" if r["job"] == r["program"] else ":" + r["job"]
-        return "%s%s/%s%s" % (r["program"], job, r["subjob"], "/bidir" if r.get("bidir") == "1" else "")
+        ctas = "/c%s" % r["ctas"] if r["program"].endswith("_bw") else ""
+        return "%s%s/%s%s%s" % (r["program"], job, r["subjob"], ctas, "/bidir" if r.get("bidir") == "1" else "")
     scope = r.get("scope") or "thread"
     return r["suite"] + ("_" + scope if "latency" in r["suite"] and scope != "thread" else "")
 
@@ -104,10 +105,14 @@ def label(r):
 NO_MULTICAST = {"NCCL_NVLS_ENABLE": "0", "NVSHMEM_DISABLE_NVLS": "1", "TORCH_SYMM_MEM_DISABLE_MULTICAST": "1"}
 
 
-def run_csv(cmd, env=None, timeout=600):
+def run_csv(cmd, env=None, timeout=150):
     e = dict(os.environ)
     e.update(env or {})
-    p = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, env=e)
+    try:
+        p = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, env=e)
+    except subprocess.TimeoutExpired:
+        sys.stderr.write("runner: %s did not finish in %d s\n" % (" ".join(cmd), timeout))
+        return [], "timeout"
     lines = [l for l in p.stdout.splitlines() if "," in l]
     # A program that prints several tables repeats the CSV header before each: keep the first.
     lines = [l for i, l in enumerate(lines) if i == 0 or l != lines[0]]
@@ -116,6 +121,20 @@ def run_csv(cmd, env=None, timeout=600):
     if not rows:
         sys.stderr.write("runner: %s produced no results (%s)\n%s\n" % (" ".join(cmd), note, p.stderr[-2000:]))
     return rows, note
+
+
+def write_rows(rows, out):
+    """OUT/results.csv with every row so far (rewritten after each program, so a run cut short
+    keeps what it measured)."""
+    path = os.path.join(out, "results.csv")
+    with open(path, "w", newline="") as f:
+        keys = []
+        for r in rows:  # the floors, the project's suites and the perftest programs differ in columns
+            keys += [k for k in r if k not in keys]
+        w = csv.DictWriter(f, fieldnames=keys, restval="")
+        w.writeheader()
+        w.writerows(rows)
+    return path
 
 
 def build_peer(src_dir, suites, peer):
@@ -145,6 +164,9 @@ def main():
     ap.add_argument("--peer-dir", help="directory of the peer's prebuilt suites (nvshmem: build_nvshmem.sh)")
     ap.add_argument("--out", required=True, help="directory for results.csv and the PNG plots")
     ap.add_argument("--quick", action="store_true", help="tiny sizes and iteration counts (smoke test)")
+    ap.add_argument("--rounds", type=int, default=1,
+                    help="run every program this many times, alternating gshmem and the peer (round column)")
+    ap.add_argument("--only", default="", help="comma-separated program names: run only these")
     ap.add_argument("--replot", action="store_true", help="only redraw the plots from OUT/results.csv")
     a = ap.parse_args()
     if a.replot:
@@ -170,7 +192,10 @@ def main():
         rows += r
         if note:
             notes.append("floors: " + note)
-    for s, args in suites:
+    only = set(x for x in a.only.split(",") if x)
+    for rnd, (s, args) in [(k, sa) for sa in suites for k in range(1, a.rounds + 1)]:
+        if only and s not in only:
+            continue
         extra = ["-n", "5", "-w", "1", "-e", "64K"] if a.quick else []
         if perftest:
             exe = os.path.join(a.build, "tests", "perf", "perftest", s)
@@ -178,7 +203,7 @@ def main():
             exe = os.path.join(a.build, "tests", "perf", ("gshmem_perf_" if gpu else "shmem_cpu_") + s)
         env = dict(NO_MULTICAST) if gpu else {"GSHMEM_HEAP_KIND": "host"}
         r, note = run_csv([oshrun, "-np", str(a.npes), exe, "--csv"] + args + extra, env=env)
-        rows += r
+        rows += [dict(x, round=str(rnd), args=" ".join(args + extra)) for x in r]
         if note:
             notes.append("gshmem %s: %s" % (s, note))
         if s in peer_exes:
@@ -192,33 +217,38 @@ def main():
                 for k in list(penv):
                     launcher += ["-x", k]
             r, note = run_csv(launcher + [peer_exes[s], "--csv"] + args + extra, env=penv)
-            rows += r
+            rows += [dict(x, round=str(rnd), args=" ".join(args + extra)) for x in r]
             if note:
                 notes.append("%s %s: %s" % (a.peer, s, note))
+        write_rows(rows, a.out)
     if not rows:
         print("runner: no results")
         return 1
-    path = os.path.join(a.out, "results.csv")
-    with open(path, "w", newline="") as f:
-        keys = []
-        for r in rows:  # the floors, the project's suites and the perftest programs differ in columns
-            keys += [k for k in r if k not in keys]
-        w = csv.DictWriter(f, fieldnames=keys, restval="")
-        w.writeheader()
-        w.writerows(rows)
+    path = write_rows(rows, a.out)
     print("wrote %s (%d rows)" % (path, len(rows)))
-    # ratio table gshmem / peer for every (suite, size, metric) both measured
+    # ratio table gshmem / peer for every (suite, size, metric) both measured, per round; a
+    # bandwidth row's ratio is inverted so that > 1 always means gshmem is slower
     by = {}
     for r in rows:
-        by.setdefault((label(r), int(r["size"]), r["metric"]), {})[r["impl"]] = (float(r["value"]), r["unit"])
+        key = (label(r), int(r["size"]), r["metric"])
+        by.setdefault(key, {})[(r["impl"], r.get("round", "1"))] = (float(r["value"]), r["unit"])
     if a.peer != "none":
-        print("| suite | size | metric | gshmem | %s | ratio |" % a.peer)
-        print("|---|---|---|---|---|---|")
+        print("| suite | size | metric | gshmem | %s | time ratio per round | worst |" % a.peer)
+        print("|---|---|---|---|---|---|---|")
         for (s, size, m), v in sorted(by.items()):
-            if "gshmem" in v and a.peer in v:
-                g, u = v["gshmem"]
-                p, _ = v[a.peer]
-                print("| %s | %d | %s | %.3f %s | %.3f %s | %.2fx |" % (s, size, m, g, u, p, u, g / p if p else 0))
+            rs = sorted({k[1] for k in v if (("gshmem", k[1]) in v and (a.peer, k[1]) in v)})
+            if not rs:
+                continue
+            ratios = []
+            for rd in rs:
+                g, u = v[("gshmem", rd)]
+                p, _ = v[(a.peer, rd)]
+                slow = u.lower().startswith("gb") or m in ("BW", "bandwidth")
+                ratios.append((p / g if slow else g / p) if g and p else 0)
+            g, u = v[("gshmem", rs[0])]
+            p, _ = v[(a.peer, rs[0])]
+            print("| %s | %d | %s | %.3f %s | %.3f %s | %s | %.2fx |" % (
+                s, size, m, g, u, p, u, " ".join("%.2fx" % x for x in ratios), max(ratios)))
     for n in notes:
         print("note:", n)
     return plot(rows, a.out)

@@ -1,0 +1,120 @@
+// shmem_gp_flavors: which load/store instruction a p or g to a peer's heap should be. Two PEs;
+// PE 0 runs NVSHMEM's shmem_g_latency and shmem_p_latency loop shapes (one block of -t threads,
+// thread j moves elements j, j+T, ... of the first size/4 ints of the peer's buffer, the same
+// addresses every iteration; p: syncthreads, thread 0 fence.sc.sys, syncthreads; g: syncthreads),
+// once per access flavour, on the peer address that shmem_ptr gives, and once through gshmem's own
+// shmem_int_g / shmem_int_p. CUDA events around one launch of -n iterations after a warm-up
+// launch; CSV rows "impl,suite,npes,size,metric,value,unit" (metric = shape_flavour).
+// Not a user benchmark: the measurements behind the choice in device/gshmem/impl/rma.cuh
+// (docs/perf/definitions.md).
+#include <cuda_runtime.h>
+#include <shmem.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+
+enum Flavor { weak_cxx, volatile_cxx, relaxed_sys, weak_asm, cg_asm, lib };
+static const char* kFlavor[] = {"weak_cxx", "volatile", "relaxed_sys", "weak_asm", "cg_asm", "gshmem"};
+
+template <int F>
+__device__ __forceinline__ int load(const int* p, const int* sym) {
+  int v = 0;
+  if constexpr (F == weak_cxx) v = *p;
+  else if constexpr (F == volatile_cxx) v = *reinterpret_cast<const volatile int*>(p);
+  else if constexpr (F == relaxed_sys) asm volatile("ld.relaxed.sys.global.b32 %0, [%1];" : "=r"(v) : "l"(p) : "memory");
+  else if constexpr (F == weak_asm) asm volatile("ld.global.b32 %0, [%1];" : "=r"(v) : "l"(p) : "memory");
+  else if constexpr (F == cg_asm) asm volatile("ld.global.cg.b32 %0, [%1];" : "=r"(v) : "l"(p) : "memory");
+  else v = shmem_int_g(sym, 1);
+  return v;
+}
+template <int F>
+__device__ __forceinline__ void store(int* p, int* sym, int v) {
+  if constexpr (F == weak_cxx) *p = v;
+  else if constexpr (F == volatile_cxx) *reinterpret_cast<volatile int*>(p) = v;
+  else if constexpr (F == relaxed_sys) asm volatile("st.relaxed.sys.global.b32 [%0], %1;" ::"l"(p), "r"(v) : "memory");
+  else if constexpr (F == weak_asm) asm volatile("st.global.b32 [%0], %1;" ::"l"(p), "r"(v) : "memory");
+  else if constexpr (F == cg_asm) asm volatile("st.global.cg.b32 [%0], %1;" ::"l"(p), "r"(v) : "memory");
+  else shmem_int_p(sym, v, 1);
+}
+
+template <int F>
+__global__ void __launch_bounds__(1024) g_shape(int* buf, const int* remote, size_t n, int iters) {
+  for (int i = 0; i < iters; ++i) {
+    for (size_t j = threadIdx.x; j < n; j += blockDim.x) buf[j] = load<F>(remote + j, buf + j);
+    __syncthreads();
+  }
+}
+template <int F>
+__global__ void __launch_bounds__(1024) p_shape(int* buf, int* remote, size_t n, int iters) {
+  for (int i = 0; i < iters; ++i) {
+    for (size_t j = threadIdx.x; j < n; j += blockDim.x) store<F>(remote + j, buf + j, buf[j]);
+    __syncthreads();
+    if (threadIdx.x == 0) __threadfence_system();
+    __syncthreads();
+  }
+}
+
+using K = void (*)(int*, int*, size_t, int);
+template <int F>
+static void gk(int* b, int* r, size_t n, int it, int t) { g_shape<F><<<1, t>>>(b, r, n, it); }
+template <int F>
+static void pk(int* b, int* r, size_t n, int it, int t) { p_shape<F><<<1, t>>>(b, r, n, it); }
+using L = void (*)(int*, int*, size_t, int, int);
+
+int main(int argc, char** argv) {
+  int iters = 200, warmup = 20, threads = 512;
+  size_t max = 64 << 10;
+  for (int i = 1; i + 1 < argc; i += 2) {
+    if (!strcmp(argv[i], "-n")) iters = atoi(argv[i + 1]);
+    else if (!strcmp(argv[i], "-w")) warmup = atoi(argv[i + 1]);
+    else if (!strcmp(argv[i], "-t")) threads = atoi(argv[i + 1]);
+    else if (!strcmp(argv[i], "-e")) max = strtoull(argv[i + 1], nullptr, 0);
+  }
+  shmem_init();
+  const int me = shmem_my_pe();
+  if (shmem_n_pes() != 2) {
+    if (me == 0) fprintf(stderr, "shmem_gp_flavors: needs 2 PEs\n");
+    shmem_finalize();
+    return 1;
+  }
+  int* buf = static_cast<int*>(shmem_malloc(max));
+  cudaMemset(buf, 0, max);
+  cudaDeviceSynchronize();
+  shmem_barrier_all();
+  if (me == 0) {
+    int* remote = static_cast<int*>(shmem_ptr(buf, 1));
+    if (!remote) {
+      fprintf(stderr, "shmem_gp_flavors: shmem_ptr gave no peer address\n");
+      shmem_global_exit(1);
+    }
+    printf("impl,suite,npes,size,metric,value,unit\n");
+    const L gl[] = {gk<0>, gk<1>, gk<2>, gk<3>, gk<4>, gk<5>};
+    const L pl[] = {pk<0>, pk<1>, pk<2>, pk<3>, pk<4>, pk<5>};
+    cudaEvent_t a, b;
+    cudaEventCreate(&a);
+    cudaEventCreate(&b);
+    for (int shape = 0; shape < 2; ++shape)
+      for (int f = 0; f < 6; ++f)
+        for (size_t size = 4; size <= max; size *= 4) {
+          const L k = shape ? pl[f] : gl[f];
+          k(buf, remote, size / 4, warmup, threads);
+          cudaEventRecord(a);
+          k(buf, remote, size / 4, iters, threads);
+          cudaEventRecord(b);
+          cudaEventSynchronize(b);
+          float ms = 0;
+          cudaEventElapsedTime(&ms, a, b);
+          const cudaError_t e = cudaGetLastError();
+          if (e != cudaSuccess) {
+            fprintf(stderr, "shmem_gp_flavors: %s\n", cudaGetErrorString(e));
+            shmem_global_exit(1);
+          }
+          printf("gshmem,gp_flavors,2,%zu,%s_%s,%.4f,us\n", size, shape ? "p" : "g", kFlavor[f], ms * 1000.0 / iters);
+        }
+  }
+  shmem_barrier_all();
+  shmem_free(buf);
+  shmem_finalize();
+  return 0;
+}
