@@ -2,9 +2,9 @@
 // PE 0 runs NVSHMEM's shmem_g_latency and shmem_p_latency loop shapes (one block of -t threads,
 // thread j moves elements j, j+T, ... of the first size/4 ints of the peer's buffer, the same
 // addresses every iteration; p: syncthreads, thread 0 fence.sc.sys, syncthreads; g: syncthreads),
-// once per access flavour, on the peer address that shmem_ptr gives, and once through gshmem's own
-// shmem_int_g / shmem_int_p. CUDA events around one launch of -n iterations after a warm-up
-// launch; CSV rows "impl,suite,npes,size,metric,value,unit" (metric = shape_flavour).
+// once per access flavour, on the peer address that shmem_ptr gives, once through gshmem's own
+// shmem_int_g / shmem_int_p, and once with gshmem's address translation but no proxy check. CUDA
+// events around one launch of -n iterations after a warm-up launch; CSV rows "impl,suite,npes,size,metric,value,unit" (metric = shape_flavour).
 // Not a user benchmark: the measurements behind the choice in device/gshmem/impl/rma.cuh
 // (docs/perf/definitions.md).
 #include <cuda_runtime.h>
@@ -14,8 +14,8 @@
 #include <cstdlib>
 #include <cstring>
 
-enum Flavor { weak_cxx, volatile_cxx, relaxed_sys, weak_asm, cg_asm, lib };
-static const char* kFlavor[] = {"weak_cxx", "volatile", "relaxed_sys", "weak_asm", "cg_asm", "gshmem"};
+enum Flavor { weak_cxx, volatile_cxx, relaxed_sys, weak_asm, cg_asm, lib, lib_noproxy };
+static const char* kFlavor[] = {"weak_cxx", "volatile", "relaxed_sys", "weak_asm", "cg_asm", "gshmem", "gshmem_noproxycheck"};
 
 template <int F>
 __device__ __forceinline__ int load(const int* p, const int* sym) {
@@ -25,7 +25,8 @@ __device__ __forceinline__ int load(const int* p, const int* sym) {
   else if constexpr (F == relaxed_sys) asm volatile("ld.relaxed.sys.global.b32 %0, [%1];" : "=r"(v) : "l"(p) : "memory");
   else if constexpr (F == weak_asm) asm volatile("ld.global.b32 %0, [%1];" : "=r"(v) : "l"(p) : "memory");
   else if constexpr (F == cg_asm) asm volatile("ld.global.cg.b32 %0, [%1];" : "=r"(v) : "l"(p) : "memory");
-  else v = shmem_int_g(sym, 1);
+  else if constexpr (F == lib) v = shmem_int_g(sym, 1);
+  else v = gshmem::dev::load_weak(reinterpret_cast<const int*>(gshmem::dev::peer("g", sym, 4, 1)));
   return v;
 }
 template <int F>
@@ -35,7 +36,8 @@ __device__ __forceinline__ void store(int* p, int* sym, int v) {
   else if constexpr (F == relaxed_sys) asm volatile("st.relaxed.sys.global.b32 [%0], %1;" ::"l"(p), "r"(v) : "memory");
   else if constexpr (F == weak_asm) asm volatile("st.global.b32 [%0], %1;" ::"l"(p), "r"(v) : "memory");
   else if constexpr (F == cg_asm) asm volatile("st.global.cg.b32 [%0], %1;" ::"l"(p), "r"(v) : "memory");
-  else shmem_int_p(sym, v, 1);
+  else if constexpr (F == lib) shmem_int_p(sym, v, 1);
+  else *reinterpret_cast<volatile int*>(gshmem::dev::peer("p", sym, 4, 1)) = v;
 }
 
 template <int F>
@@ -89,13 +91,13 @@ int main(int argc, char** argv) {
       shmem_global_exit(1);
     }
     printf("impl,suite,npes,size,metric,value,unit\n");
-    const L gl[] = {gk<0>, gk<1>, gk<2>, gk<3>, gk<4>, gk<5>};
-    const L pl[] = {pk<0>, pk<1>, pk<2>, pk<3>, pk<4>, pk<5>};
+    const L gl[] = {gk<0>, gk<1>, gk<2>, gk<3>, gk<4>, gk<5>, gk<6>};
+    const L pl[] = {pk<0>, pk<1>, pk<2>, pk<3>, pk<4>, pk<5>, pk<6>};
     cudaEvent_t a, b;
     cudaEventCreate(&a);
     cudaEventCreate(&b);
     for (int shape = 0; shape < 2; ++shape)
-      for (int f = 0; f < 6; ++f)
+      for (int f = 0; f < 7; ++f)
         for (size_t size = 4; size <= max; size *= 4) {
           const L k = shape ? pl[f] : gl[f];
           k(buf, remote, size / 4, warmup, threads);
