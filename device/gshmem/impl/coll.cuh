@@ -278,31 +278,49 @@ __device__ __forceinline__ uint64_t *ll_buf(int pe, int slot, int parity, int se
                                           GSHMEM_DEV_LL_BYTES);
 }
 
-// Data word w of an LL buffer once its flag says seq.
-__device__ __forceinline__ uint32_t ll_word(const uint64_t *buf, size_t w, uint32_t seq) {
-  uint64_t v;
-  while (static_cast<uint32_t>((v = sys_atomic<uint64_t>(*const_cast<uint64_t *>(buf + w)).load(cuda::memory_order_relaxed)) >> 32) != seq) {
-  }
-  return static_cast<uint32_t>(v);
+__device__ __forceinline__ uint64_t ll_load(const uint64_t *buf, size_t w) {
+  return sys_atomic<uint64_t>(*const_cast<uint64_t *>(buf + w)).load(cuda::memory_order_relaxed);
 }
 
-// Element i of the payload in an LL buffer: whole words for 4- and 8-byte types, bytes of one
-// word for 1- and 2-byte types (they never straddle a word).
-template <typename T>
-__device__ __forceinline__ T ll_elem(const uint64_t *buf, size_t i, uint32_t seq) {
-  union {
-    T v;
-    uint32_t w[sizeof(T) >= 4 ? sizeof(T) / 4 : 1];
-    unsigned char c[sizeof(T)];
-  } u;
-  if constexpr (sizeof(T) % 4 == 0) {
-    for (size_t k = 0; k < sizeof(T) / 4; ++k) u.w[k] = ll_word(buf, i * (sizeof(T) / 4) + k, seq);
-  } else {
-    const size_t b0 = i * sizeof(T);
-    const uint32_t word = ll_word(buf, b0 / 4, seq);
-    for (size_t b = 0; b < sizeof(T); ++b) u.c[b] = static_cast<unsigned char>(word >> (8 * ((b0 + b) % 4)));
+// Elements i0, i0 + step, ... (K of them, those below n) of the payload in an LL buffer, once the
+// flag of each word they lie in says seq: whole words for 4-, 8- and 16-byte types, bytes of one
+// word for 1- and 2-byte types (they never straddle a word). Every word's first load is issued
+// before any is waited on, so a thread that combines many elements waits about one round trip per
+// K elements instead of one per element (a thread-scope reduction of 256 ints on 2 x H100: 191 us
+// with one element at a time, NVSHMEM 36 us).
+template <typename T, int K>
+__device__ __forceinline__ void ll_elems(const uint64_t *buf, size_t i0, size_t step, size_t n, uint32_t seq,
+                                         T (&out)[K]) {
+  constexpr int WPE = sizeof(T) % 4 == 0 ? static_cast<int>(sizeof(T) / 4) : 1;  // words per element
+  auto word = [](size_t i, int q) -> size_t { return sizeof(T) % 4 == 0 ? i * WPE + q : i * sizeof(T) / 4; };
+  uint64_t v[K * WPE];
+#pragma unroll
+  for (int k = 0; k < K; ++k)
+#pragma unroll
+    for (int q = 0; q < WPE; ++q)
+      if (i0 + k * step < n) v[k * WPE + q] = ll_load(buf, word(i0 + k * step, q));
+#pragma unroll
+  for (int k = 0; k < K; ++k) {
+    const size_t i = i0 + k * step;
+    if (i >= n) continue;
+    union {
+      T v;
+      uint32_t w[WPE];
+      unsigned char c[sizeof(T)];
+    } u;
+#pragma unroll
+    for (int q = 0; q < WPE; ++q) {
+      uint64_t x = v[k * WPE + q];
+      while (static_cast<uint32_t>(x >> 32) != seq) x = ll_load(buf, word(i, q));
+      if constexpr (sizeof(T) % 4 == 0) {
+        u.w[q] = static_cast<uint32_t>(x);
+      } else {
+        const size_t b0 = i * sizeof(T);
+        for (size_t b = 0; b < sizeof(T); ++b) u.c[b] = static_cast<unsigned char>(x >> (8 * ((b0 + b) % 4)));
+      }
+    }
+    out[k] = u.v;
   }
-  return u.v;
 }
 
 template <typename S, typename T, typename Op>
@@ -329,11 +347,27 @@ __device__ __forceinline__ void reduce_ll(const TeamDev &t, T *dest, const T *sr
   // word must be sent before any element is overwritten.
   S::sync();
   const int me_w = t.pe(t.me);
-  // Every member combines in team order, so all PEs get bit-identical results.
-  for (size_t i = r; i < n; i += w) {
-    T acc = t.me == 0 ? src[i] : ll_elem<T>(ll_buf(me_w, t.slot, par, 0), i, seq);
-    for (int j = 1; j < t.size; ++j) acc = Op()(acc, j == t.me ? src[i] : ll_elem<T>(ll_buf(me_w, t.slot, par, j), i, seq));
-    dest[i] = acc;
+  // Every member combines in team order, so all PEs get bit-identical results. A thread or warp
+  // takes K of its elements at a time (ll_elems); a block's threads have few each, and a block of
+  // 1024 threads has no registers to spare.
+  constexpr int K = std::is_same_v<S, Block> ? 1 : (sizeof(T) > 8 ? 2 : 8);
+  const size_t step = static_cast<size_t>(w);
+  for (size_t i0 = r; i0 < n; i0 += K * step) {
+    T acc[K], v[K];
+    for (int j = 0; j < t.size; ++j) {
+      if (j == t.me) {
+#pragma unroll
+        for (int k = 0; k < K; ++k)
+          if (i0 + k * step < n) v[k] = src[i0 + k * step];
+      } else {
+        ll_elems<T, K>(ll_buf(me_w, t.slot, par, j), i0, step, n, seq, v);
+      }
+#pragma unroll
+      for (int k = 0; k < K; ++k) acc[k] = j == 0 ? v[k] : Op()(acc[k], v[k]);
+    }
+#pragma unroll
+    for (int k = 0; k < K; ++k)
+      if (i0 + k * step < n) dest[i0 + k * step] = acc[k];
   }
   S::sync();
   if (r == 0) *cnt = c;
