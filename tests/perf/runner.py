@@ -243,8 +243,8 @@ def main():
             for rd in rs:
                 g, u = v[("gshmem", rd)]
                 p, _ = v[(a.peer, rd)]
-                slow = u.lower().startswith("gb") or m in ("BW", "bandwidth")
-                ratios.append((p / g if slow else g / p) if g and p else 0)
+                bw = u.lower().startswith("gb") or m in ("BW", "bandwidth")
+                ratios.append((p / g if bw else g / p) if g and p else 0)
             g, u = v[("gshmem", rs[0])]
             p, _ = v[(a.peer, rs[0])]
             print("| %s | %d | %s | %.3f %s | %.3f %s | %s | %.2fx |" % (
