@@ -99,12 +99,46 @@ __global__ void coll2_kernel(Coll c, Scope s, int team, void* d, const void* src
   }
 }
 
-// An LL reduction into d immediately followed by a broadcast into d (no sync between): the
-// broadcast's data must win on every member.
-__global__ void ll_then_bcast(int team, int32_t* d, const int32_t* s, const int32_t* s2, int root, int reps) {
+// An LL reduction of 16 ints into d immediately followed by a broadcast of nb ints into d (no
+// sync between; nb = 16: an LL broadcast, nb = 2048: the push path): the broadcast's data must win
+// on every member.
+__global__ void ll_then_bcast(int team, int32_t* d, const int32_t* s, const int32_t* s2, size_t nb, int root, int reps) {
   for (int r = 0; r < reps; ++r) {
     shmemx_int32_sum_reduce_block(team, d, s, 16);
-    shmemx_int32_broadcast_block(team, d, s2, 16, root);
+    shmemx_int32_broadcast_block(team, d, s2, nb, root);
+  }
+}
+
+// LL rounds of every kind back to back in one kernel, no sync between: per rep a broadcast of
+// 24 bytes from root rep % n, an fcollect of 16 bytes, an int sum of 8; each source changes every
+// rep (src[k] = base[k] + rep), so a round that read a stale or a future word shows.
+__global__ void ll_mixed(Scope s, int team, unsigned char* bd, unsigned char* fd, int32_t* rd, unsigned char* bs,
+                         unsigned char* fs, int32_t* rs, int reps, int n) {
+  const bool one = s == kThread ? threadIdx.x == 0 : s == kWarp ? threadIdx.x < 32 : true;
+  const int me = shmem_team_my_pe(team);
+  for (int r = 0; r < reps; ++r) {
+    if (threadIdx.x == 0) {
+      for (int k = 0; k < 24; ++k) bs[k] = static_cast<unsigned char>(k * 7 + me * 31 + r);
+      for (int k = 0; k < 16; ++k) fs[k] = static_cast<unsigned char>(k * 5 + me * 17 + r);
+      for (int k = 0; k < 8; ++k) rs[k] = k * 1000 + me + r;
+    }
+    __syncthreads();
+    if (one) {
+      if (s == kThread) {
+        shmem_broadcastmem(team, bd, bs, 24, r % n);
+        shmem_fcollectmem(team, fd, fs, 16);
+        shmem_int32_sum_reduce(team, rd, rs, 8);
+      } else if (s == kWarp) {
+        shmemx_broadcastmem_warp(team, bd, bs, 24, r % n);
+        shmemx_fcollectmem_warp(team, fd, fs, 16);
+        shmemx_int32_sum_reduce_warp(team, rd, rs, 8);
+      } else {
+        shmemx_broadcastmem_block(team, bd, bs, 24, r % n);
+        shmemx_fcollectmem_block(team, fd, fs, 16);
+        shmemx_int32_sum_reduce_block(team, rd, rs, 8);
+      }
+    }
+    __syncthreads();
   }
 }
 
@@ -326,34 +360,65 @@ void alltoalls_case(const Ctx& x, Scope s, int team, size_t n) {
   shmem_free(src);
 }
 
-void ll_then_push_case(const Ctx& x, int team, bool stream) {
+void ll_then_push_case(const Ctx& x, int team, bool stream, size_t nb) {
   const int tn = shmem_team_n_pes(team), root = tn - 1;
-  int32_t* buf = static_cast<int32_t*>(shmem_malloc(3 * 16 * sizeof(int32_t)));
-  int32_t *d = buf, *s = buf + 16, *s2 = buf + 32;
-  std::vector<int32_t> h(32);
-  for (int i = 0; i < 32; ++i) h[i] = static_cast<int32_t>(payload(g_seed ^ 0x11, x.me, i));
-  CK(cudaMemcpy(s, h.data(), 32 * sizeof(int32_t), cudaMemcpyHostToDevice));
-  CK(cudaMemset(d, 0xA5, 16 * sizeof(int32_t)));
+  int32_t* buf = static_cast<int32_t*>(shmem_malloc((2 * nb + 16) * sizeof(int32_t)));
+  int32_t *d = buf, *s = buf + nb, *s2 = buf + nb + 16;
+  std::vector<int32_t> h(nb + 16);
+  for (size_t i = 0; i < nb + 16; ++i) h[i] = static_cast<int32_t>(payload(g_seed ^ 0x11, x.me, i));
+  CK(cudaMemcpy(s, h.data(), (nb + 16) * sizeof(int32_t), cudaMemcpyHostToDevice));
+  CK(cudaMemset(d, 0xA5, nb * sizeof(int32_t)));
   CK(cudaDeviceSynchronize());
   shmem_barrier_all();
   if (stream) {
     for (int r = 0; r < 50; ++r) {
       shmemx_int32_sum_reduce_on_stream(team, d, s, 16, x.stream);
-      shmemx_int32_broadcast_on_stream(team, d, s2, 16, root, x.stream);
+      shmemx_int32_broadcast_on_stream(team, d, s2, nb, root, x.stream);
     }
   } else {
-    ll_then_bcast<<<1, 256, 0, x.stream>>>(team, d, s, s2, root, 50);
+    ll_then_bcast<<<1, 256, 0, x.stream>>>(team, d, s, s2, nb, root, 50);
   }
   CK(cudaStreamSynchronize(x.stream));
-  std::vector<int32_t> got(16);
-  CK(cudaMemcpy(got.data(), d, 16 * sizeof(int32_t), cudaMemcpyDeviceToHost));
+  std::vector<int32_t> got(nb);
+  CK(cudaMemcpy(got.data(), d, nb * sizeof(int32_t), cudaMemcpyDeviceToHost));
   const int rw = shmem_team_translate_pe(team, root, SHMEM_TEAM_WORLD);
-  int bad = 0;
-  for (int i = 0; i < 16; ++i) bad += got[i] != static_cast<int32_t>(payload(g_seed ^ 0x11, rw, 16 + i));
-  EXPECT(bad == 0, "LL reduction then broadcast into the same dest (%s), team %d: %d of 16 wrong",
-         stream ? "on-stream" : "block", team, bad);
+  size_t bad = 0;
+  for (size_t i = 0; i < nb; ++i) bad += got[i] != static_cast<int32_t>(payload(g_seed ^ 0x11, rw, 16 + i));
+  EXPECT(bad == 0, "LL reduction then broadcast of %zu ints into the same dest (%s), team %d: %zu of %zu wrong", nb,
+         stream ? "on-stream" : "block", team, bad, nb);
   shmem_barrier_all();
   shmem_free(buf);
+}
+
+void ll_mixed_case(const Ctx& x, Scope s, int team) {
+  const int tn = shmem_team_n_pes(team), reps = 37;
+  unsigned char* m = static_cast<unsigned char*>(shmem_malloc(1024));
+  unsigned char *bd = m, *fd = m + 64, *bs = m + 512, *fs = m + 576;
+  int32_t *rd = reinterpret_cast<int32_t*>(m + 640), *rs = reinterpret_cast<int32_t*>(m + 704);
+  CK(cudaMemset(m, 0xA5, 1024));
+  CK(cudaDeviceSynchronize());
+  shmem_barrier_all();
+  ll_mixed<<<1, 256, 0, x.stream>>>(s, team, bd, fd, rd, bs, fs, rs, reps, tn);
+  CK(cudaStreamSynchronize(x.stream));
+  std::vector<unsigned char> got(1024);
+  CK(cudaMemcpy(got.data(), m, 1024, cudaMemcpyDeviceToHost));
+  const int r = reps - 1, root = r % tn;
+  size_t bad = 0;
+  for (int k = 0; k < 24; ++k) bad += got[k] != static_cast<unsigned char>(k * 7 + root * 31 + r);
+  for (int j = 0; j < tn; ++j)
+    for (int k = 0; k < 16; ++k) bad += got[64 + 16 * j + k] != static_cast<unsigned char>(k * 5 + j * 17 + r);
+  for (size_t k = 64 + 16 * static_cast<size_t>(tn); k < 512; ++k) bad += got[k] != 0xA5;  // past fcollect's dest
+  for (int k = 0; k < 8; ++k) {
+    int32_t want = 0;
+    for (int j = 0; j < tn; ++j) want += k * 1000 + j + r;
+    int32_t v;
+    memcpy(&v, &got[640 + 4 * k], 4);
+    bad += v != want;
+  }
+  EXPECT(bad == 0, "%s LL broadcast/fcollect/reduce back to back x %d, team %d: %zu values wrong", scope_name[s], reps,
+         team, bad);
+  shmem_barrier_all();
+  shmem_free(m);
 }
 
 void all_cases(const Ctx& x, int team) {
@@ -366,8 +431,10 @@ void all_cases(const Ctx& x, int team) {
          "device team query of team %d: my_pe %d n_pes %d, host says %d and %d", team, q[0], q[1],
          shmem_team_my_pe(team), shmem_team_n_pes(team));
   CK(cudaFree(q));
-  ll_then_push_case(x, team, false);
-  ll_then_push_case(x, team, true);
+  ll_then_push_case(x, team, false, 16);
+  ll_then_push_case(x, team, false, 2048);
+  ll_then_push_case(x, team, true, 16);
+  ll_then_push_case(x, team, true, 2048);
   for (int s = kThread; s <= kHost; ++s) {
     const Scope sc = static_cast<Scope>(s);
     const bool big = sc >= kStream;
@@ -375,6 +442,10 @@ void all_cases(const Ctx& x, int team) {
       for (size_t bytes : {size_t{8}, size_t{1001}, size_t{65536}, big ? size_t{3u << 20} : size_t{200000}})
         data_case(x, c, sc, team, bytes, 1);
     data_case(x, kFcollect, sc, team, 24, 5);
+    // the LL limits (thread scope: 128 bytes; warp, block: 4 KiB) and one byte past them
+    for (size_t bytes : {size_t{128}, size_t{129}, size_t{4096}, size_t{4097}})
+      for (Coll c : {kBcast, kFcollect}) data_case(x, c, sc, team, bytes, 3);
+    if (sc <= kBlock) ll_mixed_case(x, sc, team);
     for (size_t base : {size_t{0}, size_t{5}, size_t{4096}, big ? size_t{1u << 20} : size_t{30000}}) collect_case(x, sc, team, base);
     for (size_t n : {size_t{1}, size_t{33}, big ? size_t{100000} : size_t{3000}}) alltoalls_case(x, sc, team, n);
     for (size_t n : {size_t{1}, size_t{16}, size_t{1000}, big ? size_t{1u << 20} : size_t{70001}}) {

@@ -1,61 +1,85 @@
 // Atomics: native NVLink atomics on the peer's memory through system-scope atomic_ref, relaxed
 // order (OpenSHMEM AMOs order nothing by themselves; use fence/quiet).
 #pragma once
+#include <type_traits>
+
 #include "gshmem/impl/proxy.cuh"
 
 namespace gshmem::dev {
 
 template <typename T>
-__device__ __forceinline__ sys_atomic<T> amo(const char *call, const T *dest, int pe) {
-  char *p = peer(call, dest, sizeof(T), pe);
+__device__ __forceinline__ sys_atomic<T> amo_at(const char *call, const T *dest, char *p, int pe) {
 #if GSHMEM_DEVICE_CHECKS
   if (reinterpret_cast<uintptr_t>(p) % sizeof(T)) fail(call, "address not aligned for an atomic", dest, pe);
+#else
+  (void)call, (void)dest, (void)pe;
 #endif
   return sys_atomic<T>(*reinterpret_cast<T *>(p));
 }
 
 constexpr auto relaxed = cuda::memory_order_relaxed;
 
-// A PE reached through the proxy: the owner's side applies the atomic (trigger AMO op codes).
-#define GSHMEM_PROXY_AMO(OP, A, B, FETCH) \
-  if (proxied(pe)) return static_cast<T>(proxy_amo<T>(proxy_off(c, d, sizeof(T), pe), OP, A, B, pe, FETCH))
+// One atomic operation on an object reached at address p (the peer's copy).
+template <typename T>
+__device__ __forceinline__ T amo_apply(sys_atomic<T> a, int op, T x, T y) {
+  switch (op) {
+    case GSHMEM_AMO_FETCH: return a.load(relaxed);
+    case GSHMEM_AMO_SET: a.store(x, relaxed); return T{};
+    case GSHMEM_AMO_SWAP: return a.exchange(x, relaxed);
+    case GSHMEM_AMO_CSWAP: a.compare_exchange_strong(x, y, relaxed, relaxed); return x;  // the old value either way
+    default: break;
+  }
+  if constexpr (std::is_integral_v<T>) {  // the API offers add and the bitwise ops on integers only
+    switch (op) {
+      case GSHMEM_AMO_ADD: return a.fetch_add(x, relaxed);
+      case GSHMEM_AMO_AND: return a.fetch_and(x, relaxed);
+      case GSHMEM_AMO_OR: return a.fetch_or(x, relaxed);
+      default: return a.fetch_xor(x, relaxed);  // GSHMEM_AMO_XOR
+    }
+  }
+  return T{};
+}
+
+// The routed form (proxy, or a segment table), out of line like p_routed / g_routed: the direct
+// path of an atomic in a user's loop is the window address and the atomic instruction.
+template <typename T>
+__device__ __noinline__ T amo_routed(const char *c, const T *d, int op, T x, T y, bool fetch, int pe) {
+  if (proxied(pe)) return static_cast<T>(proxy_amo<T>(proxy_off(c, d, sizeof(T), pe), static_cast<gshmem_amo_op>(op), x, y, pe, fetch));
+  return amo_apply<T>(amo_at(c, d, peer(c, d, sizeof(T), pe), pe), op, x, y);
+}
+
+// op, operands (x, y) as in the trigger AMO op codes (device_host/ops.h): CSWAP's are (expected,
+// new value).
+template <typename T, int OP>
+__device__ __forceinline__ T amo_op(const char *c, const T *d, T x, T y, int pe) {
+  constexpr bool fetch = OP != GSHMEM_AMO_SET;
+  if (routed()) return amo_routed<T>(c, d, OP, x, y, fetch, pe);
+  return amo_apply<T>(amo_at(c, d, window_peer(c, d, sizeof(T), pe), pe), OP, x, y);
+}
 
 template <typename T> __device__ __forceinline__ T fetch(const char *c, const T *d, int pe) {
-  GSHMEM_PROXY_AMO(GSHMEM_AMO_FETCH, T{}, T{}, true);
-  return amo(c, d, pe).load(relaxed);
+  return amo_op<T, GSHMEM_AMO_FETCH>(c, d, T{}, T{}, pe);
 }
 template <typename T> __device__ __forceinline__ void set(const char *c, T *d, T v, int pe) {
-  if (proxied(pe)) {
-    proxy_amo<T>(proxy_off(c, d, sizeof(T), pe), GSHMEM_AMO_SET, v, T{}, pe, false);
-    return;
-  }
-  amo(c, d, pe).store(v, relaxed);
+  amo_op<T, GSHMEM_AMO_SET>(c, d, v, T{}, pe);
 }
 template <typename T> __device__ __forceinline__ T swap(const char *c, T *d, T v, int pe) {
-  GSHMEM_PROXY_AMO(GSHMEM_AMO_SWAP, v, T{}, true);
-  return amo(c, d, pe).exchange(v, relaxed);
+  return amo_op<T, GSHMEM_AMO_SWAP>(c, d, v, T{}, pe);
 }
 template <typename T> __device__ __forceinline__ T cswap(const char *c, T *d, T cond, T v, int pe) {
-  GSHMEM_PROXY_AMO(GSHMEM_AMO_CSWAP, cond, v, true);  // operands (expected, new value): device_host/ops.h
-  amo(c, d, pe).compare_exchange_strong(cond, v, relaxed, relaxed);
-  return cond;  // the old value either way
+  return amo_op<T, GSHMEM_AMO_CSWAP>(c, d, cond, v, pe);
 }
 template <typename T> __device__ __forceinline__ T fadd(const char *c, T *d, T v, int pe) {
-  GSHMEM_PROXY_AMO(GSHMEM_AMO_ADD, v, T{}, true);
-  return amo(c, d, pe).fetch_add(v, relaxed);
+  return amo_op<T, GSHMEM_AMO_ADD>(c, d, v, T{}, pe);
 }
 template <typename T> __device__ __forceinline__ T fand(const char *c, T *d, T v, int pe) {
-  GSHMEM_PROXY_AMO(GSHMEM_AMO_AND, v, T{}, true);
-  return amo(c, d, pe).fetch_and(v, relaxed);
+  return amo_op<T, GSHMEM_AMO_AND>(c, d, v, T{}, pe);
 }
 template <typename T> __device__ __forceinline__ T f_or(const char *c, T *d, T v, int pe) {
-  GSHMEM_PROXY_AMO(GSHMEM_AMO_OR, v, T{}, true);
-  return amo(c, d, pe).fetch_or(v, relaxed);
+  return amo_op<T, GSHMEM_AMO_OR>(c, d, v, T{}, pe);
 }
 template <typename T> __device__ __forceinline__ T fxor(const char *c, T *d, T v, int pe) {
-  GSHMEM_PROXY_AMO(GSHMEM_AMO_XOR, v, T{}, true);
-  return amo(c, d, pe).fetch_xor(v, relaxed);
+  return amo_op<T, GSHMEM_AMO_XOR>(c, d, v, T{}, pe);
 }
-#undef GSHMEM_PROXY_AMO
 
 }  // namespace gshmem::dev

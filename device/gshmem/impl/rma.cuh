@@ -135,19 +135,6 @@ __device__ __forceinline__ void get(const char *call, void *dest, const void *sr
   S::sync();
 }
 
-// The proxied forms of p and g, out of line: the direct path of a p or g in a user's loop stays a
-// few instructions (the proxy path inlined there cost registers and instruction fetch).
-template <typename T>
-__device__ __noinline__ void proxy_p(const char *call, T *dest, T v, int pe) {
-  proxy_put_inline(proxy_off(call, dest, sizeof(T), pe), &v, sizeof(T), pe);
-}
-template <typename T>
-__device__ __noinline__ T proxy_g(const char *call, const T *src, int pe) {
-  T v;
-  proxy_get_bytes(reinterpret_cast<char *>(&v), proxy_off(call, src, sizeof(T), pe), sizeof(T), pe);
-  return v;
-}
-
 // The load of a g: a weak load, issued on every call (asm volatile, so the compiler can neither
 // hoist it out of a loop nor merge two calls), that may be served by this SM's L1. That is what
 // the memory model asks of a g (docs/memory-model.md): it returns no value older than the last
@@ -182,16 +169,36 @@ __device__ __forceinline__ T load_weak(const T *p) {
   return v;
 }
 
+// The routed forms of p and g (proxy, or a segment table), out of line: the direct path of a p
+// or g in a user's loop stays a few instructions with no further branch (core.cuh, routed()).
+template <typename T>
+__device__ __noinline__ void p_routed(const char *call, T *dest, T v, int pe) {
+  if (proxied(pe)) {
+    proxy_put_inline(proxy_off(call, dest, sizeof(T), pe), &v, sizeof(T), pe);
+    return;
+  }
+  *reinterpret_cast<volatile T *>(peer(call, dest, sizeof(T), pe)) = v;
+}
+template <typename T>
+__device__ __noinline__ T g_routed(const char *call, const T *src, int pe) {
+  if (proxied(pe)) {
+    T v;
+    proxy_get_bytes(reinterpret_cast<char *>(&v), proxy_off(call, src, sizeof(T), pe), sizeof(T), pe);
+    return v;
+  }
+  return load_weak(reinterpret_cast<const T *>(peer(call, src, sizeof(T), pe)));
+}
+
 template <typename T>
 __device__ __forceinline__ void p(const char *call, T *dest, T v, int pe) {
-  if (proxied(pe)) return proxy_p(call, dest, v, pe);
-  *reinterpret_cast<volatile T *>(peer(call, dest, sizeof(T), pe)) = v;
+  if (routed()) return p_routed(call, dest, v, pe);
+  *reinterpret_cast<volatile T *>(window_peer(call, dest, sizeof(T), pe)) = v;
 }
 
 template <typename T>
 __device__ __forceinline__ T g(const char *call, const T *src, int pe) {
-  if (proxied(pe)) return proxy_g(call, src, pe);
-  return load_weak(reinterpret_cast<const T *>(peer(call, src, sizeof(T), pe)));
+  if (routed()) return g_routed(call, src, pe);
+  return load_weak(reinterpret_cast<const T *>(window_peer(call, src, sizeof(T), pe)));
 }
 
 template <typename S, size_t E>

@@ -20,7 +20,8 @@
 #define GSHMEM_DEV_CTRL_BYTES (16u * 1024u * 1024u)
 #define GSHMEM_DEV_MAX_ROUNDS 32
 /* control block offsets (bytes) */
-/* 0..16383: unused (the version-1 barrier flags lived here) */
+#define GSHMEM_DEV_CTRL_LL_PUB 0u /* uint64[slot]: the LL count this PE last published in LL_DONE (local) */
+/* 512..16383: unused (the version-1 barrier flags lived here) */
 #define GSHMEM_DEV_CTRL_SCRATCH 16384u        /* uint64: result of a host-initiated atomic */
 #define GSHMEM_DEV_FLAG_STRIDE 128u
 /* Team collectives (device/gshmem/impl/coll.cuh). Indexed by team handle or team slot. */
@@ -32,7 +33,7 @@
 #define GSHMEM_DEV_CTRL_PHASE_CNT 65536u       /* uint64[slot][row]: phases done (local) */
 #define GSHMEM_DEV_CTRL_LL_CNT 98304u          /* uint64[slot]: LL collectives done (local) */
 #define GSHMEM_DEV_CTRL_COLLECT 102400u      /* uint64[slot][sender index]: collect sizes */
-#define GSHMEM_DEV_CTRL_LL_DONE 106496u      /* uint64[slot][sender index]: LL reductions finished */
+#define GSHMEM_DEV_CTRL_LL_DONE 106496u      /* uint64[slot][sender index]: LL collectives finished (published lazily) */
 #define GSHMEM_DEV_CTRL_PHASE_FLAGS 131072u    /* uint64[slot][row][sender index] */
 #define GSHMEM_DEV_CTRL_LL 8388608u            /* [slot][parity][sender index][LL_BYTES] (8 MiB) */
 
@@ -96,6 +97,7 @@ typedef struct gshmem_device_team {
 
 #ifdef __cplusplus
 static_assert(sizeof(gshmem_device_team) == 32, "gshmem_device_team layout is part of the ABI");
+static_assert(GSHMEM_DEV_CTRL_LL_PUB + GSHMEM_DEV_MAX_TEAMS * 8 <= GSHMEM_DEV_CTRL_SCRATCH, "layout");
 static_assert(GSHMEM_DEV_CTRL_TEAMS + GSHMEM_DEV_MAX_TEAMS * 32 <= GSHMEM_DEV_CTRL_PHASE_CNT, "layout");
 static_assert(GSHMEM_DEV_CTRL_PHASE_CNT + GSHMEM_DEV_MAX_TEAMS * GSHMEM_DEV_MAX_ROWS * 8 <= GSHMEM_DEV_CTRL_LL_CNT, "layout");
 static_assert(GSHMEM_DEV_CTRL_LL_CNT + GSHMEM_DEV_MAX_TEAMS * 8 <= GSHMEM_DEV_CTRL_COLLECT, "layout");

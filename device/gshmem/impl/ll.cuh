@@ -1,0 +1,321 @@
+// LL ("low latency") team collectives: small broadcasts, fcollects and reductions with no phase.
+//
+// An LL word is 8 bytes, {32-bit round sequence : 4 data bytes}, written by one store (two words
+// per 16-byte store where the thread has two), so a receiver that sees this round's sequence in a
+// word has that word's data, with no fence on either side. Per team slot and sender, every
+// member's control block has a double-buffered area (parity = round & 1) of GSHMEM_DEV_LL_BYTES;
+// the round number counts the slot's LL collectives (LL_CNT, local, the same on every member).
+//
+// Rounds are all-to-all: in every LL collective each member sends at least one word to every
+// other member (its data, or a one-word token when it has none: a broadcast's non-roots) and
+// waits for at least one word of this round from each. So a member that starts round c has seen
+// every member's round c-1 words, which each sent only after finishing round c-2: the parity
+// (c & 1) areas it is about to write are no longer read. (Each load of round c-2 has returned
+// before its thread sends in round c-1: the loaded value was consumed, by a sequence check, a
+// combine or a dest store, earlier in program order.) A member is at most one round ahead of any
+// other, and then writes only the other parity.
+//
+// No closing phase: a member can return while another still reads its words and writes its own
+// dest. Collectives that push into peers' dest without an opening phase (broadcast, fcollect,
+// alltoall and alltoalls above the LL sizes) call settle_ll first: each member publishes, once,
+// that it has finished the team's LL rounds so far (a release store into every other member's
+// LL_DONE word) and waits for the others' words. Reductions used to publish at the end of every
+// round; publishing on demand keeps that system-scope release (which waits for the round's
+// NVLink stores to be acknowledged) off the LL path.
+//
+// Sending: a thread loads the source words of up to 4 pairs before it stores any of them (a
+// system-scope store is an asm statement the compiler may not move loads across, so loading
+// word by word would pay one memory latency per word: the thread-scope reduction of 1 KiB took
+// 149 us that way on 2 x H100, NVSHMEM 36 us).
+#pragma once
+#include <type_traits>
+
+#include "gshmem/impl/team.cuh"
+
+namespace gshmem::dev {
+
+constexpr size_t kLLPayload = GSHMEM_DEV_LL_BYTES / 2;  // data bytes per sender and round: 4 KiB
+// Broadcast and fcollect go LL while each thread of the scope moves at most this many 16-byte
+// pairs of words per peer (thread scope: 128 bytes; a warp or block: every size up to 4 KiB);
+// beyond that one thread's stream of words costs more than the phase of the push path.
+constexpr size_t kLLMaxPairsPerThread = 16;
+
+__device__ __forceinline__ uint64_t *ll_buf(int pe, int slot, int parity, int sender) {
+  return reinterpret_cast<uint64_t *>(ctrl(pe, GSHMEM_DEV_CTRL_LL) +
+                                      ((static_cast<size_t>(slot) * 2 + parity) * GSHMEM_DEV_MAX_TEAM_PES + sender) *
+                                          GSHMEM_DEV_LL_BYTES);
+}
+__device__ __forceinline__ volatile uint64_t *ll_count(int slot) {
+  return reinterpret_cast<volatile uint64_t *>(ctrl(st().my_pe, GSHMEM_DEV_CTRL_LL_CNT)) + slot;
+}
+__device__ __forceinline__ volatile uint64_t *ll_published(int slot) {
+  return reinterpret_cast<volatile uint64_t *>(ctrl(st().my_pe, GSHMEM_DEV_CTRL_LL_PUB)) + slot;
+}
+__device__ __forceinline__ uint64_t *ll_done(int pe, int slot, int idx) {
+  return reinterpret_cast<uint64_t *>(ctrl(pe, GSHMEM_DEV_CTRL_LL_DONE)) + static_cast<size_t>(slot) * GSHMEM_DEV_MAX_TEAM_PES + idx;
+}
+
+__device__ __forceinline__ uint64_t ll_load(const uint64_t *buf, size_t w) {
+  return sys_atomic<uint64_t>(*const_cast<uint64_t *>(buf + w)).load(cuda::memory_order_relaxed);
+}
+// Two words, each a single-copy-atomic 8-byte element of one 16-byte access.
+__device__ __forceinline__ void ll_load2(const uint64_t *p, uint64_t &a, uint64_t &b) {
+  asm volatile("ld.relaxed.sys.global.v2.b64 {%0, %1}, [%2];" : "=l"(a), "=l"(b) : "l"(p) : "memory");
+}
+__device__ __forceinline__ void ll_store2(uint64_t *p, uint64_t a, uint64_t b) {
+  asm volatile("st.relaxed.sys.global.v2.b64 [%0], {%1, %2};" ::"l"(p), "l"(a), "l"(b) : "memory");
+}
+
+// Whether a broadcast or fcollect of bytes per member goes LL.
+template <typename S>
+__device__ __forceinline__ bool ll_fits(const TeamDev &t, size_t bytes, int nrows) {
+  return nrows == 1 && t.size > 1 && t.size <= static_cast<int>(GSHMEM_DEV_MAX_TEAM_PES) && bytes <= kLLPayload &&
+         (bytes + 7) / 8 <= kLLMaxPairsPerThread * static_cast<size_t>(S::size());
+}
+
+struct LLRound {
+  uint64_t c;    // round number (>= 1)
+  uint32_t seq;  // its sequence in the words: never 0, so zeroed areas never match
+  int par;
+};
+
+template <typename S>
+__device__ __forceinline__ LLRound ll_begin(const TeamDev &t) {
+  S::sync();  // the scope's leader wrote the count at the end of the last round
+  const uint64_t c = *ll_count(t.slot) + 1;
+  return {c, static_cast<uint32_t>(c) | 0x80000000u, static_cast<int>(c & 1)};
+}
+
+template <typename S>
+__device__ __forceinline__ void ll_end(const TeamDev &t, const LLRound &q) {
+  S::sync();
+  if (S::rank() == 0) *ll_count(t.slot) = q.c;
+}
+
+// 4 data bytes of word w of [0, bytes) (zero past the end).
+__device__ __forceinline__ uint32_t ll_data(const unsigned char *s, size_t bytes, size_t w, bool aligned4) {
+  if (aligned4 && 4 * w + 4 <= bytes) return *reinterpret_cast<const uint32_t *>(s + 4 * w);
+  uint32_t d = 0;
+  for (size_t b = 0; b < 4 && 4 * w + b < bytes; ++b) d |= static_cast<uint32_t>(s[4 * w + b]) << (8 * b);
+  return d;
+}
+
+// Pairs of words a thread loads before it stores or waits on any: a block's threads have at most
+// one pair each in the LL sizes (and a kernel of 1024 threads has 64 registers a thread).
+template <typename S>
+inline constexpr int ll_batch = std::is_same_v<S, Block> ? 1 : 4;
+
+// Pairs of words carrying bytes (a token, one pair of zero data, when bytes is 0).
+__device__ __forceinline__ size_t ll_pairs(size_t bytes) { return bytes ? (bytes + 7) / 8 : 1; }
+
+// Sends [src, src + bytes) (nothing but a token when bytes is 0) as this round's LL words into
+// this member's area on every other member.
+template <typename S>
+__device__ __forceinline__ void ll_send(const TeamDev &t, const LLRound &q, const void *src, size_t bytes) {
+  constexpr int U = ll_batch<S>;
+  const unsigned char *s = static_cast<const unsigned char *>(src);
+  const size_t np = ll_pairs(bytes);
+  const bool a8 = (reinterpret_cast<uintptr_t>(s) & 7) == 0, a4 = (reinterpret_cast<uintptr_t>(s) & 3) == 0;
+  const uint64_t hi = static_cast<uint64_t>(q.seq) << 32;
+  const size_t w = static_cast<size_t>(S::size());
+  for (size_t p0 = static_cast<size_t>(S::rank()); p0 < np; p0 += U * w) {
+    uint64_t x[U], y[U];
+#pragma unroll
+    for (int u = 0; u < U; ++u) {
+      const size_t p = p0 + u * w;
+      x[u] = y[u] = hi;
+      if (p < np && bytes) {
+        if (a8 && 8 * p + 8 <= bytes) {
+          const uint64_t v = *reinterpret_cast<const uint64_t *>(s + 8 * p);
+          x[u] |= static_cast<uint32_t>(v);
+          y[u] |= v >> 32;
+        } else {
+          x[u] |= ll_data(s, bytes, 2 * p, a4);
+          y[u] |= ll_data(s, bytes, 2 * p + 1, a4);
+        }
+      }
+    }
+    for (int k = 1; k < t.size; ++k) {
+      uint64_t *buf = ll_buf(t.pe((t.me + k) % t.size), t.slot, q.par, t.me);
+#pragma unroll
+      for (int u = 0; u < U; ++u)
+        if (p0 + u * w < np) ll_store2(buf + 2 * (p0 + u * w), x[u], y[u]);
+    }
+  }
+}
+
+// Waits for this round's words from one sender's area and writes their bytes to dest (a token:
+// bytes 0, dest unused).
+template <typename S>
+__device__ __forceinline__ void ll_recv(const uint64_t *buf, void *dest, size_t bytes, uint32_t seq) {
+  constexpr int U = ll_batch<S>;
+  unsigned char *d = static_cast<unsigned char *>(dest);
+  const size_t np = ll_pairs(bytes);
+  const bool a8 = (reinterpret_cast<uintptr_t>(d) & 7) == 0;
+  const size_t w = static_cast<size_t>(S::size());
+  for (size_t p0 = static_cast<size_t>(S::rank()); p0 < np; p0 += U * w) {
+    uint64_t x[U], y[U];
+#pragma unroll
+    for (int u = 0; u < U; ++u)
+      if (p0 + u * w < np) ll_load2(buf + 2 * (p0 + u * w), x[u], y[u]);
+#pragma unroll
+    for (int u = 0; u < U; ++u) {
+      const size_t p = p0 + u * w;
+      if (p >= np) continue;
+      while (static_cast<uint32_t>(x[u] >> 32) != seq || static_cast<uint32_t>(y[u] >> 32) != seq)
+        ll_load2(buf + 2 * p, x[u], y[u]);
+      if (!bytes) continue;
+      const uint64_t v = static_cast<uint64_t>(static_cast<uint32_t>(y[u])) << 32 | static_cast<uint32_t>(x[u]);
+      if (a8 && 8 * p + 8 <= bytes) {
+        *reinterpret_cast<uint64_t *>(d + 8 * p) = v;
+      } else {
+        for (size_t b = 0; b < 8 && 8 * p + b < bytes; ++b) d[8 * p + b] = static_cast<unsigned char>(v >> (8 * b));
+      }
+    }
+  }
+}
+
+// Before pushing into peers' dest with no opening phase: every member has finished the team's
+// LL rounds so far (see the top of this file). Nothing to do when the team never ran one.
+template <typename S>
+__device__ __forceinline__ void settle_ll(const TeamDev &t) {
+  if (t.size < 2 || t.size > static_cast<int>(GSHMEM_DEV_MAX_TEAM_PES)) return;
+  S::sync();  // the leader wrote the LL count (and the published count) before this
+  const uint64_t c = *ll_count(t.slot);
+  if (!c) return;
+  const bool publish = *ll_published(t.slot) < c;  // read by every thread before the leader updates it
+  const int r = S::rank(), w = S::size(), me_w = t.pe(t.me);
+  if (publish)  // release: orders the scope's dest stores of those rounds (after the scope barrier)
+    for (int k = r; k < t.size - 1; k += w)
+      sys_atomic<uint64_t>(*ll_done(t.pe((t.me + 1 + k) % t.size), t.slot, t.me)).store(c, cuda::memory_order_release);
+  for (int k = r; k < t.size - 1; k += w) {
+    const int j = (t.me + 1 + k) % t.size;
+    while (load_acquire(ll_done(me_w, t.slot, j)) < c) {
+    }
+  }
+  S::sync();
+  if (publish && r == 0) *ll_published(t.slot) = c;
+}
+
+// Elements i0, i0 + step, ... (K of them, those below n) of the payload in an LL area, once the
+// sequence of each word they lie in matches: whole words for 4-, 8- and 16-byte types, bytes of
+// one word for 1- and 2-byte types (they never straddle a word). Every word's first load is issued
+// before any is waited on, so a thread that combines many elements waits about one round trip per
+// K elements instead of one per element.
+template <typename T, int K>
+__device__ __forceinline__ void ll_elems(const uint64_t *buf, size_t i0, size_t step, size_t n, uint32_t seq,
+                                         T (&out)[K]) {
+  constexpr int WPE = sizeof(T) % 4 == 0 ? static_cast<int>(sizeof(T) / 4) : 1;  // words per element
+  auto word = [](size_t i, int q) -> size_t { return sizeof(T) % 4 == 0 ? i * WPE + q : i * sizeof(T) / 4; };
+  uint64_t v[K * WPE];
+#pragma unroll
+  for (int k = 0; k < K; ++k)
+#pragma unroll
+    for (int q = 0; q < WPE; ++q)
+      if (i0 + k * step < n) v[k * WPE + q] = ll_load(buf, word(i0 + k * step, q));
+#pragma unroll
+  for (int k = 0; k < K; ++k) {
+    const size_t i = i0 + k * step;
+    if (i >= n) continue;
+    union {
+      T v;
+      uint32_t w[WPE];
+      unsigned char c[sizeof(T)];
+    } u;
+#pragma unroll
+    for (int q = 0; q < WPE; ++q) {
+      uint64_t x = v[k * WPE + q];
+      while (static_cast<uint32_t>(x >> 32) != seq) x = ll_load(buf, word(i, q));
+      if constexpr (sizeof(T) % 4 == 0) {
+        u.w[q] = static_cast<uint32_t>(x);
+      } else {
+        const size_t b0 = i * sizeof(T);
+        for (size_t b = 0; b < sizeof(T); ++b) u.c[b] = static_cast<unsigned char>(x >> (8 * ((b0 + b) % 4)));
+      }
+    }
+    out[k] = u.v;
+  }
+}
+
+// Reduction of n elements (at most kLLPayload bytes): every member sends its source to every
+// other, then combines all sources in team order, so all PEs get bit-identical results.
+template <typename S, typename T, typename Op>
+__device__ __forceinline__ void reduce_ll(const TeamDev &t, T *dest, const T *src, size_t n) {
+  const LLRound q = ll_begin<S>(t);
+  ll_send<S>(t, q, src, n * sizeof(T));
+  // In place, an element may be written by another thread than the one sending its words: every
+  // word must be sent before any element is overwritten.
+  S::sync();
+  const int r = S::rank(), w = S::size(), me_w = t.pe(t.me);
+  // A thread or warp takes K of its elements at a time (ll_elems); a block's threads have few
+  // each, and a block of 1024 threads has no registers to spare.
+  constexpr int K = std::is_same_v<S, Block> ? 1 : (sizeof(T) > 8 ? 2 : 8);
+  const size_t step = static_cast<size_t>(w);
+  for (size_t i0 = r; i0 < n; i0 += K * step) {
+    T acc[K], v[K];
+    for (int j = 0; j < t.size; ++j) {
+      if (j == t.me) {
+#pragma unroll
+        for (int k = 0; k < K; ++k)
+          if (i0 + k * step < n) v[k] = src[i0 + k * step];
+      } else {
+        ll_elems<T, K>(ll_buf(me_w, t.slot, q.par, j), i0, step, n, q.seq, v);
+      }
+#pragma unroll
+      for (int k = 0; k < K; ++k) acc[k] = j == 0 ? v[k] : Op()(acc[k], v[k]);
+    }
+#pragma unroll
+    for (int k = 0; k < K; ++k)
+      if (i0 + k * step < n) dest[i0 + k * step] = acc[k];
+  }
+  ll_end<S>(t, q);
+}
+
+// This member's own block, at most kLLPayload bytes: a plain loop (the general copy<S>, inlined
+// a second time into a kernel next to the push path's, costs registers a 1024-thread kernel lacks).
+template <typename S>
+__device__ __forceinline__ void ll_copy_local(char *d, const char *s, size_t bytes) {
+  const size_t r = static_cast<size_t>(S::rank()), w = static_cast<size_t>(S::size());
+  if (((reinterpret_cast<uintptr_t>(d) | reinterpret_cast<uintptr_t>(s)) & 7) == 0) {
+    for (size_t i = r; i < bytes / 8; i += w) reinterpret_cast<uint64_t *>(d)[i] = reinterpret_cast<const uint64_t *>(s)[i];
+    for (size_t i = bytes / 8 * 8 + r; i < bytes; i += w) d[i] = s[i];
+  } else {
+    for (size_t i = r; i < bytes; i += w) d[i] = s[i];
+  }
+}
+
+// Broadcast of bytes from member root: the root sends its source, every other member a token.
+template <typename S>
+__device__ __forceinline__ void broadcast_ll(const TeamDev &t, void *dest, const void *src, size_t bytes, int root) {
+  const LLRound q = ll_begin<S>(t);
+  ll_send<S>(t, q, src, t.me == root ? bytes : 0);
+  if (t.me == root && dest != src) {
+    S::sync();  // dest may overlap src: every word sent first
+    ll_copy_local<S>(static_cast<char *>(dest), static_cast<const char *>(src), bytes);
+  }
+  const int me_w = t.pe(t.me);
+  for (int k = 1; k < t.size; ++k) {
+    const int j = (t.me + k) % t.size;
+    ll_recv<S>(ll_buf(me_w, t.slot, q.par, j), dest, j == root ? bytes : 0, q.seq);
+  }
+  ll_end<S>(t, q);
+}
+
+// fcollect of bytes per member: member j's block lands at dest + j * bytes everywhere.
+template <typename S>
+__device__ __forceinline__ void fcollect_ll(const TeamDev &t, void *dest, const void *src, size_t bytes) {
+  const LLRound q = ll_begin<S>(t);
+  ll_send<S>(t, q, src, bytes);
+  S::sync();  // dest may overlap src: every word sent first
+  char *d = static_cast<char *>(dest);
+  if (d + static_cast<size_t>(t.me) * bytes != src)
+    ll_copy_local<S>(d + static_cast<size_t>(t.me) * bytes, static_cast<const char *>(src), bytes);
+  const int me_w = t.pe(t.me);
+  for (int k = 1; k < t.size; ++k) {
+    const int j = (t.me + k) % t.size;
+    ll_recv<S>(ll_buf(me_w, t.slot, q.par, j), d + static_cast<size_t>(j) * bytes, bytes, q.seq);
+  }
+  ll_end<S>(t, q);
+}
+
+}  // namespace gshmem::dev

@@ -1,0 +1,112 @@
+// Device teams and the phase, the synchronisation step of every team collective (impl/coll.cuh,
+// impl/ll.cuh).
+//
+// Each PE's device control block holds, per team slot, a matrix of phase flags
+// [row][sender index] and a per-row phase counter (device/host layout in device_host/state.h).
+// A phase on row r: every member stores its next phase number into flag [r][its index] of every
+// other member (release, system scope), then waits until all of its own flags [r][*] have reached
+// that number. Teams of up to GSHMEM_DEV_MAX_TEAM_PES PEs do this in one round; larger teams (up to
+// 256 PEs) run a dissemination barrier over the same words (flag index = round). Counters only
+// grow, so a waiter compares with >=, and a peer one phase ahead never confuses it.
+#pragma once
+#include "gshmem/impl/sync.cuh"
+
+namespace gshmem::dev {
+
+struct TeamDev {
+  int size, me, slot, start, stride;
+  __device__ __forceinline__ int pe(int i) const { return start + i * stride; }
+};
+
+[[noreturn]] __device__ __noinline__ inline void fail_value(const char *call, const char *what, long long v) {
+  printf("gshmem: %s: %s (%lld; pe %d of %d, block %d thread %d)\n", call, what, v, st().my_pe, st().npes,
+         static_cast<int>(blockIdx.x), static_cast<int>(threadIdx.x));
+  __trap();
+  __builtin_unreachable();
+}
+
+__device__ __forceinline__ char *ctrl(int pe, uint32_t off) { return segment(pe) + off; }
+
+__device__ __forceinline__ TeamDev team(const char *call, int handle) {
+#if GSHMEM_DEVICE_CHECKS
+  if (!st().initialized) fail_value(call, "called before shmem_init; team", handle);
+#endif
+  if (static_cast<unsigned>(handle) >= GSHMEM_DEV_MAX_TEAMS) fail_value(call, "not a valid team handle", handle);
+  const gshmem_device_team *d =
+      reinterpret_cast<const gshmem_device_team *>(ctrl(st().my_pe, GSHMEM_DEV_CTRL_TEAMS)) + handle;
+  const int4 a = *reinterpret_cast<const int4 *>(d);
+  const int2 b = *reinterpret_cast<const int2 *>(&d->start);
+  if (a.x != 1)
+    fail_value(call,
+               a.x == 2   ? "the team's PEs are not equally strided, which device collectives need; team"
+               : a.x == 3 ? "the team spans PEs on other nodes (reached through the proxy); device collectives "
+                            "need every member mapped in this version; team"
+                          : "not a valid team handle, or this PE is not a member; team",
+               handle);
+  return {a.y, a.z, a.w, b.x, b.y};
+}
+
+__device__ __forceinline__ uint64_t *phase_flag(int pe, int slot, int row, int idx) {
+  return reinterpret_cast<uint64_t *>(ctrl(pe, GSHMEM_DEV_CTRL_PHASE_FLAGS)) +
+         (static_cast<size_t>(slot) * GSHMEM_DEV_MAX_ROWS + row) * GSHMEM_DEV_MAX_TEAM_PES + idx;
+}
+
+// One phase on row: the scope's threads fan the flag stores and the waits out over the peers.
+// The flag store is a release at system scope: after the scope barrier it orders every store the
+// scope made before the phase (cumulativity), so pushed data and earlier puts are visible to a
+// peer once it sees the flag. The waits are acquire loads; the closing scope barrier passes their
+// ordering on to the scope's other threads.
+template <typename S>
+__device__ __forceinline__ void phase(const char *call, const TeamDev &t, int row) {
+  S::sync();
+  if (S::rank() == 0) proxy_quiet();  // operations pushed to the proxy before the phase complete first
+  if (t.size > 1) {
+    volatile uint64_t *cnt =
+        reinterpret_cast<volatile uint64_t *>(ctrl(st().my_pe, GSHMEM_DEV_CTRL_PHASE_CNT)) +
+        static_cast<size_t>(t.slot) * GSHMEM_DEV_MAX_ROWS + row;
+    const uint64_t c = *cnt + 1;
+    const int r = S::rank(), w = S::size(), me_w = t.pe(t.me);
+    if (t.size <= static_cast<int>(GSHMEM_DEV_MAX_TEAM_PES)) {
+      for (int k = r; k < t.size - 1; k += w) {
+        const int j = (t.me + 1 + k) % t.size;
+        sys_atomic<uint64_t>(*phase_flag(t.pe(j), t.slot, row, t.me)).store(c, cuda::memory_order_release);
+      }
+      for (int k = r; k < t.size - 1; k += w) {
+        const int j = (t.me + 1 + k) % t.size;
+        const uint64_t *f = phase_flag(me_w, t.slot, row, j);
+        while (load_acquire(f) < c) {
+        }
+      }
+    } else if (r == 0) {
+      if (t.size > 256) fail_value(call, "device collectives support teams of up to 256 PEs; team size", t.size);
+      for (int k = 0, d = 1; d < t.size; ++k, d <<= 1) {
+        sys_atomic<uint64_t>(*phase_flag(t.pe((t.me + d) % t.size), t.slot, row, k)).store(c, cuda::memory_order_release);
+        while (load_acquire(phase_flag(me_w, t.slot, row, k)) < c) {
+        }
+      }
+    }
+    S::sync();
+    if (r == 0) *cnt = c;
+  }
+}
+
+template <typename S>
+__device__ __forceinline__ void team_sync(const char *call, int handle) {
+  phase<S>(call, team(call, handle), 0);
+}
+
+// A barrier is a sync whose release flag stores also complete (order) every earlier put of the
+// scope, which is what the quiet in barrier = quiet + sync provides for NVLink stores.
+template <typename S>
+__device__ __forceinline__ void team_barrier(const char *call, int handle) {
+  phase<S>(call, team(call, handle), 0);
+}
+
+// [lo, hi) of row's share of bytes, in 16-byte multiples.
+__device__ __forceinline__ void row_range(size_t bytes, int row, int nrows, size_t *lo, size_t *hi) {
+  const size_t per = ((bytes + nrows - 1) / nrows + 15) & ~static_cast<size_t>(15);
+  *lo = per * row < bytes ? per * row : bytes;
+  *hi = *lo + per < bytes ? *lo + per : bytes;
+}
+
+}  // namespace gshmem::dev
