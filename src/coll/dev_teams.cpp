@@ -62,6 +62,7 @@ void dev_team_clear(const char* call, mem::DeviceOps& ops, const heap::Symmetric
       {c + GSHMEM_DEV_CTRL_PHASE_CNT + slot * GSHMEM_DEV_MAX_ROWS * 8, GSHMEM_DEV_MAX_ROWS * 8},
       {c + GSHMEM_DEV_CTRL_LL_CNT + slot * 8, 8},
       {c + GSHMEM_DEV_CTRL_LL_PUB + slot * 8, 8},
+      {c + GSHMEM_DEV_CTRL_RAW_FLAGS + slot * GSHMEM_DEV_MAX_TEAM_PES * 8, GSHMEM_DEV_MAX_TEAM_PES * 8},
       {c + GSHMEM_DEV_CTRL_PHASE_FLAGS + slot * GSHMEM_DEV_MAX_ROWS * GSHMEM_DEV_MAX_TEAM_PES * 8,
        GSHMEM_DEV_MAX_ROWS * GSHMEM_DEV_MAX_TEAM_PES * 8},
       {c + GSHMEM_DEV_CTRL_LL + slot * 2 * GSHMEM_DEV_MAX_TEAM_PES * GSHMEM_DEV_LL_BYTES,

@@ -110,8 +110,9 @@ __global__ void ll_then_bcast(int team, int32_t* d, const int32_t* s, const int3
 }
 
 // LL rounds of every kind back to back in one kernel, no sync between: per rep a broadcast of
-// 24 bytes from root rep % n, an fcollect of 16 bytes, an int sum of 8; each source changes every
-// rep (src[k] = base[k] + rep), so a round that read a stale or a future word shows.
+// 24 bytes from root rep % n, an fcollect of 16 bytes, an int sum of 24; each source changes every
+// rep (src[k] = base[k] + rep), so a round that read a stale or a future word shows. The sum
+// is of 24 ints: a raw round at thread scope, LL words at warp and block scope.
 __global__ void ll_mixed(Scope s, int team, unsigned char* bd, unsigned char* fd, int32_t* rd, unsigned char* bs,
                          unsigned char* fs, int32_t* rs, int reps, int n) {
   const bool one = s == kThread ? threadIdx.x == 0 : s == kWarp ? threadIdx.x < 32 : true;
@@ -120,22 +121,22 @@ __global__ void ll_mixed(Scope s, int team, unsigned char* bd, unsigned char* fd
     if (threadIdx.x == 0) {
       for (int k = 0; k < 24; ++k) bs[k] = static_cast<unsigned char>(k * 7 + me * 31 + r);
       for (int k = 0; k < 16; ++k) fs[k] = static_cast<unsigned char>(k * 5 + me * 17 + r);
-      for (int k = 0; k < 8; ++k) rs[k] = k * 1000 + me + r;
+      for (int k = 0; k < 24; ++k) rs[k] = k * 1000 + me + r;
     }
     __syncthreads();
     if (one) {
       if (s == kThread) {
         shmem_broadcastmem(team, bd, bs, 24, r % n);
         shmem_fcollectmem(team, fd, fs, 16);
-        shmem_int32_sum_reduce(team, rd, rs, 8);
+        shmem_int32_sum_reduce(team, rd, rs, 24);
       } else if (s == kWarp) {
         shmemx_broadcastmem_warp(team, bd, bs, 24, r % n);
         shmemx_fcollectmem_warp(team, fd, fs, 16);
-        shmemx_int32_sum_reduce_warp(team, rd, rs, 8);
+        shmemx_int32_sum_reduce_warp(team, rd, rs, 24);
       } else {
         shmemx_broadcastmem_block(team, bd, bs, 24, r % n);
         shmemx_fcollectmem_block(team, fd, fs, 16);
-        shmemx_int32_sum_reduce_block(team, rd, rs, 8);
+        shmemx_int32_sum_reduce_block(team, rd, rs, 24);
       }
     }
     __syncthreads();
@@ -394,7 +395,7 @@ void ll_mixed_case(const Ctx& x, Scope s, int team) {
   const int tn = shmem_team_n_pes(team), reps = 37;
   unsigned char* m = static_cast<unsigned char*>(shmem_malloc(1024));
   unsigned char *bd = m, *fd = m + 64, *bs = m + 512, *fs = m + 576;
-  int32_t *rd = reinterpret_cast<int32_t*>(m + 640), *rs = reinterpret_cast<int32_t*>(m + 704);
+  int32_t *rd = reinterpret_cast<int32_t*>(m + 640), *rs = reinterpret_cast<int32_t*>(m + 768);
   CK(cudaMemset(m, 0xA5, 1024));
   CK(cudaDeviceSynchronize());
   shmem_barrier_all();
@@ -408,7 +409,7 @@ void ll_mixed_case(const Ctx& x, Scope s, int team) {
   for (int j = 0; j < tn; ++j)
     for (int k = 0; k < 16; ++k) bad += got[64 + 16 * j + k] != static_cast<unsigned char>(k * 5 + j * 17 + r);
   for (size_t k = 64 + 16 * static_cast<size_t>(tn); k < 512; ++k) bad += got[k] != 0xA5;  // past fcollect's dest
-  for (int k = 0; k < 8; ++k) {
+  for (int k = 0; k < 24; ++k) {
     int32_t want = 0;
     for (int j = 0; j < tn; ++j) want += k * 1000 + j + r;
     int32_t v;

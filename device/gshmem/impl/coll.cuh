@@ -257,7 +257,7 @@ __device__ __forceinline__ void reduce(const char *call, int handle, T *dest, co
     return;
   }
   if (bytes <= kLLPayload && nrows == 1) {
-    reduce_ll<S, T, Op>(t, dest, src, n);
+    reduce_small<S, T, Op>(t, dest, src, n);
     return;
   }
   reduce_rs<S, T, Op>(call, t, dest, src, n, row, nrows);

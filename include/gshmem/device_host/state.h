@@ -21,7 +21,9 @@
 #define GSHMEM_DEV_MAX_ROUNDS 32
 /* control block offsets (bytes) */
 #define GSHMEM_DEV_CTRL_LL_PUB 0u /* uint64[slot]: the LL count this PE last published in LL_DONE (local) */
-/* 512..16383: unused (the version-1 barrier flags lived here) */
+/* 512..4095: unused (the version-1 barrier flags lived here) */
+#define GSHMEM_DEV_CTRL_RAW_FLAGS 4096u /* uint64[slot][sender index]: raw rounds sent to this PE (impl/ll.cuh) */
+/* 8192..16383: unused */
 #define GSHMEM_DEV_CTRL_SCRATCH 16384u        /* uint64: result of a host-initiated atomic */
 #define GSHMEM_DEV_FLAG_STRIDE 128u
 /* Team collectives (device/gshmem/impl/coll.cuh). Indexed by team handle or team slot. */
@@ -35,6 +37,7 @@
 #define GSHMEM_DEV_CTRL_COLLECT 102400u      /* uint64[slot][sender index]: collect sizes */
 #define GSHMEM_DEV_CTRL_LL_DONE 106496u      /* uint64[slot][sender index]: LL collectives finished (published lazily) */
 #define GSHMEM_DEV_CTRL_PHASE_FLAGS 131072u    /* uint64[slot][row][sender index] */
+#define GSHMEM_DEV_CTRL_RAW 4194304u           /* [slot][parity][sender index][LL_BYTES / 2] (4 MiB) */
 #define GSHMEM_DEV_CTRL_LL 8388608u            /* [slot][parity][sender index][LL_BYTES] (8 MiB) */
 
 typedef struct gshmem_device_state {
@@ -97,7 +100,8 @@ typedef struct gshmem_device_team {
 
 #ifdef __cplusplus
 static_assert(sizeof(gshmem_device_team) == 32, "gshmem_device_team layout is part of the ABI");
-static_assert(GSHMEM_DEV_CTRL_LL_PUB + GSHMEM_DEV_MAX_TEAMS * 8 <= GSHMEM_DEV_CTRL_SCRATCH, "layout");
+static_assert(GSHMEM_DEV_CTRL_LL_PUB + GSHMEM_DEV_MAX_TEAMS * 8 <= GSHMEM_DEV_CTRL_RAW_FLAGS, "layout");
+static_assert(GSHMEM_DEV_CTRL_RAW_FLAGS + GSHMEM_DEV_MAX_TEAMS * GSHMEM_DEV_MAX_TEAM_PES * 8 <= GSHMEM_DEV_CTRL_SCRATCH, "layout");
 static_assert(GSHMEM_DEV_CTRL_TEAMS + GSHMEM_DEV_MAX_TEAMS * 32 <= GSHMEM_DEV_CTRL_PHASE_CNT, "layout");
 static_assert(GSHMEM_DEV_CTRL_PHASE_CNT + GSHMEM_DEV_MAX_TEAMS * GSHMEM_DEV_MAX_ROWS * 8 <= GSHMEM_DEV_CTRL_LL_CNT, "layout");
 static_assert(GSHMEM_DEV_CTRL_LL_CNT + GSHMEM_DEV_MAX_TEAMS * 8 <= GSHMEM_DEV_CTRL_COLLECT, "layout");
@@ -106,6 +110,8 @@ static_assert(GSHMEM_DEV_CTRL_COLLECT + GSHMEM_DEV_MAX_TEAMS * GSHMEM_DEV_MAX_TE
 static_assert(GSHMEM_DEV_CTRL_LL_DONE + GSHMEM_DEV_MAX_TEAMS * GSHMEM_DEV_MAX_TEAM_PES * 8 <= GSHMEM_DEV_CTRL_PHASE_FLAGS,
               "layout");
 static_assert(GSHMEM_DEV_CTRL_PHASE_FLAGS + GSHMEM_DEV_MAX_TEAMS * GSHMEM_DEV_MAX_ROWS * GSHMEM_DEV_MAX_TEAM_PES * 8 <=
+                  GSHMEM_DEV_CTRL_RAW, "layout");
+static_assert(GSHMEM_DEV_CTRL_RAW + GSHMEM_DEV_MAX_TEAMS * 2 * GSHMEM_DEV_MAX_TEAM_PES * (GSHMEM_DEV_LL_BYTES / 2) <=
                   GSHMEM_DEV_CTRL_LL, "layout");
 static_assert(GSHMEM_DEV_CTRL_LL + GSHMEM_DEV_MAX_TEAMS * 2 * GSHMEM_DEV_MAX_TEAM_PES * GSHMEM_DEV_LL_BYTES <=
                   GSHMEM_DEV_CTRL_BYTES, "layout");
