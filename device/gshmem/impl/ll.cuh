@@ -273,29 +273,51 @@ __device__ __forceinline__ void reduce_ll(const TeamDev &t, T *dest, const T *sr
   ll_end<S>(t, q);
 }
 
-// This member's own block, at most kLLPayload bytes: a plain loop (the general copy<S>, inlined
-// a second time into a kernel next to the push path's, costs registers a 1024-thread kernel lacks).
+// Copies at most kLLPayload bytes (a member's own block, or a raw round's data). A thread loads
+// up to 4 words before it stores any: the compiler cannot move a load above a store that may
+// alias it, so a plain word loop pays one memory latency per word. (Also kept apart from the
+// general copy<S>, which inlined a second time next to the push path costs registers a 1024-thread
+// kernel lacks.)
 template <typename S>
 __device__ __forceinline__ void ll_copy_local(char *d, const char *s, size_t bytes) {
+  constexpr int U = std::is_same_v<S, Thread> ? 4 : 1;
   const size_t r = static_cast<size_t>(S::rank()), w = static_cast<size_t>(S::size());
+  size_t done = 0;
   if (((reinterpret_cast<uintptr_t>(d) | reinterpret_cast<uintptr_t>(s)) & 7) == 0) {
-    for (size_t i = r; i < bytes / 8; i += w) reinterpret_cast<uint64_t *>(d)[i] = reinterpret_cast<const uint64_t *>(s)[i];
-    for (size_t i = bytes / 8 * 8 + r; i < bytes; i += w) d[i] = s[i];
-  } else {
-    for (size_t i = r; i < bytes; i += w) d[i] = s[i];
+    const size_t nw = bytes / 8;
+    const uint64_t *sw = reinterpret_cast<const uint64_t *>(s);
+    uint64_t *dw = reinterpret_cast<uint64_t *>(d);
+    for (size_t i0 = r; i0 < nw; i0 += U * w) {
+      uint64_t v[U];
+#pragma unroll
+      for (int u = 0; u < U; ++u)
+        if (i0 + u * w < nw) v[u] = sw[i0 + u * w];
+#pragma unroll
+      for (int u = 0; u < U; ++u)
+        if (i0 + u * w < nw) dw[i0 + u * w] = v[u];
+    }
+    done = nw * 8;
   }
+  for (size_t i = done + r; i < bytes; i += w) d[i] = s[i];
 }
 
-// ---- raw rounds: a thread-scope reduction of more than 64 bytes ----
+// ---- raw rounds: thread-scope broadcasts, fcollects and reductions of 64 bytes to 4 KiB ----
 // One thread's LL words cost a sequence check per word on both sides (thread-scope int32 sum of
-// 1 KiB on 2 x H100: 58 us as LL words, NVSHMEM 35 us). A raw round moves the source with weak
-// stores into this member's raw area (GSHMEM_DEV_CTRL_RAW, the LL area's layout with 4 KiB per
+// 1 KiB on 2 x H100: 58 us as LL words, NVSHMEM 35 us). A raw round moves this member's bytes
+// with weak stores into its raw area (GSHMEM_DEV_CTRL_RAW, the LL area's layout with 4 KiB per
 // sender) on every other member, then stores the round number into its raw flag there with
-// release order; a receiver waits for each flag with an acquire load and reads the data with
-// plain loads the compiler may batch. It is a round like the LL ones (same count, all-to-all),
-// so the argument at the top of this file holds for it too: the flag's release also orders
-// this member's loads of the round before.
+// release order (a member with no data, a broadcast's non-root, stores only the flag); a receiver
+// waits for each flag with an acquire load and reads the data with plain loads. It is a round
+// like the LL ones (same count, all-to-all), so the argument at the top of this file holds for it
+// too; the flag's release also orders this member's loads of the round before. The raw
+// functions are out of line: inlined next to the LL path they cost the kernel registers.
 constexpr size_t kRawMinBytes = 64;
+
+template <typename S>
+__device__ __forceinline__ bool raw_fits(const TeamDev &t, size_t bytes, int nrows) {
+  return std::is_same_v<S, Thread> && nrows == 1 && t.size > 1 && t.size <= static_cast<int>(GSHMEM_DEV_MAX_TEAM_PES) &&
+         bytes > kRawMinBytes && bytes <= kLLPayload;
+}
 
 __device__ __forceinline__ char *raw_buf(int pe, int slot, int parity, int sender) {
   return ctrl(pe, GSHMEM_DEV_CTRL_RAW) +
@@ -306,32 +328,72 @@ __device__ __forceinline__ uint64_t *raw_flag(int pe, int slot, int sender) {
          static_cast<size_t>(slot) * GSHMEM_DEV_MAX_TEAM_PES + sender;
 }
 
-template <typename T, typename Op>
-__device__ __forceinline__ void reduce_raw(const TeamDev &t, T *dest, const T *src, size_t n) {
-  const LLRound q = ll_begin<Thread>(t);
-  const size_t bytes = n * sizeof(T);
-  for (int k = 1; k < t.size; ++k)
-    ll_copy_local<Thread>(raw_buf(t.pe((t.me + k) % t.size), t.slot, q.par, t.me), reinterpret_cast<const char *>(src),
-                          bytes);
+// One thread: sends bytes of src (none: the flag only) to every other member.
+__device__ __forceinline__ void raw_send(const TeamDev &t, const LLRound &q, const void *src, size_t bytes) {
+  for (int k = 1; k < t.size && bytes; ++k)
+    ll_copy_local<Thread>(raw_buf(t.pe((t.me + k) % t.size), t.slot, q.par, t.me), static_cast<const char *>(src), bytes);
   for (int k = 1; k < t.size; ++k)
     sys_atomic<uint64_t>(*raw_flag(t.pe((t.me + k) % t.size), t.slot, t.me)).store(q.c, cuda::memory_order_release);
+}
+
+// Waits for member j's flag of this round; returns its data in this PE's raw area.
+__device__ __forceinline__ const char *raw_wait(const TeamDev &t, const LLRound &q, int j) {
   const int me_w = t.pe(t.me);
-  const T *from[GSHMEM_DEV_MAX_TEAM_PES];
-  for (int j = 0; j < t.size; ++j) {
-    if (j == t.me) {
-      from[j] = src;
-      continue;
-    }
-    while (load_acquire(raw_flag(me_w, t.slot, j)) < q.c) {
-    }
-    from[j] = reinterpret_cast<const T *>(raw_buf(me_w, t.slot, q.par, j));
+  while (load_acquire(raw_flag(me_w, t.slot, j)) < q.c) {
   }
-  // In team order, like reduce_ll (bit-identical results everywhere); in place is fine: element
-  // i of src is read before dest[i] is written, and every word was sent before either.
-  for (size_t i = 0; i < n; ++i) {
-    T acc = from[0][i];
-    for (int j = 1; j < t.size; ++j) acc = Op()(acc, from[j][i]);
-    dest[i] = acc;
+  return raw_buf(me_w, t.slot, q.par, j);
+}
+
+template <typename T, typename Op>
+__device__ __noinline__ void reduce_raw(const TeamDev &t, T *dest, const T *src, size_t n) {
+  const LLRound q = ll_begin<Thread>(t);
+  raw_send(t, q, src, n * sizeof(T));
+  const T *from[GSHMEM_DEV_MAX_TEAM_PES];
+  for (int j = 0; j < t.size; ++j) from[j] = j == t.me ? src : reinterpret_cast<const T *>(raw_wait(t, q, j));
+  // In team order, like reduce_ll (bit-identical results everywhere), K elements at a time with
+  // every load of the K issued before the first store. In place is fine: every word was sent
+  // before, and element i of src is read before dest[i] is written.
+  constexpr int K = sizeof(T) >= 8 ? 4 : 8;
+  for (size_t i0 = 0; i0 < n; i0 += K) {
+    T acc[K], v[K];
+#pragma unroll
+    for (int k = 0; k < K; ++k)
+      if (i0 + k < n) acc[k] = from[0][i0 + k];
+    for (int j = 1; j < t.size; ++j) {
+#pragma unroll
+      for (int k = 0; k < K; ++k)
+        if (i0 + k < n) v[k] = from[j][i0 + k];
+#pragma unroll
+      for (int k = 0; k < K; ++k) acc[k] = Op()(acc[k], v[k]);
+    }
+#pragma unroll
+    for (int k = 0; k < K; ++k)
+      if (i0 + k < n) dest[i0 + k] = acc[k];
+  }
+  ll_end<Thread>(t, q);
+}
+
+inline __device__ __noinline__ void broadcast_raw(const TeamDev &t, void *dest, const void *src, size_t bytes, int root) {
+  const LLRound q = ll_begin<Thread>(t);
+  raw_send(t, q, src, t.me == root ? bytes : 0);
+  for (int k = 1; k < t.size; ++k) {
+    const int j = (t.me + k) % t.size;
+    const char *from = raw_wait(t, q, j);
+    if (j == root) ll_copy_local<Thread>(static_cast<char *>(dest), from, bytes);
+  }
+  if (t.me == root && dest != src) ll_copy_local<Thread>(static_cast<char *>(dest), static_cast<const char *>(src), bytes);
+  ll_end<Thread>(t, q);
+}
+
+inline __device__ __noinline__ void fcollect_raw(const TeamDev &t, void *dest, const void *src, size_t bytes) {
+  const LLRound q = ll_begin<Thread>(t);
+  raw_send(t, q, src, bytes);
+  char *d = static_cast<char *>(dest);
+  if (d + static_cast<size_t>(t.me) * bytes != src)
+    ll_copy_local<Thread>(d + static_cast<size_t>(t.me) * bytes, static_cast<const char *>(src), bytes);
+  for (int k = 1; k < t.size; ++k) {
+    const int j = (t.me + k) % t.size;
+    ll_copy_local<Thread>(d + static_cast<size_t>(j) * bytes, raw_wait(t, q, j), bytes);
   }
   ll_end<Thread>(t, q);
 }
@@ -340,7 +402,7 @@ __device__ __forceinline__ void reduce_raw(const TeamDev &t, T *dest, const T *s
 template <typename S, typename T, typename Op>
 __device__ __forceinline__ void reduce_small(const TeamDev &t, T *dest, const T *src, size_t n) {
   if constexpr (std::is_same_v<S, Thread>)
-    if (n * sizeof(T) > kRawMinBytes) return reduce_raw<T, Op>(t, dest, src, n);
+    if (raw_fits<S>(t, n * sizeof(T), 1)) return reduce_raw<T, Op>(t, dest, src, n);
   reduce_ll<S, T, Op>(t, dest, src, n);
 }
 
