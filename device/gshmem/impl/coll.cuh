@@ -5,8 +5,8 @@
 //
 // Data moves by push: broadcast (root → all), fcollect (each → all) and alltoall (each → each)
 // store straight into the peers' dest over NVLink, then one phase tells every member its dest is
-// complete. Small broadcasts and fcollects, and reductions of at most 4 KiB, use LL words or, at
-// thread scope above 64 bytes, raw rounds (impl/ll.cuh), and need no phase; a larger reduction is
+// complete. Small broadcasts and fcollects use LL words, reductions of at most 4 KiB LL words or
+// (at thread scope, above 64 bytes) raw rounds (impl/ll.cuh), and need no phase; a larger one is
 // reduce-scatter + all-gather: a phase (sources ready), the owner of each slice reads that slice
 // from every member, reduces it and stores the result into every member's dest, a phase (all
 // slices delivered). Slice k of any source is read only by slice k's owner before it writes
@@ -43,11 +43,9 @@ __device__ __forceinline__ void broadcast(const char *call, int handle, void *de
   const TeamDev t = team(call, handle);
   if (static_cast<unsigned>(root) >= static_cast<unsigned>(t.size))
     fail_value(call, "PE_root is not in the team; PE_root", root);
-  if (ll_fits<S>(t, bytes, nrows) || raw_fits<S>(t, bytes, nrows)) {
+  if (ll_fits<S>(t, bytes, nrows)) {
     (void)peer(call, dest, bytes, st().my_pe);  // the device checks of the push path
     if (t.me == root) (void)peer(call, src, bytes, st().my_pe);
-    if constexpr (std::is_same_v<S, Thread>)
-      if (raw_fits<S>(t, bytes, nrows)) return broadcast_raw(t, dest, src, bytes, root);
     return broadcast_ll<S>(t, dest, src, bytes, root);
   }
   broadcast_push<S>(call, t, dest, src, bytes, root, row, nrows);
@@ -74,11 +72,9 @@ template <typename S>
 __device__ __forceinline__ void fcollect(const char *call, int handle, void *dest, const void *src, size_t bytes,
                                          int row = 0, int nrows = 1) {
   const TeamDev t = team(call, handle);
-  if (ll_fits<S>(t, bytes, nrows) || raw_fits<S>(t, bytes, nrows)) {
+  if (ll_fits<S>(t, bytes, nrows)) {
     (void)peer(call, dest, bytes * static_cast<size_t>(t.size), st().my_pe);  // the device checks of the push path
     (void)peer(call, src, bytes, st().my_pe);
-    if constexpr (std::is_same_v<S, Thread>)
-      if (raw_fits<S>(t, bytes, nrows)) return fcollect_raw(t, dest, src, bytes);
     return fcollect_ll<S>(t, dest, src, bytes);
   }
   fcollect_push<S>(call, t, dest, src, bytes, row, nrows);

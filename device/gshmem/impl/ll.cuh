@@ -301,16 +301,18 @@ __device__ __forceinline__ void ll_copy_local(char *d, const char *s, size_t byt
   for (size_t i = done + r; i < bytes; i += w) d[i] = s[i];
 }
 
-// ---- raw rounds: thread-scope broadcasts, fcollects and reductions of 64 bytes to 4 KiB ----
+// ---- raw rounds: thread-scope reductions of 64 bytes to 4 KiB ----
 // One thread's LL words cost a sequence check per word on both sides (thread-scope int32 sum of
 // 1 KiB on 2 x H100: 58 us as LL words, NVSHMEM 35 us). A raw round moves this member's bytes
 // with weak stores into its raw area (GSHMEM_DEV_CTRL_RAW, the LL area's layout with 4 KiB per
 // sender) on every other member, then stores the round number into its raw flag there with
-// release order (a member with no data, a broadcast's non-root, stores only the flag); a receiver
-// waits for each flag with an acquire load and reads the data with plain loads. It is a round
+// release order; a receiver waits for each flag with an acquire load and reads the data with plain loads. It is a round
 // like the LL ones (same count, all-to-all), so the argument at the top of this file holds for it
 // too; the flag's release also orders this member's loads of the round before. The raw
-// functions are out of line: inlined next to the LL path they cost the kernel registers.
+// reduction is out of line: inlined next to the LL path it costs the kernel registers.
+// Broadcast and fcollect stay LL / push at thread scope: as raw rounds (one copy into the raw
+// area, one out of it) they measured slower on 2 x H100 (thread-scope fcollect of 1 KiB: 10.7 us
+// against 6.1 us pushed; broadcast of 128 B: 4.4 us against 3.9 us as LL words).
 constexpr size_t kRawMinBytes = 64;
 
 template <typename S>
@@ -328,9 +330,9 @@ __device__ __forceinline__ uint64_t *raw_flag(int pe, int slot, int sender) {
          static_cast<size_t>(slot) * GSHMEM_DEV_MAX_TEAM_PES + sender;
 }
 
-// One thread: sends bytes of src (none: the flag only) to every other member.
+// One thread: sends bytes of src to every other member.
 __device__ __forceinline__ void raw_send(const TeamDev &t, const LLRound &q, const void *src, size_t bytes) {
-  for (int k = 1; k < t.size && bytes; ++k)
+  for (int k = 1; k < t.size; ++k)
     ll_copy_local<Thread>(raw_buf(t.pe((t.me + k) % t.size), t.slot, q.par, t.me), static_cast<const char *>(src), bytes);
   for (int k = 1; k < t.size; ++k)
     sys_atomic<uint64_t>(*raw_flag(t.pe((t.me + k) % t.size), t.slot, t.me)).store(q.c, cuda::memory_order_release);
@@ -369,31 +371,6 @@ __device__ __noinline__ void reduce_raw(const TeamDev &t, T *dest, const T *src,
 #pragma unroll
     for (int k = 0; k < K; ++k)
       if (i0 + k < n) dest[i0 + k] = acc[k];
-  }
-  ll_end<Thread>(t, q);
-}
-
-inline __device__ __noinline__ void broadcast_raw(const TeamDev &t, void *dest, const void *src, size_t bytes, int root) {
-  const LLRound q = ll_begin<Thread>(t);
-  raw_send(t, q, src, t.me == root ? bytes : 0);
-  for (int k = 1; k < t.size; ++k) {
-    const int j = (t.me + k) % t.size;
-    const char *from = raw_wait(t, q, j);
-    if (j == root) ll_copy_local<Thread>(static_cast<char *>(dest), from, bytes);
-  }
-  if (t.me == root && dest != src) ll_copy_local<Thread>(static_cast<char *>(dest), static_cast<const char *>(src), bytes);
-  ll_end<Thread>(t, q);
-}
-
-inline __device__ __noinline__ void fcollect_raw(const TeamDev &t, void *dest, const void *src, size_t bytes) {
-  const LLRound q = ll_begin<Thread>(t);
-  raw_send(t, q, src, bytes);
-  char *d = static_cast<char *>(dest);
-  if (d + static_cast<size_t>(t.me) * bytes != src)
-    ll_copy_local<Thread>(d + static_cast<size_t>(t.me) * bytes, static_cast<const char *>(src), bytes);
-  for (int k = 1; k < t.size; ++k) {
-    const int j = (t.me + k) % t.size;
-    ll_copy_local<Thread>(d + static_cast<size_t>(j) * bytes, raw_wait(t, q, j), bytes);
   }
   ll_end<Thread>(t, q);
 }
