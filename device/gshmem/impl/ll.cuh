@@ -280,22 +280,14 @@ __device__ __forceinline__ void reduce_ll(const TeamDev &t, T *dest, const T *sr
 // kernel lacks.)
 template <typename S>
 __device__ __forceinline__ void ll_copy_local(char *d, const char *s, size_t bytes) {
-  constexpr int U = std::is_same_v<S, Thread> ? 4 : 1;
+  constexpr unsigned U = std::is_same_v<S, Thread> ? 4 : 1;
   const size_t r = static_cast<size_t>(S::rank()), w = static_cast<size_t>(S::size());
   size_t done = 0;
   if (((reinterpret_cast<uintptr_t>(d) | reinterpret_cast<uintptr_t>(s)) & 7) == 0) {
     const size_t nw = bytes / 8;
     const uint64_t *sw = reinterpret_cast<const uint64_t *>(s);
     uint64_t *dw = reinterpret_cast<uint64_t *>(d);
-    for (size_t i0 = r; i0 < nw; i0 += U * w) {
-      uint64_t v[U];
-#pragma unroll
-      for (int u = 0; u < U; ++u)
-        if (i0 + u * w < nw) v[u] = sw[i0 + u * w];
-#pragma unroll
-      for (int u = 0; u < U; ++u)
-        if (i0 + u * w < nw) dw[i0 + u * w] = v[u];
-    }
+    for (size_t i0 = r; i0 < nw; i0 += U * w) copy_batch<uint64_t, U>(dw, sw, i0, w, nw);
     done = nw * 8;
   }
   for (size_t i = done + r; i < bytes; i += w) d[i] = s[i];

@@ -30,20 +30,25 @@ __device__ __forceinline__ size_t copy_words(char *dst, const char *src, size_t 
 // predicated four-word form is slower for the small sizes (2 x H200, block put + quiet 1 KiB:
 // 1.99 us with one word, 2.12 with four; 64 KiB: 3.26 with four, 3.34 through the general loop;
 // docs/perf/h200.md).
+// Words i, i + step, ... (K of them, those below n) of s to d, every load before the first store
+// (the compiler may not move a load above a store that may alias it).
+template <typename W, unsigned K, typename I>
+__device__ __forceinline__ void copy_batch(W *d, const W *s, I i, I step, I n) {
+  W v[K];
+#pragma unroll
+  for (unsigned k = 0; k < K; ++k)
+    if (i + k * step < n) v[k] = s[i + k * step];
+#pragma unroll
+  for (unsigned k = 0; k < K; ++k)
+    if (i + k * step < n) d[i + k * step] = v[k];
+}
+
 template <typename W, unsigned K, typename S>
 __device__ __forceinline__ bool copy_few_words(char *dst, const char *src, size_t n, uintptr_t align) {
   if (((align | n) & (sizeof(W) - 1)) != 0 || n > K * sizeof(W) * static_cast<size_t>(S::size())) return false;
   const unsigned r = static_cast<unsigned>(S::rank()), w = static_cast<unsigned>(S::size());
   const unsigned nw = static_cast<unsigned>(n / sizeof(W));
-  const W *s = reinterpret_cast<const W *>(src);
-  W *d = reinterpret_cast<W *>(dst);
-  W v[K];
-#pragma unroll
-  for (unsigned k = 0; k < K; ++k)
-    if (r + k * w < nw) v[k] = s[r + k * w];
-#pragma unroll
-  for (unsigned k = 0; k < K; ++k)
-    if (r + k * w < nw) d[r + k * w] = v[k];
+  copy_batch<W, K>(reinterpret_cast<W *>(dst), reinterpret_cast<const W *>(src), r, w, nw);
   return true;
 }
 
