@@ -44,7 +44,8 @@ __device__ __forceinline__ T amo_apply(sys_atomic<T> a, int op, T x, T y) {
 // path of an atomic in a user's loop is the window address and the atomic instruction.
 template <typename T>
 __device__ __noinline__ T amo_routed(const char *c, const T *d, int op, T x, T y, bool fetch, int pe) {
-  if (proxied(pe)) return static_cast<T>(proxy_amo<T>(proxy_off(c, d, sizeof(T), pe), static_cast<gshmem_amo_op>(op), x, y, pe, fetch));
+  if (proxied(pe))
+    return static_cast<T>(proxy_amo<T>(proxy_off(c, d, sizeof(T), pe), static_cast<gshmem_amo_op>(op), x, y, pe, fetch));
   return amo_apply<T>(amo_at(c, d, peer(c, d, sizeof(T), pe), pe), op, x, y);
 }
 

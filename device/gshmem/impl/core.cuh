@@ -50,9 +50,12 @@ __device__ __forceinline__ const gshmem_device_state &st() { return gshmemi_dsta
 }
 
 // Base of pe's device segment (control block first, user heap after GSHMEM_DEV_CTRL_BYTES).
+__device__ __forceinline__ char *window_segment(int pe) {
+  return reinterpret_cast<char *>(st().window_base + static_cast<uint64_t>(pe) * st().window_stride);
+}
 __device__ __forceinline__ char *segment(int pe) {
   if (st().peer_table) return reinterpret_cast<char *>(reinterpret_cast<const uint64_t *>(st().peer_table)[pe]);
-  return reinterpret_cast<char *>(st().window_base + static_cast<uint64_t>(pe) * st().window_stride);
+  return window_segment(pe);
 }
 
 // Offset of addr in the user heap, with the device checks of every call that names a peer.
@@ -87,8 +90,7 @@ __device__ __forceinline__ bool routed() { return __builtin_expect((st().proxy_s
 // pe's copy of [addr, addr + bytes) when !routed().
 __device__ __forceinline__ char *window_peer(const char *call, const void *addr, size_t bytes, int pe) {
   const uint64_t off = heap_off(call, addr, bytes, pe);
-  return reinterpret_cast<char *>(st().window_base + static_cast<uint64_t>(pe) * st().window_stride) +
-         GSHMEM_DEV_CTRL_BYTES + off;
+  return window_segment(pe) + GSHMEM_DEV_CTRL_BYTES + off;
 }
 
 template <typename T>

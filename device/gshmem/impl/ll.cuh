@@ -67,10 +67,15 @@ __device__ __forceinline__ void ll_store2(uint64_t *p, uint64_t a, uint64_t b) {
   asm volatile("st.relaxed.sys.global.v2.b64 [%0], {%1, %2};" ::"l"(p), "l"(a), "l"(b) : "memory");
 }
 
+// A team whose members have LL areas for each other (and more than one member).
+__device__ __forceinline__ bool ll_team(const TeamDev &t) {
+  return t.size > 1 && t.size <= static_cast<int>(GSHMEM_DEV_MAX_TEAM_PES);
+}
+
 // Whether a broadcast or fcollect of bytes per member goes LL.
 template <typename S>
 __device__ __forceinline__ bool ll_fits(const TeamDev &t, size_t bytes, int nrows) {
-  return nrows == 1 && t.size > 1 && t.size <= static_cast<int>(GSHMEM_DEV_MAX_TEAM_PES) && bytes <= kLLPayload &&
+  return nrows == 1 && ll_team(t) && bytes <= kLLPayload &&
          (bytes + 7) / 8 <= kLLMaxPairsPerThread * static_cast<size_t>(S::size());
 }
 
@@ -180,7 +185,7 @@ __device__ __forceinline__ void ll_recv(const uint64_t *buf, void *dest, size_t 
 // LL rounds so far (see the top of this file). Nothing to do when the team never ran one.
 template <typename S>
 __device__ __forceinline__ void settle_ll(const TeamDev &t) {
-  if (t.size < 2 || t.size > static_cast<int>(GSHMEM_DEV_MAX_TEAM_PES)) return;
+  if (!ll_team(t)) return;
   S::sync();  // the leader wrote the LL count and the settled count before this
   const uint64_t c = *ll_count(t.slot);
   // Nothing to do when the team never ran an LL round, or every member is known to be past the
@@ -298,10 +303,11 @@ __device__ __forceinline__ void ll_copy_local(char *d, const char *s, size_t byt
 // 1 KiB on 2 x H100: 58 us as LL words, NVSHMEM 35 us). A raw round moves this member's bytes
 // with weak stores into its raw area (GSHMEM_DEV_CTRL_RAW, the LL area's layout with 4 KiB per
 // sender) on every other member, then stores the round number into its raw flag there with
-// release order; a receiver waits for each flag with an acquire load and reads the data with plain loads. It is a round
-// like the LL ones (same count, all-to-all), so the argument at the top of this file holds for it
-// too; the flag's release also orders this member's loads of the round before. The raw
-// reduction is out of line: inlined next to the LL path it costs the kernel registers.
+// release order; a receiver waits for each flag with an acquire load and reads the data with
+// plain loads. It is a round like the LL ones (same count, all-to-all), so the argument at the
+// top of this file holds for it too; the flag's release also orders this member's loads of the
+// round before. The raw reduction is out of line: inlined next to the LL path it costs the
+// kernel registers.
 // Broadcast and fcollect stay LL / push at thread scope: as raw rounds (one copy into the raw
 // area, one out of it) they measured slower on 2 x H100 (thread-scope fcollect of 1 KiB: 10.7 us
 // against 6.1 us pushed; broadcast of 128 B: 4.4 us against 3.9 us as LL words).
@@ -309,8 +315,7 @@ constexpr size_t kRawMinBytes = 64;
 
 template <typename S>
 __device__ __forceinline__ bool raw_fits(const TeamDev &t, size_t bytes, int nrows) {
-  return std::is_same_v<S, Thread> && nrows == 1 && t.size > 1 && t.size <= static_cast<int>(GSHMEM_DEV_MAX_TEAM_PES) &&
-         bytes > kRawMinBytes && bytes <= kLLPayload;
+  return std::is_same_v<S, Thread> && nrows == 1 && ll_team(t) && bytes > kRawMinBytes && bytes <= kLLPayload;
 }
 
 __device__ __forceinline__ char *raw_buf(int pe, int slot, int parity, int sender) {
@@ -325,7 +330,8 @@ __device__ __forceinline__ uint64_t *raw_flag(int pe, int slot, int sender) {
 // One thread: sends bytes of src to every other member.
 __device__ __forceinline__ void raw_send(const TeamDev &t, const LLRound &q, const void *src, size_t bytes) {
   for (int k = 1; k < t.size; ++k)
-    ll_copy_local<Thread>(raw_buf(t.pe((t.me + k) % t.size), t.slot, q.par, t.me), static_cast<const char *>(src), bytes);
+    ll_copy_local<Thread>(raw_buf(t.pe((t.me + k) % t.size), t.slot, q.par, t.me), static_cast<const char *>(src),
+                          bytes);
   for (int k = 1; k < t.size; ++k)
     sys_atomic<uint64_t>(*raw_flag(t.pe((t.me + k) % t.size), t.slot, t.me)).store(q.c, cuda::memory_order_release);
 }

@@ -23,13 +23,6 @@ __device__ __forceinline__ size_t copy_words(char *dst, const char *src, size_t 
   return done + nw * sizeof(W);
 }
 
-// The latency cases (a put or get of 8-64 bytes by one thread, up to 2 KiB by a warp, up to
-// 64 KiB by a block of 1024): n is a multiple of the word size, both ends are aligned to it, and
-// the scope has a thread for every K words. Each thread issues its K loads before its stores, with
-// no head, loop or tail logic on the path. A warp or block tries one word per thread first: the
-// predicated four-word form is slower for the small sizes (2 x H200, block put + quiet 1 KiB:
-// 1.99 us with one word, 2.12 with four; 64 KiB: 3.26 with four, 3.34 through the general loop;
-// docs/perf/h200.md).
 // Words i, i + step, ... (K of them, those below n) of s to d, every load before the first store
 // (the compiler may not move a load above a store that may alias it).
 template <typename W, unsigned K, typename I>
@@ -43,6 +36,13 @@ __device__ __forceinline__ void copy_batch(W *d, const W *s, I i, I step, I n) {
     if (i + k * step < n) d[i + k * step] = v[k];
 }
 
+// The latency cases (a put or get of 8-64 bytes by one thread, up to 2 KiB by a warp, up to
+// 64 KiB by a block of 1024): n is a multiple of the word size, both ends are aligned to it, and
+// the scope has a thread for every K words. Each thread issues its K loads before its stores, with
+// no head, loop or tail logic on the path. A warp or block tries one word per thread first: the
+// predicated four-word form is slower for the small sizes (2 x H200, block put + quiet 1 KiB:
+// 1.99 us with one word, 2.12 with four; 64 KiB: 3.26 with four, 3.34 through the general loop;
+// docs/perf/h200.md).
 template <typename W, unsigned K, typename S>
 __device__ __forceinline__ bool copy_few_words(char *dst, const char *src, size_t n, uintptr_t align) {
   if (((align | n) & (sizeof(W) - 1)) != 0 || n > K * sizeof(W) * static_cast<size_t>(S::size())) return false;
