@@ -16,9 +16,10 @@ using namespace gshmem::dev;
 
 #define K extern "C" __global__ void __launch_bounds__(1024)
 
-// Barrier and sync are the same phase (its release flag stores order the earlier stores).
+// Barrier and sync are the same phase. The kernel boundary orders the stream's earlier and later
+// work (phase's BOUNDARY form: relaxed flags); one warp is enough for the flags of up to 8 peers.
 K gshmem_k_sync(int team) {
-  phase<Block>("shmemx_team_sync_on_stream", gshmem::dev::team("shmemx_team_sync_on_stream", team), 0);
+  phase<Block, true>("shmemx_team_sync_on_stream", gshmem::dev::team("shmemx_team_sync_on_stream", team), 0);
 }
 K gshmem_k_broadcast(int team, void *d, const void *s, size_t bytes, int root) {
   broadcast<Block>("shmemx_broadcastmem_on_stream", team, d, s, bytes, root, blockIdx.x, gridDim.x);

@@ -94,7 +94,9 @@ int rows_for(size_t bytes) {
 void launch(const char* call, int id, int rows, void** args, void* stream) {
   mem::GpuContext& g = gpu_for(call);
   CUfunction f = kernel(call, g, id);
-  const unsigned threads = static_cast<unsigned>(env(call).cfg->GSHMEM_COLL_THREADS);  // 32..1024, multiple of 32
+  // The sync kernel is one phase: a warp stores and polls the flags (a smaller block starts sooner).
+  const unsigned threads =
+      id == k_sync ? 32u : static_cast<unsigned>(env(call).cfg->GSHMEM_COLL_THREADS);  // 32..1024, multiple of 32
   CUstream s = stream ? static_cast<CUstream>(stream) : g.stream;
   if (rows == 1)
     cu_check(call, g.drv->cuLaunchKernel(f, 1, 1, 1, threads, 1, 1, 0, s, args, nullptr), "cuLaunchKernel");

@@ -8,36 +8,74 @@
 namespace gshmem::dev {
 
 template <typename T>
-__device__ __forceinline__ sys_atomic<T> amo_at(const char *call, const T *dest, char *p, int pe) {
+__device__ __forceinline__ T *amo_at(const char *call, const T *dest, char *p, int pe) {
 #if GSHMEM_DEVICE_CHECKS
   if (reinterpret_cast<uintptr_t>(p) % sizeof(T)) fail(call, "address not aligned for an atomic", dest, pe);
 #else
   (void)call, (void)dest, (void)pe;
 #endif
-  return sys_atomic<T>(*reinterpret_cast<T *>(p));
+  return reinterpret_cast<T *>(p);
 }
 
 constexpr auto relaxed = cuda::memory_order_relaxed;
 
+// 8-byte read-modify-write atomics in the global state space. A generic 64-bit atom (what
+// atomic_ref emits) is compiled with a shared-memory fallback whose branch waits for the result,
+// so a loop of independent 64-bit compare-and-swaps ran one round trip at a time (0.93 us per
+// cswap against 0.48 us for the 32-bit ones, 2 x H200); the peer mapping is always global.
+__device__ __forceinline__ uint64_t amo64(void *p, int op, uint64_t x, uint64_t y) {
+  const size_t g = __cvta_generic_to_global(p);
+  uint64_t r;
+  switch (op) {
+    case GSHMEM_AMO_SWAP:
+      asm volatile("atom.relaxed.sys.global.exch.b64 %0, [%1], %2;" : "=l"(r) : "l"(g), "l"(x) : "memory");
+      return r;
+    case GSHMEM_AMO_CSWAP:
+      asm volatile("atom.relaxed.sys.global.cas.b64 %0, [%1], %2, %3;" : "=l"(r) : "l"(g), "l"(x), "l"(y) : "memory");
+      return r;
+    case GSHMEM_AMO_ADD:
+      asm volatile("atom.relaxed.sys.global.add.u64 %0, [%1], %2;" : "=l"(r) : "l"(g), "l"(x) : "memory");
+      return r;
+    case GSHMEM_AMO_AND:
+      asm volatile("atom.relaxed.sys.global.and.b64 %0, [%1], %2;" : "=l"(r) : "l"(g), "l"(x) : "memory");
+      return r;
+    case GSHMEM_AMO_OR:
+      asm volatile("atom.relaxed.sys.global.or.b64 %0, [%1], %2;" : "=l"(r) : "l"(g), "l"(x) : "memory");
+      return r;
+    default:  // GSHMEM_AMO_XOR
+      asm volatile("atom.relaxed.sys.global.xor.b64 %0, [%1], %2;" : "=l"(r) : "l"(g), "l"(x) : "memory");
+      return r;
+  }
+}
+
 // One atomic operation on an object reached at address p (the peer's copy).
 template <typename T>
-__device__ __forceinline__ T amo_apply(sys_atomic<T> a, int op, T x, T y) {
+__device__ __forceinline__ T amo_apply(T *p, int op, T x, T y) {
+  sys_atomic<T> a(*p);
   switch (op) {
     case GSHMEM_AMO_FETCH: return a.load(relaxed);
     case GSHMEM_AMO_SET: a.store(x, relaxed); return T{};
-    case GSHMEM_AMO_SWAP: return a.exchange(x, relaxed);
-    case GSHMEM_AMO_CSWAP: a.compare_exchange_strong(x, y, relaxed, relaxed); return x;  // the old value either way
     default: break;
   }
-  if constexpr (std::is_integral_v<T>) {  // the API offers add and the bitwise ops on integers only
+  if constexpr (sizeof(T) == 8 && (std::is_integral_v<T> || std::is_floating_point_v<T>)) {
+    if (!std::is_integral_v<T> && op != GSHMEM_AMO_SWAP && op != GSHMEM_AMO_CSWAP) return T{};
+    return __builtin_bit_cast(T, amo64(p, op, __builtin_bit_cast(uint64_t, x), __builtin_bit_cast(uint64_t, y)));
+  } else {
     switch (op) {
-      case GSHMEM_AMO_ADD: return a.fetch_add(x, relaxed);
-      case GSHMEM_AMO_AND: return a.fetch_and(x, relaxed);
-      case GSHMEM_AMO_OR: return a.fetch_or(x, relaxed);
-      default: return a.fetch_xor(x, relaxed);  // GSHMEM_AMO_XOR
+      case GSHMEM_AMO_SWAP: return a.exchange(x, relaxed);
+      case GSHMEM_AMO_CSWAP: a.compare_exchange_strong(x, y, relaxed, relaxed); return x;  // the old value either way
+      default: break;
     }
+    if constexpr (std::is_integral_v<T>) {  // the API offers add and the bitwise ops on integers only
+      switch (op) {
+        case GSHMEM_AMO_ADD: return a.fetch_add(x, relaxed);
+        case GSHMEM_AMO_AND: return a.fetch_and(x, relaxed);
+        case GSHMEM_AMO_OR: return a.fetch_or(x, relaxed);
+        default: return a.fetch_xor(x, relaxed);  // GSHMEM_AMO_XOR
+      }
+    }
+    return T{};
   }
-  return T{};
 }
 
 // The routed form (proxy, or a segment table), out of line like p_routed / g_routed: the direct

@@ -56,8 +56,17 @@ __device__ __forceinline__ uint64_t *phase_flag(int pe, int slot, int row, int i
 // scope made before the phase (cumulativity), so pushed data and earlier puts are visible to a
 // peer once it sees the flag. The waits are acquire loads; the closing scope barrier passes their
 // ordering on to the scope's other threads.
-template <typename S>
+// BOUNDARY: the phase is the whole of an on-stream sync/barrier kernel, which stores and loads
+// nothing else. What it must order is the earlier work of the stream, which the kernel boundary
+// has already completed (every store of an earlier kernel or copy performed before this kernel
+// starts), and the later work, which starts after this kernel ends with its own L1 contents; the
+// flags are then relaxed system-scope stores and loads (no membar for the release, no L1
+// invalidate per poll).
+template <typename S, bool BOUNDARY = false>
 __device__ __forceinline__ void phase(const char *call, const TeamDev &t, int row) {
+  constexpr auto store_order = BOUNDARY ? cuda::memory_order_relaxed : cuda::memory_order_release;
+  constexpr auto load_order = BOUNDARY ? cuda::memory_order_relaxed : cuda::memory_order_acquire;
+  auto poll = [](const uint64_t *f) { return sys_atomic<uint64_t>(*const_cast<uint64_t *>(f)).load(load_order); };
   S::sync();
   if (S::rank() == 0) proxy_quiet();  // operations pushed to the proxy before the phase complete first
   if (t.size > 1) {
@@ -69,19 +78,19 @@ __device__ __forceinline__ void phase(const char *call, const TeamDev &t, int ro
     if (t.size <= static_cast<int>(GSHMEM_DEV_MAX_TEAM_PES)) {
       for (int k = r; k < t.size - 1; k += w) {
         const int j = (t.me + 1 + k) % t.size;
-        sys_atomic<uint64_t>(*phase_flag(t.pe(j), t.slot, row, t.me)).store(c, cuda::memory_order_release);
+        sys_atomic<uint64_t>(*phase_flag(t.pe(j), t.slot, row, t.me)).store(c, store_order);
       }
       for (int k = r; k < t.size - 1; k += w) {
         const int j = (t.me + 1 + k) % t.size;
         const uint64_t *f = phase_flag(me_w, t.slot, row, j);
-        while (load_acquire(f) < c) {
+        while (poll(f) < c) {
         }
       }
     } else if (r == 0) {
       if (t.size > 256) fail_value(call, "device collectives support teams of up to 256 PEs; team size", t.size);
       for (int k = 0, d = 1; d < t.size; ++k, d <<= 1) {
-        sys_atomic<uint64_t>(*phase_flag(t.pe((t.me + d) % t.size), t.slot, row, k)).store(c, cuda::memory_order_release);
-        while (load_acquire(phase_flag(me_w, t.slot, row, k)) < c) {
+        sys_atomic<uint64_t>(*phase_flag(t.pe((t.me + d) % t.size), t.slot, row, k)).store(c, store_order);
+        while (poll(phase_flag(me_w, t.slot, row, k)) < c) {
         }
       }
     }
