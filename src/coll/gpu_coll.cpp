@@ -216,13 +216,16 @@ int reduce_type(const char* call, size_t elem, char kind, gshmem_reduce_op op) {
 
 void dev_reduce(const char* call, int team, void* dest, const void* src, size_t n, size_t elem, char kind,
                 gshmem_reduce_op op, void* stream) {
-  dev_team(call, team, static_cast<int>(GSHMEM_DEV_MAX_TEAM_PES));
+  team::Team& t = dev_team(call, team, static_cast<int>(GSHMEM_DEV_MAX_TEAM_PES));
   const size_t bytes = bytes_of(call, n, elem);
   dev_range(call, dest, bytes, "dest");
   dev_range(call, src, bytes, "source");
   const int id = k_reduce0 + reduce_type(call, elem, kind, op);
   void* args[] = {&team, &dest, &src, &n};
-  launch(call, id, bytes <= GSHMEM_DEV_LL_BYTES / 2 ? 1 : rows_for(bytes), args, stream);
+  // A reduction row reads its slice from every member and writes it to every member: its data is
+  // 2 x team size x its bytes (2 PEs, 64 KiB: 4 rows; 13.8 us against 15.8 us with one row).
+  launch(call, id, bytes <= GSHMEM_DEV_LL_BYTES / 2 ? 1 : rows_for(2 * bytes * static_cast<size_t>(t.size())), args,
+         stream);
 }
 
 void dev_reducescatter(const char* call, int team, void* dest, const void* src, size_t n, size_t elem, char kind,

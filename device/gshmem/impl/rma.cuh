@@ -96,11 +96,15 @@ __device__ __forceinline__ void copy_bulk(char *dst, const char *src, size_t n) 
 template <typename S>
 __device__ __forceinline__ void copy(char *dst, const char *src, size_t n) {
   const uintptr_t a = reinterpret_cast<uintptr_t>(dst) | reinterpret_cast<uintptr_t>(src);
+  // 4-byte words last: a put of one int went through copy_bulk's head and tail logic (2 x H200,
+  // thread put + quiet: 1.45 us for 4 bytes against 1.26 us for 8).
   if constexpr (std::is_same_v<S, Thread>) {
-    if (copy_few_words<uint4, 4, S>(dst, src, n, a) || copy_few_words<uint64_t, 4, S>(dst, src, n, a)) return;
+    if (copy_few_words<uint4, 4, S>(dst, src, n, a) || copy_few_words<uint64_t, 4, S>(dst, src, n, a) ||
+        copy_few_words<uint32_t, 4, S>(dst, src, n, a))
+      return;
   } else {
     if (copy_few_words<uint4, 1, S>(dst, src, n, a) || copy_few_words<uint4, 4, S>(dst, src, n, a) ||
-        copy_few_words<uint64_t, 1, S>(dst, src, n, a))
+        copy_few_words<uint64_t, 1, S>(dst, src, n, a) || copy_few_words<uint32_t, 1, S>(dst, src, n, a))
       return;
   }
   copy_bulk<S>(dst, src, n);
