@@ -422,6 +422,53 @@ void ll_mixed_case(const Ctx& x, Scope s, int team) {
   shmem_free(m);
 }
 
+// Kernel-written data across an on-stream sync/barrier: round r, every PE's kernel stores
+// payload(seed + r, me, i) into the right neighbour's dest with p (NVLink stores), the stream
+// syncs (barrier_all, team barrier, sync_all or team sync, in turn), and the next kernel checks
+// what the left neighbour stored; a second on-stream sync before the next round's stores. The
+// sync kernel's flags are relaxed: the kernel boundaries are what order the data
+// (docs/memory-model.md), which a stale or missing word here would show.
+__global__ void p_round(uint64_t* d, size_t n, int to, uint64_t seed, int me) {
+  for (size_t i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x)
+    shmem_uint64_p(d + i, payload(seed, me, i), to);
+}
+__global__ void check_round(const uint64_t* d, size_t n, int from, uint64_t seed, unsigned long long* bad) {
+  for (size_t i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x)
+    if (d[i] != payload(seed, from, i)) atomicAdd(bad, 1ull);
+}
+
+void stream_sync_visibility_case(const Ctx& x) {
+  const size_t n = 64 * 1024;  // 512 KiB per round
+  uint64_t* d = static_cast<uint64_t*>(shmem_malloc(n * sizeof(uint64_t)));
+  unsigned long long* bad;
+  CK(cudaMallocManaged(&bad, sizeof *bad));
+  *bad = 0;
+  CK(cudaMemset(d, 0, n * sizeof(uint64_t)));
+  CK(cudaDeviceSynchronize());
+  shmem_barrier_all();
+  const int right = (x.me + 1) % x.npes, left = (x.me + x.npes - 1) % x.npes;
+  auto sync = [&](int k) {
+    switch (k % 4) {
+      case 0: shmemx_barrier_all_on_stream(x.stream); break;
+      case 1: shmemx_team_barrier_on_stream(SHMEM_TEAM_WORLD, x.stream); break;
+      case 2: shmemx_sync_all_on_stream(x.stream); break;
+      default: shmemx_team_sync_on_stream(SHMEM_TEAM_WORLD, x.stream); break;
+    }
+  };
+  const int rounds = 64;
+  for (int r = 0; r < rounds; ++r) {
+    p_round<<<16, 256, 0, x.stream>>>(d, n, right, g_seed + 1000 + r, x.me);
+    sync(r);
+    check_round<<<16, 256, 0, x.stream>>>(d, n, left, g_seed + 1000 + r, bad);
+    sync(r + 1);
+  }
+  CK(cudaStreamSynchronize(x.stream));
+  EXPECT(*bad == 0, "on-stream sync/barrier: %llu of %zu words stale after %d rounds", *bad, n * rounds, rounds);
+  CK(cudaFree(bad));
+  shmem_barrier_all();
+  shmem_free(d);
+}
+
 void all_cases(const Ctx& x, int team) {
   if (team == SHMEM_TEAM_INVALID) return;
   int* q;
@@ -491,6 +538,7 @@ int main() {
   CK(cudaStreamSynchronize(x.stream));
   for (int i = 0; i < 1000; ++i) shmemx_team_sync_on_stream(SHMEM_TEAM_WORLD, x.stream);
   CK(cudaStreamSynchronize(x.stream));
+  stream_sync_visibility_case(x);
 
   // Destroy and re-create: the reused slot starts from clean device state.
   shmem_team_destroy(even);
