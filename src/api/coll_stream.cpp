@@ -14,8 +14,8 @@ void shmemx_team_sync_on_stream(shmem_team_t team, cudaStream_t stream) {
   coll::dev_team_sync("shmemx_team_sync_on_stream", team, core::collective_stream(stream));
 }
 void shmemx_sync_all_on_stream(cudaStream_t stream) { shmemx_team_sync_on_stream(SHMEM_TEAM_WORLD, stream); }
-// The device team phase's release flag stores order the stream's earlier stores (as in
-// shmemx_barrier_all_on_stream), so the sync kernel is the barrier.
+// The sync kernel is the barrier: the kernel boundary completes the stream's earlier stores, and
+// its phase quiets what earlier kernels pushed to the proxy (docs/memory-model.md).
 void shmemx_team_barrier_on_stream(shmem_team_t team, cudaStream_t stream) {
   coll::dev_team_sync("shmemx_team_barrier_on_stream", team, core::collective_stream(stream));
 }

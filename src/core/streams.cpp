@@ -87,8 +87,8 @@ void quiet_on_stream(const char* call, void* stream) {
   (void)stream;
 }
 
-// A one-block kernel: the device team phase on WORLD (its release flag stores order the earlier
-// stream work's stores, as the quiet in a barrier requires).
+// A one-warp kernel: the device team phase on WORLD. The kernel boundary completes the earlier
+// stream work's stores and the phase quiets the proxy, as the quiet in a barrier requires.
 void barrier_all_on_stream(const char* call, void* stream) {
   (void)stream_gpu(call);
   coll::dev_team_sync(call, SHMEM_TEAM_WORLD, collective_stream(stream));

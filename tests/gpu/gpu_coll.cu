@@ -5,6 +5,7 @@
 // Run: oshrun -np N gpu_coll (N = 2 or 4 GPUs).
 #include "gpu_util.cuh"
 
+#include <cstdlib>
 #include <cstring>
 #include <ctime>
 #include <string>
@@ -438,7 +439,11 @@ __global__ void check_round(const uint64_t* d, size_t n, int from, uint64_t seed
 }
 
 void stream_sync_visibility_case(const Ctx& x) {
-  const size_t n = 64 * 1024;  // 512 KiB per round
+  // Through the proxy (GSHMEM_FORCE_PROXY) every p is a trigger: fewer words and rounds there. The
+  // second target (me + 2, 3 PEs or more) is stored by another lane of the sync kernel than the
+  // first, so it checks that every lane waits for the proxy quiet.
+  const bool proxy = getenv("GSHMEM_FORCE_PROXY") && atoi(getenv("GSHMEM_FORCE_PROXY")) != 0;
+  const size_t n = proxy ? 512 : 64 * 1024;  // 512 KiB per round on NVLink
   uint64_t* d = static_cast<uint64_t*>(shmem_malloc(n * sizeof(uint64_t)));
   unsigned long long* bad;
   CK(cudaMallocManaged(&bad, sizeof *bad));
@@ -455,11 +460,16 @@ void stream_sync_visibility_case(const Ctx& x) {
       default: shmemx_team_sync_on_stream(SHMEM_TEAM_WORLD, x.stream); break;
     }
   };
-  const int rounds = 64;
+  const int rounds = proxy ? 8 : 64;
+  const int far = x.npes > 2 ? 2 : 0;  // me + 2 and me - 2, in the second half of d
+  const size_t half = far ? n / 2 : n;
   for (int r = 0; r < rounds; ++r) {
-    p_round<<<16, 256, 0, x.stream>>>(d, n, right, g_seed + 1000 + r, x.me);
+    p_round<<<16, 256, 0, x.stream>>>(d, half, right, g_seed + 1000 + r, x.me);
+    if (far) p_round<<<16, 256, 0, x.stream>>>(d + half, n - half, (x.me + far) % x.npes, g_seed + 5000 + r, x.me);
     sync(r);
-    check_round<<<16, 256, 0, x.stream>>>(d, n, left, g_seed + 1000 + r, bad);
+    check_round<<<16, 256, 0, x.stream>>>(d, half, left, g_seed + 1000 + r, bad);
+    if (far)
+      check_round<<<16, 256, 0, x.stream>>>(d + half, n - half, (x.me + x.npes - far) % x.npes, g_seed + 5000 + r, bad);
     sync(r + 1);
   }
   CK(cudaStreamSynchronize(x.stream));

@@ -68,7 +68,10 @@ __device__ __forceinline__ void phase(const char *call, const TeamDev &t, int ro
   constexpr auto load_order = BOUNDARY ? cuda::memory_order_relaxed : cuda::memory_order_acquire;
   auto poll = [](const uint64_t *f) { return sys_atomic<uint64_t>(*const_cast<uint64_t *>(f)).load(load_order); };
   S::sync();
-  if (S::rank() == 0) proxy_quiet();  // operations pushed to the proxy before the phase complete first
+  // Operations pushed to the proxy before the phase complete first. Every flag-storing thread
+  // waits for that quiet (a warp's lanes need not reconverge after rank 0's wait on their own).
+  if (S::rank() == 0) proxy_quiet();
+  if (proxy_on()) S::sync();
   if (t.size > 1) {
     volatile uint64_t *cnt =
         reinterpret_cast<volatile uint64_t *>(ctrl(st().my_pe, GSHMEM_DEV_CTRL_PHASE_CNT)) +
