@@ -180,22 +180,50 @@ __device__ __forceinline__ T load_weak(const T *p) {
 
 // The routed forms of p and g (proxy, or a segment table), out of line: the direct path of a p
 // or g in a user's loop stays a few instructions with no further branch (core.cuh, routed()).
-template <typename T>
-__device__ __noinline__ void p_routed(const char *call, T *dest, T v, int pe) {
+// Each is one function for every type (the value passed as its bits): with a callee per type,
+// ptxas held a p_bw / g_bw loop to 32 registers and reloaded loop values from the stack on every
+// slice (elem_bw: 8-20 bytes of spill stores; none with this form).
+__device__ __noinline__ inline void p_routed_bits(const char *call, void *dest, uint64_t bits, unsigned size, int pe) {
   if (proxied(pe)) {
-    proxy_put_inline(proxy_off(call, dest, sizeof(T), pe), &v, sizeof(T), pe);
+    proxy_put_inline(proxy_off(call, dest, size, pe), &bits, size, pe);
     return;
   }
-  *reinterpret_cast<volatile T *>(peer(call, dest, sizeof(T), pe)) = v;
+  char *p = peer(call, dest, size, pe);
+  switch (size) {
+    case 1: *reinterpret_cast<volatile uint8_t *>(p) = static_cast<uint8_t>(bits); break;
+    case 2: *reinterpret_cast<volatile uint16_t *>(p) = static_cast<uint16_t>(bits); break;
+    case 4: *reinterpret_cast<volatile uint32_t *>(p) = static_cast<uint32_t>(bits); break;
+    default: *reinterpret_cast<volatile uint64_t *>(p) = bits; break;
+  }
 }
 template <typename T>
-__device__ __noinline__ T g_routed(const char *call, const T *src, int pe) {
+__device__ __forceinline__ void p_routed(const char *call, T *dest, T v, int pe) {
+  static_assert(sizeof(T) <= 8, "device p of at most 8 bytes");
+  uint64_t bits = 0;
+  memcpy(&bits, &v, sizeof(T));
+  p_routed_bits(call, dest, bits, sizeof(T), pe);
+}
+__device__ __noinline__ inline uint64_t g_routed_bits(const char *call, const void *src, unsigned size, int pe) {
+  uint64_t bits = 0;
   if (proxied(pe)) {
-    T v;
-    proxy_get_bytes(reinterpret_cast<char *>(&v), proxy_off(call, src, sizeof(T), pe), sizeof(T), pe);
-    return v;
+    proxy_get_bytes(reinterpret_cast<char *>(&bits), proxy_off(call, src, size, pe), size, pe);
+    return bits;
   }
-  return load_weak(reinterpret_cast<const T *>(peer(call, src, sizeof(T), pe)));
+  const char *p = peer(call, src, size, pe);
+  switch (size) {
+    case 1: return load_weak(reinterpret_cast<const uint8_t *>(p));
+    case 2: return load_weak(reinterpret_cast<const uint16_t *>(p));
+    case 4: return load_weak(reinterpret_cast<const uint32_t *>(p));
+    default: return load_weak(reinterpret_cast<const uint64_t *>(p));
+  }
+}
+template <typename T>
+__device__ __forceinline__ T g_routed(const char *call, const T *src, int pe) {
+  static_assert(sizeof(T) <= 8, "device g of at most 8 bytes");
+  const uint64_t bits = g_routed_bits(call, src, sizeof(T), pe);
+  T v;
+  memcpy(&v, &bits, sizeof(T));
+  return v;
 }
 
 template <typename T>
