@@ -61,12 +61,16 @@ __device__ __forceinline__ uint64_t *phase_flag(int pe, int slot, int row, int i
 // has already completed (every store of an earlier kernel or copy performed before this kernel
 // starts), and the later work, which starts after this kernel ends with its own L1 contents; the
 // flags are then relaxed system-scope stores and loads (no membar for the release, no L1
-// invalidate per poll).
+// invalidate per poll). With the proxy on, the flag stores stay releases: the data the proxy
+// wrote for earlier kernels is ordered before the flag only through the quiet's acquire.
 template <typename S, bool BOUNDARY = false>
 __device__ __forceinline__ void phase(const char *call, const TeamDev &t, int row) {
-  constexpr auto store_order = BOUNDARY ? cuda::memory_order_relaxed : cuda::memory_order_release;
   constexpr auto load_order = BOUNDARY ? cuda::memory_order_relaxed : cuda::memory_order_acquire;
   auto poll = [](const uint64_t *f) { return sys_atomic<uint64_t>(*const_cast<uint64_t *>(f)).load(load_order); };
+  auto flag = [](uint64_t *f, uint64_t c) {
+    if (BOUNDARY && !proxy_on()) sys_atomic<uint64_t>(*f).store(c, cuda::memory_order_relaxed);
+    else sys_atomic<uint64_t>(*f).store(c, cuda::memory_order_release);
+  };
   S::sync();
   // Operations pushed to the proxy before the phase complete first. Every flag-storing thread
   // waits for that quiet (a warp's lanes need not reconverge after rank 0's wait on their own).
@@ -81,7 +85,7 @@ __device__ __forceinline__ void phase(const char *call, const TeamDev &t, int ro
     if (t.size <= static_cast<int>(GSHMEM_DEV_MAX_TEAM_PES)) {
       for (int k = r; k < t.size - 1; k += w) {
         const int j = (t.me + 1 + k) % t.size;
-        sys_atomic<uint64_t>(*phase_flag(t.pe(j), t.slot, row, t.me)).store(c, store_order);
+        flag(phase_flag(t.pe(j), t.slot, row, t.me), c);
       }
       for (int k = r; k < t.size - 1; k += w) {
         const int j = (t.me + 1 + k) % t.size;
@@ -92,7 +96,7 @@ __device__ __forceinline__ void phase(const char *call, const TeamDev &t, int ro
     } else if (r == 0) {
       if (t.size > 256) fail_value(call, "device collectives support teams of up to 256 PEs; team size", t.size);
       for (int k = 0, d = 1; d < t.size; ++k, d <<= 1) {
-        sys_atomic<uint64_t>(*phase_flag(t.pe((t.me + d) % t.size), t.slot, row, k)).store(c, store_order);
+        flag(phase_flag(t.pe((t.me + d) % t.size), t.slot, row, k), c);
         while (poll(phase_flag(me_w, t.slot, row, k)) < c) {
         }
       }
