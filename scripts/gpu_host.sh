@@ -8,7 +8,9 @@
 # INSTALL_CHECK=1 (also tests/install_check.sh against the build's prefix); in shared mode
 # GPU_FILTER (regex over test names) and GPU_CE_NP (PE counts of the copy-engine tests, e.g. 2);
 # PERFTEST=quick|full: every NVSHMEM-perftest program (tests/perf/perftest) for gshmem and, built
-# from the same sources, NVSHMEM (tests/perf/runner.py --set gpu --peer nvshmem; quick: tiny counts).
+# from the same sources, NVSHMEM (tests/perf/runner.py --set gpu --peer nvshmem; quick: tiny counts);
+# PERFTEST_ROUNDS (alternated rounds, default 1), PERFTEST_ONLY (comma-separated programs: only
+# these are built and run), PERFTEST_PLOTS=0 (no PNGs: a log directory of a few files).
 set -uo pipefail
 LOG=${1:-gpu-host-logs}
 B=${2:-/tmp/b}
@@ -77,7 +79,7 @@ if [ "${INSTALL_CHECK:-0}" = 1 ]; then
 fi
 if [ -n "${PERFTEST:-}" ]; then
   t0=$(date +%s)
-  tests/perf/build_nvshmem.sh /tmp/nvshmem-bin > "$LOG/build-nvshmem.log" 2>&1 ||
+  tests/perf/build_nvshmem.sh /tmp/nvshmem-bin $(echo "${PERFTEST_ONLY:-}" | tr , " ") > "$LOG/build-nvshmem.log" 2>&1 ||
     echo "build_nvshmem failed: $(grep -m5 -i error "$LOG/build-nvshmem.log")"
   if [ "$shared" = 1 ]; then
     export CUDA_MPS_PIPE_DIRECTORY=/tmp/gshmem-mps CUDA_MPS_LOG_DIRECTORY=/tmp/gshmem-mps-log
@@ -86,7 +88,8 @@ if [ -n "${PERFTEST:-}" ]; then
   fi
   timeout "${PERFTEST_TIMEOUT:-400}" python3 tests/perf/runner.py --build "$B" --set gpu --peer nvshmem \
     --peer-dir /tmp/nvshmem-bin --out "$LOG/perftest" $([ "$PERFTEST" = quick ] && echo --quick) \
-    > "$LOG/perftest.log" 2>&1
+    --rounds "${PERFTEST_ROUNDS:-1}" ${PERFTEST_ONLY:+--only "$PERFTEST_ONLY"} \
+    $([ "${PERFTEST_PLOTS:-1}" = 0 ] && echo --no-plots) > "$LOG/perftest.log" 2>&1
   echo "perftest rc=$? in $(( $(date +%s) - t0 )) s"
   if [ "$shared" = 1 ]; then
     echo quit | nvidia-cuda-mps-control

@@ -168,6 +168,8 @@ def main():
                     help="run every program this many times, alternating gshmem and the peer (round column)")
     ap.add_argument("--only", default="", help="comma-separated program names: run only these")
     ap.add_argument("--replot", action="store_true", help="only redraw the plots from OUT/results.csv")
+    ap.add_argument("--no-plots", action="store_true",
+                    help="results.csv and the ratio table only (a run whose OUT must stay a few files)")
     a = ap.parse_args()
     if a.replot:
         with open(os.path.join(a.out, "results.csv")) as f:
@@ -251,7 +253,7 @@ def main():
                 s, size, m, g, u, p, u, " ".join("%.2fx" % x for x in ratios), max(ratios)))
     for n in notes:
         print("note:", n)
-    return plot(rows, a.out)
+    return 0 if a.no_plots else plot(rows, a.out)
 
 
 def plot(rows, out):
