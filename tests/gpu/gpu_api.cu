@@ -16,11 +16,6 @@ __global__ void fill(uint64_t* p, size_t n, uint64_t seed, int pe) {
 __global__ void poison(uint64_t* p, size_t n) {
   for (size_t i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x) p[i] = 0xA5A5A5A5A5A5A5A5ull;
 }
-// Counts words of p that differ from the payload of (seed, pe).
-__global__ void verify(const uint64_t* p, size_t n, uint64_t seed, int pe, unsigned long long* bad) {
-  for (size_t i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x)
-    if (p[i] != payload(seed, pe, i)) atomicAdd(bad, 1ull);
-}
 
 // mode 0: one thread, typed put; 1: warp putmem; 2: block putmem (one block per chunk); 3: nbi + quiet
 __global__ void put_kernel(uint64_t* dst, const uint64_t* src, size_t n, int pe, int mode) {

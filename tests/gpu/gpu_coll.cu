@@ -433,10 +433,6 @@ __global__ void p_round(uint64_t* d, size_t n, int to, uint64_t seed, int me) {
   for (size_t i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x)
     shmem_uint64_p(d + i, payload(seed, me, i), to);
 }
-__global__ void check_round(const uint64_t* d, size_t n, int from, uint64_t seed, unsigned long long* bad) {
-  for (size_t i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x)
-    if (d[i] != payload(seed, from, i)) atomicAdd(bad, 1ull);
-}
 
 void stream_sync_visibility_case(const Ctx& x) {
   // Through the proxy (GSHMEM_FORCE_PROXY) every p is a trigger: fewer words and rounds there. The
@@ -467,9 +463,9 @@ void stream_sync_visibility_case(const Ctx& x) {
     p_round<<<16, 256, 0, x.stream>>>(d, half, right, g_seed + 1000 + r, x.me);
     if (far) p_round<<<16, 256, 0, x.stream>>>(d + half, n - half, (x.me + far) % x.npes, g_seed + 5000 + r, x.me);
     sync(r);
-    check_round<<<16, 256, 0, x.stream>>>(d, half, left, g_seed + 1000 + r, bad);
+    verify<<<16, 256, 0, x.stream>>>(d, half, g_seed + 1000 + r, left, bad);
     if (far)
-      check_round<<<16, 256, 0, x.stream>>>(d + half, n - half, (x.me + x.npes - far) % x.npes, g_seed + 5000 + r, bad);
+      verify<<<16, 256, 0, x.stream>>>(d + half, n - half, g_seed + 5000 + r, (x.me + x.npes - far) % x.npes, bad);
     sync(r + 1);
   }
   CK(cudaStreamSynchronize(x.stream));

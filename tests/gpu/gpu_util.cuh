@@ -30,6 +30,13 @@ __host__ __device__ inline uint64_t payload(uint64_t seed, int pe, uint64_t i) {
   return mix64(seed ^ (static_cast<uint64_t>(pe) << 48) ^ (i * 0x9E3779B97F4A7C15ULL));
 }
 
+// Adds to *bad the number of words of p[0, n) that differ from the payload of (seed, pe). (Each
+// GPU suite is one translation unit, so the header may define a kernel.)
+__global__ void verify(const uint64_t* p, size_t n, uint64_t seed, int pe, unsigned long long* bad) {
+  for (size_t i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x)
+    if (p[i] != payload(seed, pe, i)) atomicAdd(bad, 1ull);
+}
+
 inline void skip_without_gpu() {
   int n = 0;
   if (cudaGetDeviceCount(&n) != cudaSuccess || n == 0) {

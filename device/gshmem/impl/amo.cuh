@@ -26,26 +26,19 @@ constexpr auto relaxed = cuda::memory_order_relaxed;
 __device__ __forceinline__ uint64_t amo64(void *p, int op, uint64_t x, uint64_t y) {
   const size_t g = __cvta_generic_to_global(p);
   uint64_t r;
+#define GSHMEM_AMO64(INSN) asm volatile("atom.relaxed.sys.global." INSN " %0, [%1], %2;" : "=l"(r) : "l"(g), "l"(x) : "memory")
   switch (op) {
-    case GSHMEM_AMO_SWAP:
-      asm volatile("atom.relaxed.sys.global.exch.b64 %0, [%1], %2;" : "=l"(r) : "l"(g), "l"(x) : "memory");
-      return r;
+    case GSHMEM_AMO_SWAP: GSHMEM_AMO64("exch.b64"); break;
     case GSHMEM_AMO_CSWAP:
       asm volatile("atom.relaxed.sys.global.cas.b64 %0, [%1], %2, %3;" : "=l"(r) : "l"(g), "l"(x), "l"(y) : "memory");
-      return r;
-    case GSHMEM_AMO_ADD:
-      asm volatile("atom.relaxed.sys.global.add.u64 %0, [%1], %2;" : "=l"(r) : "l"(g), "l"(x) : "memory");
-      return r;
-    case GSHMEM_AMO_AND:
-      asm volatile("atom.relaxed.sys.global.and.b64 %0, [%1], %2;" : "=l"(r) : "l"(g), "l"(x) : "memory");
-      return r;
-    case GSHMEM_AMO_OR:
-      asm volatile("atom.relaxed.sys.global.or.b64 %0, [%1], %2;" : "=l"(r) : "l"(g), "l"(x) : "memory");
-      return r;
-    default:  // GSHMEM_AMO_XOR
-      asm volatile("atom.relaxed.sys.global.xor.b64 %0, [%1], %2;" : "=l"(r) : "l"(g), "l"(x) : "memory");
-      return r;
+      break;
+    case GSHMEM_AMO_ADD: GSHMEM_AMO64("add.u64"); break;
+    case GSHMEM_AMO_AND: GSHMEM_AMO64("and.b64"); break;
+    case GSHMEM_AMO_OR: GSHMEM_AMO64("or.b64"); break;
+    default: GSHMEM_AMO64("xor.b64"); break;  // GSHMEM_AMO_XOR
   }
+#undef GSHMEM_AMO64
+  return r;
 }
 
 // One atomic operation on an object reached at address p (the peer's copy).
