@@ -48,6 +48,18 @@ void load_module(const char* call, mem::GpuContext& g) {
   if (sz != sizeof(gshmem_device_state)) fatal(call, "collective kernels were built for another device-state layout");
 }
 
+std::string kernel_name(int id) {
+  if (id == k_sync) return "gshmem_k_sync";
+  if (id == k_broadcast) return "gshmem_k_broadcast";
+  if (id == k_fcollect) return "gshmem_k_fcollect";
+  if (id == k_alltoall) return "gshmem_k_alltoall";
+  if (id == k_collect) return "gshmem_k_collect";
+  if (id == k_alltoalls) return "gshmem_k_alltoalls";
+  if (id < k_rs0)
+    return std::string("gshmem_k_reduce_") + kOps[(id - k_reduce0) / kNTypes] + "_" + kTypes[(id - k_reduce0) % kNTypes];
+  return std::string("gshmem_k_rs_") + kOps[(id - k_rs0) / kNTypes] + "_" + kTypes[(id - k_rs0) % kNTypes];
+}
+
 CUfunction kernel(const char* call, mem::GpuContext& g, int id) {
   CUfunction f = g_fn[id].load(std::memory_order_acquire);
   if (__builtin_expect(f != nullptr && g_state_gen.load(std::memory_order_acquire) == mem::published_device_generation(), 1))
@@ -63,16 +75,7 @@ CUfunction kernel(const char* call, mem::GpuContext& g, int id) {
     g_state_gen.store(gen, std::memory_order_release);
   }
   if (!(f = g_fn[id].load())) {
-    std::string name;
-    if (id == k_sync) name = "gshmem_k_sync";
-    else if (id == k_broadcast) name = "gshmem_k_broadcast";
-    else if (id == k_fcollect) name = "gshmem_k_fcollect";
-    else if (id == k_alltoall) name = "gshmem_k_alltoall";
-    else if (id == k_collect) name = "gshmem_k_collect";
-    else if (id == k_alltoalls) name = "gshmem_k_alltoalls";
-    else if (id < k_rs0)
-      name = std::string("gshmem_k_reduce_") + kOps[(id - k_reduce0) / kNTypes] + "_" + kTypes[(id - k_reduce0) % kNTypes];
-    else name = std::string("gshmem_k_rs_") + kOps[(id - k_rs0) / kNTypes] + "_" + kTypes[(id - k_rs0) % kNTypes];
+    const std::string name = kernel_name(id);
     cu_check(call, g.drv->cuModuleGetFunction(&f, g_mod, name.c_str()), ("cuModuleGetFunction(" + name + ")").c_str());
     g_fn[id].store(f, std::memory_order_release);
   }
@@ -246,6 +249,22 @@ void dev_team_sync(const char* call, int team, void* stream) {
   launch(call, k_sync, 1, args, stream);
 }
 
+void dev_preload(const char* call) {
+  mem::GpuContext& g = gpu_for(call);
+  kernel(call, g, k_sync);  // loads the module and refreshes its device state
+  std::lock_guard<std::mutex> lock(g_mu);
+  for (int id = 0; id < kKernels; ++id) {
+    if (g_fn[id].load()) continue;
+    // Not every (operation, type) pair has a kernel (no bitwise operations on floating point).
+    CUfunction f = nullptr;
+    const std::string name = kernel_name(id);
+    const CUresult r = g.drv->cuModuleGetFunction(&f, g_mod, name.c_str());
+    if (r == CUDA_ERROR_NOT_FOUND) continue;
+    cu_check(call, r, ("cuModuleGetFunction(" + name + ")").c_str());
+    g_fn[id].store(f, std::memory_order_release);
+  }
+}
+
 }  // namespace gshmem::coll
 
 #else
@@ -261,6 +280,7 @@ void dev_reduce(const char* call, int, void*, const void*, size_t, size_t, char,
   fatal(call, "built without CUDA");
 }
 void dev_team_sync(const char* call, int, void*) { fatal(call, "built without CUDA"); }
+void dev_preload(const char*) {}
 void dev_collect(const char* call, int, void*, const void*, size_t, void*) { fatal(call, "built without CUDA"); }
 void dev_alltoalls(const char* call, int, void*, const void*, ptrdiff_t, ptrdiff_t, size_t, size_t, void*) {
   fatal(call, "built without CUDA");

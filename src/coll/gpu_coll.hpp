@@ -20,6 +20,11 @@ void dev_broadcast(const char* call, int team, void* dest, const void* src, size
 void dev_fcollect(const char* call, int team, void* dest, const void* src, size_t bytes, void* stream);
 void dev_alltoall(const char* call, int team, void* dest, const void* src, size_t bytes, void* stream);
 void dev_team_sync(const char* call, int team, void* stream);
+// Loads the module and every collective kernel now. The first load of a kernel holds the CUDA
+// context lock until the device's running work ends; with the proxy on, a user kernel waiting for
+// proxied operations would wait for the proxy's CUDA calls behind that lock (docs/gpu.md), so
+// shmem_init loads them all before any user kernel runs.
+void dev_preload(const char* call);
 void dev_collect(const char* call, int team, void* dest, const void* src, size_t bytes, void* stream);
 void dev_alltoalls(const char* call, int team, void* dest, const void* src, ptrdiff_t dst, ptrdiff_t sst,
                    size_t nelems, size_t elem, void* stream);

@@ -14,6 +14,7 @@
 
 #include "bootstrap/uid.hpp"
 #include "coll/dev_teams.hpp"
+#include "coll/gpu_coll.hpp"
 #include "common/log.hpp"
 #include "common/wait.hpp"
 #include "core/info.hpp"
@@ -405,6 +406,7 @@ void init_runtime(const char* call, int requested_thread, int* provided, const b
 #if GSHMEM_HAVE_CUDA
   if (r->ops)
     for (int h : {team::kWorld, team::kShared, team::kNode}) coll::dev_team_publish(call, *r->ops, r->heap, *r->teams.get(h));
+  if (r->ops && r->proxy) coll::dev_preload(call);
 #endif
   phases.mark("device state");
   const Status st = r->boot->barrier();
@@ -521,6 +523,8 @@ void republish_device_state(Runtime& r) {
     s.heap_size = r.heap.size();
     s.heap_base = reinterpret_cast<uint64_t>(r.heap.base());
     s.peer_table = r.heap.peer_table();
+    s.world_mapped = 1;
+    for (int pe = 0; pe < r.npes; ++pe) s.world_mapped &= r.heap.device_segment(pe) != 0;
     if (r.tcp)
       r.tcp->set_segment(transport::Seg::device, reinterpret_cast<char*>(r.heap.device_segment(r.my_pe)),
                          GSHMEM_DEV_CTRL_BYTES + r.heap.size());

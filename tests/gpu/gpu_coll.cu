@@ -456,6 +456,12 @@ void stream_sync_visibility_case(const Ctx& x) {
       default: shmemx_team_sync_on_stream(SHMEM_TEAM_WORLD, x.stream); break;
     }
   };
+  // Both kernels are launched once, empty, before the loop: the first launch of a kernel loads it
+  // (lazy module loading) and holds the context lock until earlier work ends, and a p_round waiting
+  // for the proxy, whose copies need that lock, would then never end (docs/gpu.md).
+  p_round<<<1, 32, 0, x.stream>>>(d, 0, right, 0, x.me);
+  verify<<<1, 32, 0, x.stream>>>(d, 0, 0, left, bad);
+  CK(cudaStreamSynchronize(x.stream));
   const int rounds = proxy ? 8 : 64;
   const int far = x.npes > 2 ? 2 : 0;  // me + 2 and me - 2, in the second half of d
   const size_t half = far ? n / 2 : n;

@@ -50,7 +50,8 @@ typedef struct gshmem_device_state {
   uint64_t heap_size;     /* user heap bytes per PE (grows; same on every PE) */
   uint64_t heap_base;     /* this PE's user heap = window_base + my_pe*stride + CTRL_BYTES */
   uint32_t initialized;
-  uint32_t reserved;
+  uint32_t world_mapped; /* 1: every PE's segment is mapped here, so team WORLD's device descriptor is
+                           {npes, my_pe, slot 0, start 0, stride 1} (impl/team.cuh reads it from here) */
   uint64_t peer_table; /* 0 in window mode; else device pointer to uint64_t[npes] segment bases */
   /* The proxy FIFO (src/proxy/gpu_proxy.cpp); proxy_slots == 0: no PE is reached through it. */
   uint64_t proxy_slots;   /* gshmem_trigger[1 << proxy_log2], host-pinned, device-mapped */
