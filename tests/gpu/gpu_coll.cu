@@ -502,8 +502,10 @@ void all_cases(const Ctx& x, int team) {
       for (size_t bytes : {size_t{8}, size_t{1001}, size_t{65536}, big ? size_t{3u << 20} : size_t{200000}})
         data_case(x, c, sc, team, bytes, 1);
     data_case(x, kFcollect, sc, team, 24, 5);
-    // the LL limits (thread scope: 128 bytes; warp, block: 4 KiB) and one byte past them
-    for (size_t bytes : {size_t{128}, size_t{129}, size_t{4096}, size_t{4097}})
+    // the LL limits (broadcast: thread 128 bytes, warp and block 4 KiB; fcollect: thread 64 bytes,
+    // warp 2 KiB, block 4 KiB) and one byte past them
+    for (size_t bytes : {size_t{64}, size_t{65}, size_t{128}, size_t{129}, size_t{2048}, size_t{2049}, size_t{4096},
+                         size_t{4097}})
       for (Coll c : {kBcast, kFcollect}) data_case(x, c, sc, team, bytes, 3);
     if (sc <= kBlock) ll_mixed_case(x, sc, team);
     for (size_t base : {size_t{0}, size_t{5}, size_t{4096}, big ? size_t{1u << 20} : size_t{30000}}) collect_case(x, sc, team, base);

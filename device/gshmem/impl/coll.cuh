@@ -43,7 +43,7 @@ __device__ __forceinline__ void broadcast(const char *call, int handle, void *de
   const TeamDev t = team(call, handle);
   if (static_cast<unsigned>(root) >= static_cast<unsigned>(t.size))
     fail_value(call, "PE_root is not in the team; PE_root", root);
-  if (ll_fits<S>(t, bytes, nrows)) {
+  if (ll_fits<S>(t, bytes, nrows, 1)) {
     (void)peer(call, dest, bytes, st().my_pe);  // the device checks of the push path
     if (t.me == root) (void)peer(call, src, bytes, st().my_pe);
     return broadcast_ll<S>(t, dest, src, bytes, root);
@@ -72,7 +72,7 @@ template <typename S>
 __device__ __forceinline__ void fcollect(const char *call, int handle, void *dest, const void *src, size_t bytes,
                                          int row = 0, int nrows = 1) {
   const TeamDev t = team(call, handle);
-  if (ll_fits<S>(t, bytes, nrows)) {
+  if (ll_fits<S>(t, bytes, nrows, 2)) {
     (void)peer(call, dest, bytes * static_cast<size_t>(t.size), st().my_pe);  // the device checks of the push path
     (void)peer(call, src, bytes, st().my_pe);
     return fcollect_ll<S>(t, dest, src, bytes);

@@ -36,8 +36,13 @@ namespace gshmem::dev {
 
 constexpr size_t kLLPayload = GSHMEM_DEV_LL_BYTES / 2;  // data bytes per sender and round: 4 KiB
 // Broadcast and fcollect go LL while each thread of the scope moves at most this many 16-byte
-// pairs of words per peer (thread scope: 128 bytes; a warp or block: every size up to 4 KiB);
-// beyond that one thread's stream of words costs more than the phase of the push path.
+// pairs of words: a broadcast's pairs per peer, an fcollect's twice that (it sends its own and
+// receives as many from each peer, in turn). So broadcast up to 128 bytes at thread scope and
+// 4 KiB for a warp or block; fcollect up to 64 bytes per member at thread scope, 2 KiB for a warp
+// and 4 KiB for a block. Each 4 pairs are one memory round trip on the thread's path (about
+// 0.6 us each on 2 x H200, from the size steps of bcast_latency and fcollect_latency); beyond 4 of
+// them the push path's phase is cheaper (fcollect of 128 bytes per member at thread scope: 5.8 us
+// LL, while 256 bytes pushed took 4.3 us).
 constexpr size_t kLLMaxPairsPerThread = 16;
 
 __device__ __forceinline__ uint64_t *ll_buf(int pe, int slot, int parity, int sender) {
@@ -72,11 +77,11 @@ __device__ __forceinline__ bool ll_team(const TeamDev &t) {
   return t.size > 1 && t.size <= static_cast<int>(GSHMEM_DEV_MAX_TEAM_PES);
 }
 
-// Whether a broadcast or fcollect of bytes per member goes LL.
+// Whether a broadcast (ways 1) or fcollect (ways 2) of bytes per member goes LL.
 template <typename S>
-__device__ __forceinline__ bool ll_fits(const TeamDev &t, size_t bytes, int nrows) {
+__device__ __forceinline__ bool ll_fits(const TeamDev &t, size_t bytes, int nrows, size_t ways) {
   return nrows == 1 && ll_team(t) && bytes <= kLLPayload &&
-         (bytes + 7) / 8 <= kLLMaxPairsPerThread * static_cast<size_t>(S::size());
+         ways * ((bytes + 7) / 8) <= kLLMaxPairsPerThread * static_cast<size_t>(S::size());
 }
 
 struct LLRound {
