@@ -10,6 +10,7 @@
 #include "coll/groups.hpp"
 #include "coll/team_coll.hpp"
 #include "common/fatal.hpp"
+#include "common/log.hpp"
 #include "mem/device_state.hpp"
 
 #if GSHMEM_HAVE_CUDA
@@ -41,11 +42,21 @@ mem::GpuContext& gpu_for(const char* call) {
   return e.ops->gpu();
 }
 
-void load_module(const char* call, mem::GpuContext& g) {
-  cu_check(call, g.drv->cuModuleLoadData(&g_mod, gshmem_dev_coll_fatbin), "cuModuleLoadData(collective kernels)");
+// Loads the module (g_mu held). A GPU the fatbin has no code for ends the job when required; else
+// the call returns false and leaves the module unloaded.
+bool load_module(const char* call, mem::GpuContext& g, bool required = true) {
+  const CUresult r = g.drv->cuModuleLoadData(&g_mod, gshmem_dev_coll_fatbin);
+  if (r != CUDA_SUCCESS && !required) {
+    g_mod = nullptr;
+    GSHMEM_WARN(Subsys::coll, "%s: the collective kernels do not load on this GPU (%s); on-stream and GPU-buffer "
+                "collectives will fail", call, cu::error_string(r));
+    return false;
+  }
+  cu_check(call, r, "cuModuleLoadData(collective kernels)");
   size_t sz = 0;
   cu_check(call, g.drv->cuModuleGetGlobal(&g_state_ptr, &sz, g_mod, "gshmemi_dstate"), "cuModuleGetGlobal(gshmemi_dstate)");
   if (sz != sizeof(gshmem_device_state)) fatal(call, "collective kernels were built for another device-state layout");
+  return true;
 }
 
 std::string kernel_name(int id) {
@@ -251,7 +262,14 @@ void dev_team_sync(const char* call, int team, void* stream) {
 
 void dev_preload(const char* call) {
   mem::GpuContext& g = gpu_for(call);
-  kernel(call, g, k_sync);  // loads the module and refreshes its device state
+  {
+    // A GPU the module has no code for is not an init error: only the device collectives need
+    // it, and their first call reports it.
+    std::lock_guard<std::mutex> lock(g_mu);
+    if (!g_mod && !load_module(call, g, false)) return;
+  }
+  kernel(call, g, k_sync);  // refreshes the module's device state
+  // cuModuleGetFunction loads a kernel under lazy loading (CUDA programming guide, Lazy Loading).
   std::lock_guard<std::mutex> lock(g_mu);
   for (int id = 0; id < kKernels; ++id) {
     if (g_fn[id].load()) continue;

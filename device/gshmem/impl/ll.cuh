@@ -192,10 +192,11 @@ template <typename S>
 __device__ __forceinline__ void settle_ll(const TeamDev &t) {
   if (!ll_team(t)) return;
   S::sync();  // the leader wrote the LL count and the settled count before this
-  const uint64_t c = *ll_count(t.slot);
+  // Both counters are loaded before either is tested: two loads in flight, one L2 round trip.
+  const uint64_t c = *ll_count(t.slot), published = *ll_published(t.slot);
   // Nothing to do when the team never ran an LL round, or every member is known to be past the
   // last one (this member published it and saw the others' words: ll_published).
-  if (!c || *ll_published(t.slot) >= c) return;
+  if (!c || published >= c) return;
   const int r = S::rank(), w = S::size(), me_w = t.pe(t.me);
   // release: orders the scope's dest stores of those rounds (after the scope barrier)
   for (int k = r; k < t.size - 1; k += w)
