@@ -3,7 +3,8 @@
 // thread j moves elements j, j+T, ... of the first size/4 ints of the peer's buffer, the same
 // addresses every iteration; p: syncthreads, thread 0 fence.sc.sys, syncthreads; g: syncthreads),
 // once per access flavour, on the peer address that shmem_ptr gives, once through gshmem's own
-// shmem_int_g / shmem_int_p, and once with gshmem's address translation but no proxy check. CUDA
+// shmem_int_g / shmem_int_p (and once more with p's rounds closed by shmem_quiet), once with
+// gshmem's address translation but no proxy check, and once with it and a weak access. CUDA
 // events around one launch of -n iterations after a warm-up launch; CSV rows "impl,suite,npes,size,metric,value,unit" (metric = shape_flavour).
 // Not a user benchmark: the measurements behind the choice in device/gshmem/impl/rma.cuh
 // (docs/perf/definitions.md).
@@ -14,8 +15,12 @@
 #include <cstdlib>
 #include <cstring>
 
-enum Flavor { weak_cxx, volatile_cxx, relaxed_sys, weak_asm, cg_asm, lib, lib_noproxy };
-static const char* kFlavor[] = {"weak_cxx", "volatile", "relaxed_sys", "weak_asm", "cg_asm", "gshmem", "gshmem_noproxycheck"};
+// lib_weak: gshmem's address translation with a weak access; lib_quiet: gshmem's p/g with p's
+// round closed by shmem_quiet (as shmem_p_latency does) instead of __threadfence_system.
+enum Flavor { weak_cxx, volatile_cxx, relaxed_sys, weak_asm, cg_asm, lib, lib_noproxy, lib_weak, lib_quiet, kFlavors };
+static const char* kFlavor[] = {"weak_cxx", "volatile", "relaxed_sys", "weak_asm", "cg_asm",
+                                "gshmem", "gshmem_noproxycheck", "gshmem_addr_weak", "gshmem_quiet"};
+static_assert(sizeof(kFlavor) / sizeof(kFlavor[0]) == kFlavors, "one name per flavour");
 
 template <int F>
 __device__ __forceinline__ int load(const int* p, const int* sym) {
@@ -25,7 +30,8 @@ __device__ __forceinline__ int load(const int* p, const int* sym) {
   else if constexpr (F == relaxed_sys) asm volatile("ld.relaxed.sys.global.b32 %0, [%1];" : "=r"(v) : "l"(p) : "memory");
   else if constexpr (F == weak_asm) asm volatile("ld.global.b32 %0, [%1];" : "=r"(v) : "l"(p) : "memory");
   else if constexpr (F == cg_asm) asm volatile("ld.global.cg.b32 %0, [%1];" : "=r"(v) : "l"(p) : "memory");
-  else if constexpr (F == lib) v = shmem_int_g(sym, 1);
+  else if constexpr (F == lib || F == lib_quiet) v = shmem_int_g(sym, 1);
+  else if constexpr (F == lib_weak) v = *reinterpret_cast<const int*>(gshmem::dev::peer("g", sym, 4, 1));
   else v = gshmem::dev::load_weak(reinterpret_cast<const int*>(gshmem::dev::peer("g", sym, 4, 1)));
   return v;
 }
@@ -36,7 +42,8 @@ __device__ __forceinline__ void store(int* p, int* sym, int v) {
   else if constexpr (F == relaxed_sys) asm volatile("st.relaxed.sys.global.b32 [%0], %1;" ::"l"(p), "r"(v) : "memory");
   else if constexpr (F == weak_asm) asm volatile("st.global.b32 [%0], %1;" ::"l"(p), "r"(v) : "memory");
   else if constexpr (F == cg_asm) asm volatile("st.global.cg.b32 [%0], %1;" ::"l"(p), "r"(v) : "memory");
-  else if constexpr (F == lib) shmem_int_p(sym, v, 1);
+  else if constexpr (F == lib || F == lib_quiet) shmem_int_p(sym, v, 1);
+  else if constexpr (F == lib_weak) *reinterpret_cast<int*>(gshmem::dev::peer("p", sym, 4, 1)) = v;
   else *reinterpret_cast<volatile int*>(gshmem::dev::peer("p", sym, 4, 1)) = v;
 }
 
@@ -52,7 +59,10 @@ __global__ void __launch_bounds__(1024) p_shape(int* buf, int* remote, size_t n,
   for (int i = 0; i < iters; ++i) {
     for (size_t j = threadIdx.x; j < n; j += blockDim.x) store<F>(remote + j, buf + j, buf[j]);
     __syncthreads();
-    if (threadIdx.x == 0) __threadfence_system();
+    if (threadIdx.x == 0) {
+      if constexpr (F == lib_quiet) shmem_quiet();
+      else __threadfence_system();
+    }
     __syncthreads();
   }
 }
@@ -91,13 +101,14 @@ int main(int argc, char** argv) {
       shmem_global_exit(1);
     }
     printf("impl,suite,npes,size,metric,value,unit\n");
-    const L gl[] = {gk<0>, gk<1>, gk<2>, gk<3>, gk<4>, gk<5>, gk<6>};
-    const L pl[] = {pk<0>, pk<1>, pk<2>, pk<3>, pk<4>, pk<5>, pk<6>};
+    const L gl[] = {gk<0>, gk<1>, gk<2>, gk<3>, gk<4>, gk<5>, gk<6>, gk<7>, gk<8>};
+    const L pl[] = {pk<0>, pk<1>, pk<2>, pk<3>, pk<4>, pk<5>, pk<6>, pk<7>, pk<8>};
+    static_assert(sizeof(gl) / sizeof(gl[0]) == kFlavors && sizeof(pl) / sizeof(pl[0]) == kFlavors, "one kernel per flavour");
     cudaEvent_t a, b;
     cudaEventCreate(&a);
     cudaEventCreate(&b);
     for (int shape = 0; shape < 2; ++shape)
-      for (int f = 0; f < 7; ++f)
+      for (int f = 0; f < kFlavors; ++f)
         for (size_t size = 4; size <= max; size *= 4) {
           const L k = shape ? pl[f] : gl[f];
           k(buf, remote, size / 4, warmup, threads);
