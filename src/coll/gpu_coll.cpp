@@ -71,6 +71,18 @@ std::string kernel_name(int id) {
   return std::string("gshmem_k_rs_") + kOps[(id - k_rs0) / kNTypes] + "_" + kTypes[(id - k_rs0) % kNTypes];
 }
 
+// Kernel id's handle from the module, kept in g_fn (g_mu held). An absent kernel is an error when
+// required; else null (not every (operation, type) pair has one: no bitwise operations on floats).
+CUfunction fetch(const char* call, mem::GpuContext& g, int id, bool required) {
+  CUfunction f = nullptr;
+  const std::string name = kernel_name(id);
+  const CUresult r = g.drv->cuModuleGetFunction(&f, g_mod, name.c_str());
+  if (r == CUDA_ERROR_NOT_FOUND && !required) return nullptr;
+  cu_check(call, r, ("cuModuleGetFunction(" + name + ")").c_str());
+  g_fn[id].store(f, std::memory_order_release);
+  return f;
+}
+
 CUfunction kernel(const char* call, mem::GpuContext& g, int id) {
   CUfunction f = g_fn[id].load(std::memory_order_acquire);
   if (__builtin_expect(f != nullptr && g_state_gen.load(std::memory_order_acquire) == mem::published_device_generation(), 1))
@@ -85,11 +97,7 @@ CUfunction kernel(const char* call, mem::GpuContext& g, int id) {
     cu_check(call, g.drv->cuStreamSynchronize(g.stream), "cuStreamSynchronize");
     g_state_gen.store(gen, std::memory_order_release);
   }
-  if (!(f = g_fn[id].load())) {
-    const std::string name = kernel_name(id);
-    cu_check(call, g.drv->cuModuleGetFunction(&f, g_mod, name.c_str()), ("cuModuleGetFunction(" + name + ")").c_str());
-    g_fn[id].store(f, std::memory_order_release);
-  }
+  if (!(f = g_fn[id].load())) f = fetch(call, g, id, true);
   return f;
 }
 
@@ -271,16 +279,8 @@ void dev_preload(const char* call) {
   kernel(call, g, k_sync);  // refreshes the module's device state
   // cuModuleGetFunction loads a kernel under lazy loading (CUDA programming guide, Lazy Loading).
   std::lock_guard<std::mutex> lock(g_mu);
-  for (int id = 0; id < kKernels; ++id) {
-    if (g_fn[id].load()) continue;
-    // Not every (operation, type) pair has a kernel (no bitwise operations on floating point).
-    CUfunction f = nullptr;
-    const std::string name = kernel_name(id);
-    const CUresult r = g.drv->cuModuleGetFunction(&f, g_mod, name.c_str());
-    if (r == CUDA_ERROR_NOT_FOUND) continue;
-    cu_check(call, r, ("cuModuleGetFunction(" + name + ")").c_str());
-    g_fn[id].store(f, std::memory_order_release);
-  }
+  for (int id = 0; id < kKernels; ++id)
+    if (!g_fn[id].load()) fetch(call, g, id, false);
 }
 
 }  // namespace gshmem::coll
