@@ -532,6 +532,11 @@ void republish_device_state(Runtime& r) {
 #if GSHMEM_HAVE_CUDA
   if (r.proxy) r.proxy->fill(&s);
 #endif
+  // The device's fast path (impl/core.cuh window_peer) offsets an address by (pe - my_pe) *
+  // window_stride; anything else (a proxy, a peer table, a heap not where the window puts it)
+  // routes p, g and atomics out of line.
+  s.routed = s.proxy_slots != 0 || s.peer_table != 0 || !s.window_stride ||
+             s.heap_base != s.window_base + static_cast<uint64_t>(r.my_pe) * s.window_stride + GSHMEM_DEV_CTRL_BYTES;
   s.initialized = 1;
   mem::publish_device_state(s);
 }

@@ -289,6 +289,36 @@ void data_case(const Ctx& x, Coll c, Scope s, int team, size_t bytes, int reps) 
   shmem_free(src);
 }
 
+// Broadcast with dest and src in one symmetric buffer: in place (dest == src), and dest past src
+// at an offset of 4 or 5 modulo 8 (not 8-byte aligned). The LL root writes its own dest from the
+// registers it sends from when the two are apart. Every byte of the buffer is checked: the
+// bytes outside dest must keep this PE's own data. (A partial overlap is undefined in OpenSHMEM.)
+void bcast_layout_case(const Ctx& x, Scope s, int team, size_t bytes, size_t dst_off) {
+  const int tme = shmem_team_my_pe(team), root = shmem_team_n_pes(team) - 1;
+  const size_t total = dst_off + bytes + 8;
+  std::vector<unsigned char> h(total);
+  for (size_t i = 0; i < total; ++i) h[i] = src_byte(x.me, i);
+  unsigned char* buf = static_cast<unsigned char*>(shmem_malloc(total));
+  CK(cudaMemcpy(buf, h.data(), total, cudaMemcpyHostToDevice));
+  CK(cudaDeviceSynchronize());
+  shmem_barrier_all();
+  coll_kernel<unsigned char><<<1, 256, 0, x.stream>>>(kBcast, s, team, buf + dst_off, buf, bytes, root, 1);
+  CK(cudaStreamSynchronize(x.stream));
+  std::vector<unsigned char> got(total);
+  CK(cudaMemcpy(got.data(), buf, total, cudaMemcpyDeviceToHost));
+  const int root_w = shmem_team_translate_pe(team, root, SHMEM_TEAM_WORLD);
+  size_t bad = 0, first = 0;
+  for (size_t i = 0; i < total; ++i) {
+    const bool in_dest = i >= dst_off && i < dst_off + bytes;
+    const unsigned char want = in_dest ? src_byte(root_w, i - dst_off) : src_byte(x.me, i);
+    if (got[i] != want && bad++ == 0) first = i;
+  }
+  EXPECT(bad == 0, "%s broadcast team %d (index %d) %zu bytes, dest at src + %zu: %zu of %zu bytes wrong, first at %zu",
+         scope_name[s], team, tme, bytes, dst_off, bad, total, first);
+  shmem_barrier_all();
+  shmem_free(buf);
+}
+
 // collect with a different size on every member (base + 7 * team index bytes), and alltoalls
 // of uint32 elements with dest stride 2 and source stride 3; gaps in dest must stay poisoned.
 void collect_case(const Ctx& x, Scope s, int team, size_t base) {
@@ -508,6 +538,9 @@ void all_cases(const Ctx& x, int team) {
                          size_t{4097}})
       for (Coll c : {kBcast, kFcollect}) data_case(x, c, sc, team, bytes, 3);
     if (sc <= kBlock) ll_mixed_case(x, sc, team);
+    if (sc <= kBlock)
+      for (size_t bytes : {size_t{100}, size_t{128}, size_t{4096}})
+        for (size_t off : {size_t{0}, bytes + 4, bytes + 13}) bcast_layout_case(x, sc, team, bytes, off);
     for (size_t base : {size_t{0}, size_t{5}, size_t{4096}, big ? size_t{1u << 20} : size_t{30000}}) collect_case(x, sc, team, base);
     for (size_t n : {size_t{1}, size_t{33}, big ? size_t{100000} : size_t{3000}}) alltoalls_case(x, sc, team, n);
     for (size_t n : {size_t{1}, size_t{16}, size_t{1000}, big ? size_t{1u << 20} : size_t{70001}}) {

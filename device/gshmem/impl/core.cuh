@@ -80,17 +80,21 @@ __device__ __forceinline__ char *peer(const char *call, const void *addr, size_t
 }
 
 // False in the common case, where every PE is reached by loads and stores through the VMM window
-// (no proxy, no segment table): then a peer address is arithmetic on constant-bank words, with
-// no load. The calls a user repeats in a loop (p, g, atomics) test this once, as one uniform
-// branch the compiler lays out as not taken, and keep their other routes out of line: each
-// further branch or table load in that loop costs time per call (NVSHMEM's g_latency shape on
-// 2 x H100: 0.215 us per round with the proxy test inline, 0.153 without; see docs/perf).
-__device__ __forceinline__ bool routed() { return __builtin_expect((st().proxy_slots | st().peer_table) != 0, 0); }
+// (no proxy, no segment table; the host's republish_device_state sets the word): then a peer
+// address is the local address plus (pe - my_pe) * window_stride, one multiply-add on
+// constant-bank words and no load. The calls a user repeats in a loop (p, g, atomics) test this
+// once, as one uniform branch the compiler lays out as not taken, and keep their other routes out
+// of line: each further branch, table load or constant-bank word in that loop costs time per call
+// (NVSHMEM's g_latency shape on 2 x H100: 0.215 us per round with the proxy test inline, 0.153
+// without; shmem_gp_flavors on 2 x H200: 0.027 us per p for the translation through heap_base
+// and the window base, 0.013 us for a two-word proxy test; see docs/perf).
+__device__ __forceinline__ bool routed() { return __builtin_expect(st().routed != 0, 0); }
 
 // pe's copy of [addr, addr + bytes) when !routed().
 __device__ __forceinline__ char *window_peer(const char *call, const void *addr, size_t bytes, int pe) {
-  const uint64_t off = heap_off(call, addr, bytes, pe);
-  return window_segment(pe) + GSHMEM_DEV_CTRL_BYTES + off;
+  (void)heap_off(call, addr, bytes, pe);  // the checks, when compiled in
+  return const_cast<char *>(static_cast<const char *>(addr)) +
+         static_cast<int64_t>(pe - st().my_pe) * static_cast<int64_t>(st().window_stride);
 }
 
 template <typename T>

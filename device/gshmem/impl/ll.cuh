@@ -120,9 +120,13 @@ inline constexpr int ll_batch = std::is_same_v<S, Block> ? 1 : 4;
 __device__ __forceinline__ size_t ll_pairs(size_t bytes) { return bytes ? (bytes + 7) / 8 : 1; }
 
 // Sends [src, src + bytes) (nothing but a token when bytes is 0) as this round's LL words into
-// this member's area on every other member.
+// this member's area on every other member. With copy_to (a range that does not overlap src), the
+// thread also stores the data of its words there, from the registers it sends them from: a
+// broadcast root's own dest costs no second pass of loads (each pass is a memory round trip per
+// batch on the root's path; thread-scope broadcast of 128 bytes had 4 batches in each).
 template <typename S>
-__device__ __forceinline__ void ll_send(const TeamDev &t, const LLRound &q, const void *src, size_t bytes) {
+__device__ __forceinline__ void ll_send(const TeamDev &t, const LLRound &q, const void *src, size_t bytes,
+                                        void *copy_to = nullptr) {
   constexpr int U = ll_batch<S>;
   const unsigned char *s = static_cast<const unsigned char *>(src);
   const size_t np = ll_pairs(bytes);
@@ -151,6 +155,21 @@ __device__ __forceinline__ void ll_send(const TeamDev &t, const LLRound &q, cons
 #pragma unroll
       for (int u = 0; u < U; ++u)
         if (p0 + u * w < np) ll_store2(buf + 2 * (p0 + u * w), x[u], y[u]);
+    }
+    if (copy_to && bytes) {
+      unsigned char *d = static_cast<unsigned char *>(copy_to);
+      const bool d8 = (reinterpret_cast<uintptr_t>(d) & 7) == 0;
+#pragma unroll
+      for (int u = 0; u < U; ++u) {
+        const size_t p = p0 + u * w;
+        if (p >= np) continue;
+        const uint64_t v = static_cast<uint64_t>(static_cast<uint32_t>(y[u])) << 32 | static_cast<uint32_t>(x[u]);
+        if (d8 && 8 * p + 8 <= bytes) {
+          *reinterpret_cast<uint64_t *>(d + 8 * p) = v;
+        } else {
+          for (size_t b = 0; b < 8 && 8 * p + b < bytes; ++b) d[8 * p + b] = static_cast<unsigned char>(v >> (8 * b));
+        }
+      }
     }
   }
 }
@@ -333,48 +352,91 @@ __device__ __forceinline__ uint64_t *raw_flag(int pe, int slot, int sender) {
          static_cast<size_t>(slot) * GSHMEM_DEV_MAX_TEAM_PES + sender;
 }
 
+// A thread's copy into a raw area: 4 x 16 bytes per memory round trip when both ends are 16-byte
+// aligned (the raw areas are), else ll_copy_local's 4 x 8. Full batches carry no predicates: a
+// predicated load into a batch register makes the compiler keep that register's old value.
+__device__ __forceinline__ void raw_copy(char *d, const char *s, size_t bytes) {
+  size_t done = 0;
+  if (((reinterpret_cast<uintptr_t>(d) | reinterpret_cast<uintptr_t>(s)) & 15) == 0) {
+    const uint4 *s4 = reinterpret_cast<const uint4 *>(s);
+    uint4 *d4 = reinterpret_cast<uint4 *>(d);
+    const size_t nq = bytes / 16;
+    size_t i = 0;
+#pragma unroll 1
+    for (; i + 4 <= nq; i += 4) {
+      const uint4 a = s4[i], b = s4[i + 1], c = s4[i + 2], e = s4[i + 3];
+      d4[i] = a;
+      d4[i + 1] = b;
+      d4[i + 2] = c;
+      d4[i + 3] = e;
+    }
+#pragma unroll 1
+    for (; i < nq; ++i) d4[i] = s4[i];
+    done = nq * 16;
+  }
+  ll_copy_local<Thread>(d + done, s + done, bytes - done);
+}
+
 // One thread: sends bytes of src to every other member.
 __device__ __forceinline__ void raw_send(const TeamDev &t, const LLRound &q, const void *src, size_t bytes) {
+#pragma unroll 1
   for (int k = 1; k < t.size; ++k)
-    ll_copy_local<Thread>(raw_buf(t.pe((t.me + k) % t.size), t.slot, q.par, t.me), static_cast<const char *>(src),
-                          bytes);
+    raw_copy(raw_buf(t.pe((t.me + k) % t.size), t.slot, q.par, t.me), static_cast<const char *>(src), bytes);
+#pragma unroll 1
   for (int k = 1; k < t.size; ++k)
     sys_atomic<uint64_t>(*raw_flag(t.pe((t.me + k) % t.size), t.slot, t.me)).store(q.c, cuda::memory_order_release);
 }
 
-// Waits for member j's flag of this round; returns its data in this PE's raw area.
-__device__ __forceinline__ const char *raw_wait(const TeamDev &t, const LLRound &q, int j) {
+// Waits for member j's flag of this round (an acquire: its data in this PE's raw area is visible).
+__device__ __forceinline__ void raw_wait(const TeamDev &t, const LLRound &q, int j) {
   const int me_w = t.pe(t.me);
   while (load_acquire(raw_flag(me_w, t.slot, j)) < q.c) {
   }
-  return raw_buf(me_w, t.slot, q.par, j);
 }
 
+// Every member's flag first, then the combine: in team order, like reduce_ll (bit-identical
+// results everywhere), K elements at a time with every load of the K issued before the first
+// store (a dest store may alias the next loads, so each K costs one memory round trip), the
+// remainder one element at a time. Member j's source is arithmetic on the raw area's base, not a
+// table (one indexed by member lives in local memory). Out of line, and a kernel that calls two
+// out-of-line collectives can be given 32 registers by ptxas (the perftest reduction kernel is):
+// full batches without predicates keep it from spilling. In place is fine: every word was sent
+// before, and element i of src is read before dest[i] is written.
 template <typename T, typename Op>
 __device__ __noinline__ void reduce_raw(const TeamDev &t, T *dest, const T *src, size_t n) {
   const LLRound q = ll_begin<Thread>(t);
   raw_send(t, q, src, n * sizeof(T));
-  const T *from[GSHMEM_DEV_MAX_TEAM_PES];
-  for (int j = 0; j < t.size; ++j) from[j] = j == t.me ? src : reinterpret_cast<const T *>(raw_wait(t, q, j));
-  // In team order, like reduce_ll (bit-identical results everywhere), K elements at a time with
-  // every load of the K issued before the first store. In place is fine: every word was sent
-  // before, and element i of src is read before dest[i] is written.
+#pragma unroll 1
+  for (int j = 0; j < t.size; ++j)
+    if (j != t.me) raw_wait(t, q, j);
+  const T *raw0 = reinterpret_cast<const T *>(raw_buf(t.pe(t.me), t.slot, q.par, 0));
+  constexpr size_t kStride = kLLPayload / sizeof(T);  // elements from one sender's area to the next
+  auto from = [&](int j) { return j == t.me ? src : raw0 + static_cast<size_t>(j) * kStride; };
   constexpr int K = sizeof(T) >= 8 ? 4 : 8;
-  for (size_t i0 = 0; i0 < n; i0 += K) {
+  size_t i0 = 0;
+#pragma unroll 1
+  for (; i0 + K <= n; i0 += K) {
     T acc[K], v[K];
+    const T *f0 = from(0) + i0;
 #pragma unroll
-    for (int k = 0; k < K; ++k)
-      if (i0 + k < n) acc[k] = from[0][i0 + k];
+    for (int k = 0; k < K; ++k) acc[k] = f0[k];
+#pragma unroll 1
     for (int j = 1; j < t.size; ++j) {
+      const T *fj = from(j) + i0;
 #pragma unroll
-      for (int k = 0; k < K; ++k)
-        if (i0 + k < n) v[k] = from[j][i0 + k];
+      for (int k = 0; k < K; ++k) v[k] = fj[k];
 #pragma unroll
       for (int k = 0; k < K; ++k) acc[k] = Op()(acc[k], v[k]);
     }
 #pragma unroll
-    for (int k = 0; k < K; ++k)
-      if (i0 + k < n) dest[i0 + k] = acc[k];
+    for (int k = 0; k < K; ++k) dest[i0 + k] = acc[k];
+  }
+#pragma unroll 1
+  for (; i0 < n; ++i0) {
+    T acc = from(0)[i0];
+#pragma unroll 1
+    for (int j = 1; j < t.size; ++j) acc = Op()(acc, from(j)[i0]);
+    dest[i0] = acc;
   }
   ll_end<Thread>(t, q);
 }
@@ -391,10 +453,15 @@ __device__ __forceinline__ void reduce_small(const TeamDev &t, T *dest, const T 
 template <typename S>
 __device__ __forceinline__ void broadcast_ll(const TeamDev &t, void *dest, const void *src, size_t bytes, int root) {
   const LLRound q = ll_begin<S>(t);
-  ll_send<S>(t, q, src, t.me == root ? bytes : 0);
-  if (t.me == root && dest != src) {
-    S::sync();  // dest may overlap src: every word sent first
-    ll_copy_local<S>(static_cast<char *>(dest), static_cast<const char *>(src), bytes);
+  // The root's own dest: written while sending when it does not overlap src; a partial overlap
+  // copies after every word is sent (dest == src needs nothing).
+  const char *s0 = static_cast<const char *>(src);
+  char *d0 = static_cast<char *>(dest);
+  const bool apart = d0 + bytes <= s0 || s0 + bytes <= d0;
+  ll_send<S>(t, q, src, t.me == root ? bytes : 0, t.me == root && apart ? dest : nullptr);
+  if (t.me == root && !apart && dest != src) {
+    S::sync();
+    ll_copy_local<S>(d0, s0, bytes);
   }
   const int me_w = t.pe(t.me);
   for (int k = 1; k < t.size; ++k) {

@@ -14,7 +14,7 @@
 
 #include "gshmem/export.h"
 
-#define GSHMEM_DEVICE_STATE_VERSION 4u
+#define GSHMEM_DEVICE_STATE_VERSION 5u
 /* 16 MiB (a multiple of the 2 MiB VMM granularity, so the user heap starts 16 MiB-aligned on
  * every PE); most of it is the LL area of the small team reductions. */
 #define GSHMEM_DEV_CTRL_BYTES (16u * 1024u * 1024u)
@@ -60,7 +60,9 @@ typedef struct gshmem_device_state {
   uint64_t proxy_peers;   /* uint8_t[npes] in GPU memory: 1 = reach this PE through the proxy */
   uint64_t proxy_results; /* gshmem_proxy_result[1 << proxy_log2] in GPU memory */
   uint32_t proxy_log2;
-  uint32_t reserved2;
+  uint32_t routed; /* 0: every PE is reached by loads and stores through the window, and pe's copy of a
+                      heap address is that address + (pe - my_pe) * window_stride; 1: p, g and
+                      atomics take their out-of-line route (impl/core.cuh routed()) */
   uint64_t reserved3[2];
 } gshmem_device_state;
 
