@@ -159,13 +159,17 @@ __device__ __forceinline__ void ll_send(const TeamDev &t, const LLRound &q, cons
 // bytes 0, dest unused).
 template <typename S>
 __device__ __forceinline__ void ll_recv(const uint64_t *buf, void *dest, size_t bytes, uint32_t seq) {
-  constexpr int U = ll_batch<S>;
+  // A thread alone takes 8 pairs per round trip here (the sender's 4 are off the other members'
+  // path); the batch registers start at zero, so a predicated-off load does not make the compiler
+  // keep their old values (at 8 pairs that had spilled about 700 bytes under 64 registers).
+  constexpr int U = std::is_same_v<S, Thread> ? 8 : ll_batch<S>;
   unsigned char *d = static_cast<unsigned char *>(dest);
   const size_t np = ll_pairs(bytes);
   const bool a8 = (reinterpret_cast<uintptr_t>(d) & 7) == 0;
   const size_t w = static_cast<size_t>(S::size());
+#pragma unroll 1
   for (size_t p0 = static_cast<size_t>(S::rank()); p0 < np; p0 += U * w) {
-    uint64_t x[U], y[U];
+    uint64_t x[U] = {}, y[U] = {};
 #pragma unroll
     for (int u = 0; u < U; ++u)
       if (p0 + u * w < np) ll_load2(buf + 2 * (p0 + u * w), x[u], y[u]);
