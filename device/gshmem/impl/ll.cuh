@@ -39,10 +39,11 @@ constexpr size_t kLLPayload = GSHMEM_DEV_LL_BYTES / 2;  // data bytes per sender
 // pairs of words: a broadcast's pairs per peer, an fcollect's twice that (it sends its own and
 // receives as many from each peer, in turn). So broadcast up to 128 bytes at thread scope and
 // 4 KiB for a warp or block; fcollect up to 64 bytes per member at thread scope, 2 KiB for a warp
-// and 4 KiB for a block. Each 4 pairs are one memory round trip on the thread's path (about
-// 0.6 us each on 2 x H200, from the size steps of bcast_latency and fcollect_latency); beyond 4 of
-// them the push path's phase is cheaper (fcollect of 128 bytes per member at thread scope: 5.8 us
-// LL, while 256 bytes pushed took 4.3 us).
+// and 4 KiB for a block. Each batch of pairs is one memory round trip on the thread's path (about
+// 0.6 us each on 2 x H200, from the size steps of bcast_latency and fcollect_latency): 4 pairs a
+// batch when sending, 8 when a thread receives alone (ll_recv); beyond 4 sending batches the push
+// path's phase is cheaper (fcollect of 128 bytes per member at thread scope: 5.8 us LL, while 256
+// bytes pushed took 4.3 us).
 constexpr size_t kLLMaxPairsPerThread = 16;
 
 __device__ __forceinline__ uint64_t *ll_buf(int pe, int slot, int parity, int sender) {
