@@ -290,9 +290,9 @@ void data_case(const Ctx& x, Coll c, Scope s, int team, size_t bytes, int reps) 
 }
 
 // Broadcast with dest and src in one symmetric buffer: in place (dest == src), and dest past src
-// at an offset of 4 or 5 modulo 8 (not 8-byte aligned). The LL root writes its own dest from the
-// registers it sends from when the two are apart. Every byte of the buffer is checked: the
-// bytes outside dest must keep this PE's own data. (A partial overlap is undefined in OpenSHMEM.)
+// at bytes + 4 and bytes + 13 (for 128 and 4096 bytes: 4 and 5 modulo 8, not 8-byte aligned; for
+// 100 bytes: 0 and 1 modulo 8). Every byte of the buffer is checked: the bytes outside dest must
+// keep this PE's own data. (A partial overlap is undefined in OpenSHMEM.)
 void bcast_layout_case(const Ctx& x, Scope s, int team, size_t bytes, size_t dst_off) {
   const int tme = shmem_team_my_pe(team), root = shmem_team_n_pes(team) - 1;
   const size_t total = dst_off + bytes + 8;
