@@ -4,7 +4,9 @@
 // addresses every iteration; p: syncthreads, thread 0 fence.sc.sys, syncthreads; g: syncthreads),
 // once per access flavour, on the peer address that shmem_ptr gives, once through gshmem's own
 // shmem_int_g / shmem_int_p (and once more with p's rounds closed by shmem_quiet), once with
-// gshmem's address translation but no proxy check, and once with it and a weak access. CUDA
+// peer() (segment base + control block + heap offset: the translation the fast path used before
+// 29b2125; the fast path is now window_peer's (pe - my_pe) * stride) but no proxy check, and once
+// with it and a weak access. CUDA
 // events around one launch of -n iterations after a warm-up launch; CSV rows "impl,suite,npes,size,metric,value,unit" (metric = shape_flavour).
 // Not a user benchmark: the measurements behind the choice in device/gshmem/impl/rma.cuh
 // (docs/perf/definitions.md).
@@ -15,7 +17,7 @@
 #include <cstdlib>
 #include <cstring>
 
-// lib_weak: gshmem's address translation with a weak access; lib_quiet: gshmem's p/g with p's
+// lib_weak: peer()'s address translation with a weak access; lib_quiet: gshmem's p/g with p's
 // round closed by shmem_quiet (as shmem_p_latency does) instead of __threadfence_system.
 enum Flavor { weak_cxx, volatile_cxx, relaxed_sys, weak_asm, cg_asm, lib, lib_noproxy, lib_weak, lib_quiet, kFlavors };
 static const char* kFlavor[] = {"weak_cxx", "volatile", "relaxed_sys", "weak_asm", "cg_asm",
