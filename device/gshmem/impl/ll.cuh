@@ -130,29 +130,41 @@ __device__ __forceinline__ void ll_send(const TeamDev &t, const LLRound &q, cons
   const bool a8 = (reinterpret_cast<uintptr_t>(s) & 7) == 0, a4 = (reinterpret_cast<uintptr_t>(s) & 3) == 0;
   const uint64_t hi = static_cast<uint64_t>(q.seq) << 32;
   const size_t w = static_cast<size_t>(S::size());
-  for (size_t p0 = static_cast<size_t>(S::rank()); p0 < np; p0 += U * w) {
-    uint64_t x[U], y[U];
-#pragma unroll
-    for (int u = 0; u < U; ++u) {
-      const size_t p = p0 + u * w;
-      x[u] = y[u] = hi;
-      if (p < np && bytes) {
-        if (a8 && 8 * p + 8 <= bytes) {
-          const uint64_t v = *reinterpret_cast<const uint64_t *>(s + 8 * p);
-          x[u] |= static_cast<uint32_t>(v);
-          y[u] |= v >> 32;
-        } else {
-          x[u] |= ll_data(s, bytes, 2 * p, a4);
-          y[u] |= ll_data(s, bytes, 2 * p + 1, a4);
-        }
-      }
-    }
+  // Stores the batch at p0 (pair p0 + u * w from v[u]: its low 4 bytes in x, its high 4 in y)
+  // into this member's area on every other member.
+  auto push = [&](size_t p0, const uint64_t (&v)[U]) {
     for (int k = 1; k < t.size; ++k) {
       uint64_t *buf = ll_buf(t.pe((t.me + k) % t.size), t.slot, q.par, t.me);
 #pragma unroll
       for (int u = 0; u < U; ++u)
-        if (p0 + u * w < np) ll_store2(buf + 2 * (p0 + u * w), x[u], y[u]);
+        if (p0 + u * w < np) ll_store2(buf + 2 * (p0 + u * w), hi | static_cast<uint32_t>(v[u]), hi | (v[u] >> 32));
     }
+  };
+  size_t p0 = static_cast<size_t>(S::rank());
+  // Whole batches of aligned 8-byte words: straight-line loads, none waiting for another, so a
+  // batch costs one load latency. (Each load used to be followed, inside its own branch, by the
+  // register moves building the pair, which waited for it: the thread-scope broadcast of 128
+  // bytes paid 16 load latencies in a row.)
+  if (std::is_same_v<S, Thread> && a8)
+    for (; 8 * (p0 + (U - 1) * w) + 8 <= bytes; p0 += U * w) {
+      uint64_t v[U];
+#pragma unroll
+      for (int u = 0; u < U; ++u) v[u] = *reinterpret_cast<const uint64_t *>(s + 8 * (p0 + u * w));
+      push(p0, v);
+    }
+  // The rest: a partial batch, an unaligned source, bytes past the last whole word, or a token.
+  for (; p0 < np; p0 += U * w) {
+    uint64_t v[U];
+#pragma unroll
+    for (int u = 0; u < U; ++u) {
+      const size_t p = p0 + u * w;
+      v[u] = 0;
+      if (p < np && bytes) {
+        if (a8 && 8 * p + 8 <= bytes) v[u] = *reinterpret_cast<const uint64_t *>(s + 8 * p);
+        else v[u] = ll_data(s, bytes, 2 * p, a4) | static_cast<uint64_t>(ll_data(s, bytes, 2 * p + 1, a4)) << 32;
+      }
+    }
+    push(p0, v);
   }
 }
 

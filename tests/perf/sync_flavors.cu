@@ -1,0 +1,162 @@
+// shmem_sync_flavors: what a thread-scope team sync between two PEs spends its time on. Two PEs;
+// thread 0 of one block on each PE runs -n back-to-back sync steps of one flavour (store the next
+// phase number into the own flag word on the peer, spin until the peer's word here reaches it),
+// as NVSHMEM's sync_latency thread rows do, once per flavour:
+//   relaxed      volatile counter load, relaxed system-scope flag store, relaxed polls: the shape
+//                of NVSHMEM 3.4.5's thread-scope team sync (no fence);
+//   gshmem       shmem_sync_all() itself (the library's phase, device/gshmem/impl/team.cuh);
+//   rel_acq      the library's phase written out: counter, st.release.sys, ld.acquire.sys polls;
+//   rel_rlx      release store, relaxed polls (what the acquire per poll costs);
+//   rlx_acq      relaxed store, acquire polls (what the release costs);
+//   gpu_acq      fence.acq_rel.gpu + relaxed system-scope store, acquire polls (gpu-scope membar);
+//   rel_reg      rel_acq with the counter in a register (what the counter's L2 round trip costs);
+//   rlx_reg      relaxed with the counter in a register;
+//   fence_after  rel_acq plus fence.acq_rel.sys right after the flag store (the next step's
+//                release then finds the flag store already acknowledged);
+//   fence_first  fence.acq_rel.sys before the counter load, then a relaxed flag store;
+//   red_rel      red.release.sys.add of 1 on the peer's word instead of a store;
+//   frel_red     fence.release.sys, then red.relaxed.sys.add of 1, the counter loaded before the
+//                fence and used only by the polls (the library's phase since session 17);
+//   pull         each PE releases its phase number into its own word and polls the peer's word
+//                over the link with ld.acquire.sys (no remote store, so the release waits for
+//                local stores only).
+// CUDA events around one launch of -n steps after a warm-up launch of -w; a host barrier before
+// each launch; CSV rows "impl,suite,npes,size,metric,value,unit" (size = -n, value = us per step).
+// Not a user benchmark: the measurements behind the phase in device/gshmem/impl/team.cuh
+// (docs/perf/definitions.md).
+#include <cuda_runtime.h>
+#include <shmem.h>
+
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+
+enum Flavor { relaxed, lib, rel_acq, rel_rlx, rlx_acq, gpu_acq, rel_reg, rlx_reg, fence_after, fence_first, red_rel, pull, frel_red, kFlavors };
+static const char* kFlavor[] = {"relaxed", "gshmem", "rel_acq", "rel_rlx", "rlx_acq", "gpu_acq",
+                                "rel_reg", "rlx_reg", "fence_after", "fence_first", "red_rel", "pull", "frel_red"};
+static_assert(sizeof(kFlavor) / sizeof(kFlavor[0]) == kFlavors, "one name per flavour");
+
+__device__ __forceinline__ uint64_t ld_relaxed(const uint64_t* p) {
+  uint64_t v;
+  asm volatile("ld.relaxed.sys.global.u64 %0, [%1];" : "=l"(v) : "l"(p) : "memory");
+  return v;
+}
+__device__ __forceinline__ uint64_t ld_acquire(const uint64_t* p) {
+  uint64_t v;
+  asm volatile("ld.acquire.sys.global.u64 %0, [%1];" : "=l"(v) : "l"(p) : "memory");
+  return v;
+}
+__device__ __forceinline__ void st_relaxed(uint64_t* p, uint64_t v) {
+  asm volatile("st.relaxed.sys.global.u64 [%0], %1;" ::"l"(p), "l"(v) : "memory");
+}
+__device__ __forceinline__ void st_release(uint64_t* p, uint64_t v) {
+  asm volatile("st.release.sys.global.u64 [%0], %1;" ::"l"(p), "l"(v) : "memory");
+}
+
+// Words per flavour (one 128-byte line each): [0] the flag the peer writes (or, for pull, the
+// own phase word the peer reads), [16] the counter.
+template <int F>
+__global__ void sync_steps(uint64_t* own, uint64_t* peer, int iters) {
+  if (threadIdx.x != 0) return;
+  volatile uint64_t* cnt = own + 16;
+  uint64_t reg = *cnt;
+  for (int i = 0; i < iters; ++i) {
+    if constexpr (F == lib) {
+      shmem_sync_all();
+      continue;
+    }
+    if constexpr (F == fence_first) asm volatile("fence.acq_rel.sys;" ::: "memory");
+    const uint64_t c = (F == rel_reg || F == rlx_reg) ? ++reg : *cnt + 1;
+    if constexpr (F == relaxed || F == rlx_acq || F == rlx_reg) st_relaxed(peer, c);
+    else if constexpr (F == gpu_acq) {
+      asm volatile("fence.acq_rel.gpu;" ::: "memory");
+      st_relaxed(peer, c);
+    } else if constexpr (F == fence_first) {
+      st_relaxed(peer, c);
+    } else if constexpr (F == red_rel) {
+      asm volatile("red.release.sys.global.add.u64 [%0], %1;" ::"l"(peer), "l"(1ull) : "memory");
+    } else if constexpr (F == frel_red) {
+      asm volatile("fence.release.sys;" ::: "memory");
+      asm volatile("red.relaxed.sys.global.add.u64 [%0], %1;" ::"l"(peer), "l"(1ull) : "memory");
+    } else if constexpr (F == pull) {
+      st_release(own, c);
+    } else {
+      st_release(peer, c);
+    }
+    if constexpr (F == fence_after) asm volatile("fence.acq_rel.sys;" ::: "memory");
+    if constexpr (F == relaxed || F == rel_rlx || F == rlx_reg) {
+      while (ld_relaxed(own) < c) {
+      }
+    } else if constexpr (F == pull) {
+      while (ld_acquire(peer) < c) {
+      }
+    } else {
+      while (ld_acquire(own) < c) {
+      }
+    }
+    if constexpr (F == rel_reg || F == rlx_reg) continue;
+    *cnt = c;
+  }
+  if constexpr (F == rel_reg || F == rlx_reg) *cnt = reg;
+}
+
+using L = void (*)(uint64_t*, uint64_t*, int);
+template <int F>
+static void launch(uint64_t* own, uint64_t* peer, int it) { sync_steps<F><<<1, 32>>>(own, peer, it); }
+
+int main(int argc, char** argv) {
+  int iters = 1000, warmup = 20;
+  for (int i = 1; i + 1 < argc; i += 2) {
+    if (!strcmp(argv[i], "-n")) iters = atoi(argv[i + 1]);
+    else if (!strcmp(argv[i], "-w")) warmup = atoi(argv[i + 1]);
+  }
+  shmem_init();
+  const int me = shmem_my_pe();
+  if (shmem_n_pes() != 2) {
+    if (me == 0) fprintf(stderr, "shmem_sync_flavors: needs 2 PEs\n");
+    shmem_finalize();
+    return 1;
+  }
+  const size_t words = 32 * kFlavors;
+  uint64_t* sym = static_cast<uint64_t*>(shmem_malloc(words * sizeof(uint64_t)));
+  cudaMemset(sym, 0, words * sizeof(uint64_t));
+  cudaDeviceSynchronize();
+  shmem_barrier_all();
+  uint64_t* remote = static_cast<uint64_t*>(shmem_ptr(sym, 1 - me));
+  if (!remote) {
+    fprintf(stderr, "shmem_sync_flavors: shmem_ptr gave no peer address (PE %d)\n", me);
+    shmem_global_exit(1);
+  }
+  const L ks[] = {launch<0>, launch<1>, launch<2>, launch<3>, launch<4>, launch<5>,
+                  launch<6>, launch<7>, launch<8>, launch<9>, launch<10>, launch<11>, launch<12>};
+  static_assert(sizeof(ks) / sizeof(ks[0]) == kFlavors, "one kernel per flavour");
+  if (me == 0) printf("impl,suite,npes,size,metric,value,unit\n");
+  cudaEvent_t a, b;
+  cudaEventCreate(&a);
+  cudaEventCreate(&b);
+  for (int f = 0; f < kFlavors; ++f) {
+    uint64_t* own = sym + 32 * f;
+    uint64_t* peer = remote + 32 * f;
+    shmem_barrier_all();
+    ks[f](own, peer, warmup);
+    cudaDeviceSynchronize();
+    shmem_barrier_all();
+    cudaEventRecord(a);
+    ks[f](own, peer, iters);
+    cudaEventRecord(b);
+    cudaEventSynchronize(b);
+    float ms = 0;
+    cudaEventElapsedTime(&ms, a, b);
+    const cudaError_t e = cudaGetLastError();
+    if (e != cudaSuccess) {
+      fprintf(stderr, "shmem_sync_flavors: %s (PE %d)\n", cudaGetErrorString(e), me);
+      shmem_global_exit(1);
+    }
+    if (me == 0) printf("gshmem,sync_flavors,2,%d,%s,%.4f,us\n", iters, kFlavor[f], ms * 1000.0 / iters);
+  }
+  shmem_barrier_all();
+  shmem_free(sym);
+  shmem_finalize();
+  return 0;
+}
