@@ -41,6 +41,18 @@ using sys_atomic = cuda::atomic_ref<T, cuda::thread_scope_system>;
 
 __device__ __forceinline__ const gshmem_device_state &st() { return gshmemi_dstate; }
 
+// A release fence at system scope: with the relaxed system-scope stores or reductions after it, a
+// release pattern (PTX memory model), as strong as st.release.sys for each. fence.release (PTX ISA
+// 8.6, sm_90) is MEMBAR.SYS alone; fence.acq_rel adds an L1 invalidate (and a CTA membar) that a
+// release does not need.
+__device__ __forceinline__ void fence_release_sys() {
+#if __CUDA_ARCH__ >= 900 && (__CUDACC_VER_MAJOR__ > 12 || (__CUDACC_VER_MAJOR__ == 12 && __CUDACC_VER_MINOR__ >= 8))
+  asm volatile("fence.release.sys;" ::: "memory");
+#else
+  asm volatile("fence.acq_rel.sys;" ::: "memory");
+#endif
+}
+
 [[noreturn]] __device__ __noinline__ inline void fail(const char *call, const char *what, const void *addr, int pe) {
   printf("gshmem[pe %d]: %s: %s (addr %p, target pe %d, pe %d of %d, heap %p + %llu, block %d thread %d)\n", st().my_pe,
          call, what, addr, pe, st().my_pe, st().npes, reinterpret_cast<void *>(st().heap_base),

@@ -56,28 +56,37 @@ __device__ __forceinline__ uint64_t *phase_flag(int pe, int slot, int row, int i
          (static_cast<size_t>(slot) * GSHMEM_DEV_MAX_ROWS + row) * GSHMEM_DEV_MAX_TEAM_PES + idx;
 }
 
-// One phase on row: the scope's threads fan the flag stores and the waits out over the peers.
-// The flag store is a release at system scope: after the scope barrier it orders every store the
-// scope made before the phase (cumulativity), so pushed data and earlier puts are visible to a
-// peer once it sees the flag. The waits are acquire loads; the closing scope barrier passes their
-// ordering on to the scope's other threads.
+// One phase on row: the scope's threads fan the flag updates and the waits out over the peers.
+// A flag counts the phases its sender has run on the row (the host zeroes flags and counters
+// together when it sets a team up), so a phase adds 1 to this member's flag on every other member
+// (a relaxed system-scope reduction) and waits until all of its own flags pass the last phase.
+// Each updating thread releases first: fence_release_sys, then the relaxed reductions, a release
+// pattern as strong as a st.release.sys per flag. After the scope barrier the fence orders every
+// store the scope made before the phase (cumulativity), so pushed data and earlier puts are
+// visible to a peer once it sees the flag. Why this shape (2 x H200, shmem_sync_flavors, thread
+// scope, per step): the release is a MEMBAR.SYS that waits until the thread's earlier stores are
+// acknowledged, the previous phase's flag update included, about 0.6 us; with st.release of
+// counter + 1 the fence also waited for the counter's L2 round trip before it could start (1.35
+// us a step); the reduction's operand does not depend on the counter, which is loaded after the
+// updates, so its round trip overlaps their flight (1.20 us). A counter load before the fence
+// would be waited for by it in any kernel that may touch shared memory (the fence is then also a
+// MEMBAR.CTA, which waits for the thread's outstanding loads). One fence per thread, not one per
+// flag: a fence per flag waited for the update sent to the previous peer. The waits are acquire
+// loads; the closing scope barrier passes their ordering on to the scope's other threads.
 // BOUNDARY: the phase is the whole of an on-stream sync/barrier kernel, which stores and loads
 // nothing else. What it must order is the earlier work of the stream, which the kernel boundary
 // has already completed (every store of an earlier kernel or copy performed before this kernel
 // starts), and the later work, which starts after this kernel ends with its own L1 contents; the
-// flags are then relaxed system-scope stores and loads (no membar for the release, no L1
-// invalidate per poll). With the proxy on, the flag stores stay releases: the data the proxy
-// wrote for earlier kernels is ordered before the flag only through the quiet's acquire.
+// flags are then relaxed (no membar for the release, no L1 invalidate per poll). With the proxy
+// on, the release stays: the data the proxy wrote for earlier kernels is ordered before the flag
+// only through the quiet's acquire.
 template <typename S, bool BOUNDARY = false>
 __device__ __forceinline__ void phase(const char *call, const TeamDev &t, int row) {
   constexpr auto load_order = BOUNDARY ? cuda::memory_order_relaxed : cuda::memory_order_acquire;
   auto poll = [](const uint64_t *f) { return sys_atomic<uint64_t>(*const_cast<uint64_t *>(f)).load(load_order); };
-  auto flag = [](uint64_t *f, uint64_t c) {
-    if (BOUNDARY && !proxy_on()) sys_atomic<uint64_t>(*f).store(c, cuda::memory_order_relaxed);
-    else sys_atomic<uint64_t>(*f).store(c, cuda::memory_order_release);
-  };
+  auto bump = [](uint64_t *f) { asm volatile("red.relaxed.sys.global.add.u64 [%0], 1;" ::"l"(f) : "memory"); };
   S::sync();
-  // Operations pushed to the proxy before the phase complete first. Every flag-storing thread
+  // Operations pushed to the proxy before the phase complete first. Every flag-updating thread
   // waits for that quiet (a warp's lanes need not reconverge after rank 0's wait on their own).
   if (S::rank() == 0) proxy_quiet();
   if (proxy_on()) S::sync();
@@ -85,29 +94,38 @@ __device__ __forceinline__ void phase(const char *call, const TeamDev &t, int ro
     volatile uint64_t *cnt =
         reinterpret_cast<volatile uint64_t *>(ctrl(st().my_pe, GSHMEM_DEV_CTRL_PHASE_CNT)) +
         static_cast<size_t>(t.slot) * GSHMEM_DEV_MAX_ROWS + row;
-    const uint64_t c = *cnt + 1;
     const int r = S::rank(), w = S::size(), me_w = t.pe(t.me);
+    const bool release = !BOUNDARY || proxy_on();
+    uint64_t last;
     if (t.size <= static_cast<int>(GSHMEM_DEV_MAX_TEAM_PES)) {
+      if (release && r < t.size - 1) fence_release_sys();
       for (int k = r; k < t.size - 1; k += w) {
-        const int j = (t.me + 1 + k) % t.size;
-        flag(phase_flag(t.pe(j), t.slot, row, t.me), c);
+        const int j = t.me + 1 + k < t.size ? t.me + 1 + k : t.me + 1 + k - t.size;
+        bump(phase_flag(t.pe(j), t.slot, row, t.me));
       }
+      // The counter is loaded after the updates: its L2 round trip overlaps their flight to the
+      // peers, and the fence does not wait for it.
+      last = *cnt;
       for (int k = r; k < t.size - 1; k += w) {
-        const int j = (t.me + 1 + k) % t.size;
+        const int j = t.me + 1 + k < t.size ? t.me + 1 + k : t.me + 1 + k - t.size;
         const uint64_t *f = phase_flag(me_w, t.slot, row, j);
-        while (poll(f) < c) {
+        while (poll(f) <= last) {
         }
       }
-    } else if (r == 0) {
-      if (t.size > 256) fail_value(call, "device collectives support teams of up to 256 PEs; team size", t.size);
-      for (int k = 0, d = 1; d < t.size; ++k, d <<= 1) {
-        flag(phase_flag(t.pe((t.me + d) % t.size), t.slot, row, k), c);
-        while (poll(phase_flag(me_w, t.slot, row, k)) < c) {
+    } else {
+      last = *cnt;
+      if (r == 0 && t.size > 256) fail_value(call, "device collectives support teams of up to 256 PEs; team size", t.size);
+      // Every round's update is a release: it passes on, to the next peer, what this thread
+      // acquired from the previous rounds' peers.
+      for (int k = 0, d = 1; r == 0 && d < t.size; ++k, d <<= 1) {
+        if (release) fence_release_sys();
+        bump(phase_flag(t.pe((t.me + d) % t.size), t.slot, row, k));
+        while (poll(phase_flag(me_w, t.slot, row, k)) <= last) {
         }
       }
     }
     S::sync();
-    if (r == 0) *cnt = c;
+    if (r == 0) *cnt = last + 1;
   }
 }
 
