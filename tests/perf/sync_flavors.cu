@@ -17,6 +17,8 @@
 //   red_rel      red.release.sys.add of 1 on the peer's word instead of a store;
 //   frel_red     fence.release.sys, then red.relaxed.sys.add of 1, the counter loaded before the
 //                fence and used only by the polls (the library's phase since session 17);
+//   frel_call    frel_red in a kernel that also holds a call (an error path that never runs):
+//                ptxas then puts a MEMBAR.CTA before the fence, as in the library's kernels;
 //   pull         each PE releases its phase number into its own word and polls the peer's word
 //                over the link with ld.acquire.sys (no remote store, so the release waits for
 //                local stores only).
@@ -32,9 +34,9 @@
 #include <cstdlib>
 #include <cstring>
 
-enum Flavor { relaxed, lib, rel_acq, rel_rlx, rlx_acq, gpu_acq, rel_reg, rlx_reg, fence_after, fence_first, red_rel, pull, frel_red, kFlavors };
+enum Flavor { relaxed, lib, rel_acq, rel_rlx, rlx_acq, gpu_acq, rel_reg, rlx_reg, fence_after, fence_first, red_rel, pull, frel_red, frel_call, kFlavors };
 static const char* kFlavor[] = {"relaxed", "gshmem", "rel_acq", "rel_rlx", "rlx_acq", "gpu_acq",
-                                "rel_reg", "rlx_reg", "fence_after", "fence_first", "red_rel", "pull", "frel_red"};
+                                "rel_reg", "rlx_reg", "fence_after", "fence_first", "red_rel", "pull", "frel_red", "frel_call"};
 static_assert(sizeof(kFlavor) / sizeof(kFlavor[0]) == kFlavors, "one name per flavour");
 
 __device__ __forceinline__ uint64_t ld_relaxed(const uint64_t* p) {
@@ -52,6 +54,11 @@ __device__ __forceinline__ void st_relaxed(uint64_t* p, uint64_t v) {
 }
 __device__ __forceinline__ void st_release(uint64_t* p, uint64_t v) {
   asm volatile("st.release.sys.global.u64 [%0], %1;" ::"l"(p), "l"(v) : "memory");
+}
+
+__device__ __noinline__ void not_reached(int i) {
+  printf("shmem_sync_flavors: phase 0 at step %d\n", i);
+  __trap();
 }
 
 // Words per flavour (one 128-byte line each): [0] the flag the peer writes (or, for pull, the
@@ -76,7 +83,8 @@ __global__ void sync_steps(uint64_t* own, uint64_t* peer, int iters) {
       st_relaxed(peer, c);
     } else if constexpr (F == red_rel) {
       asm volatile("red.release.sys.global.add.u64 [%0], %1;" ::"l"(peer), "l"(1ull) : "memory");
-    } else if constexpr (F == frel_red) {
+    } else if constexpr (F == frel_red || F == frel_call) {
+      if (F == frel_call && c == 0) not_reached(i);
       asm volatile("fence.release.sys;" ::: "memory");
       asm volatile("red.relaxed.sys.global.add.u64 [%0], %1;" ::"l"(peer), "l"(1ull) : "memory");
     } else if constexpr (F == pull) {
@@ -129,7 +137,7 @@ int main(int argc, char** argv) {
     shmem_global_exit(1);
   }
   const L ks[] = {launch<0>, launch<1>, launch<2>, launch<3>, launch<4>, launch<5>,
-                  launch<6>, launch<7>, launch<8>, launch<9>, launch<10>, launch<11>, launch<12>};
+                  launch<6>, launch<7>, launch<8>, launch<9>, launch<10>, launch<11>, launch<12>, launch<13>};
   static_assert(sizeof(ks) / sizeof(ks[0]) == kFlavors, "one kernel per flavour");
   if (me == 0) printf("impl,suite,npes,size,metric,value,unit\n");
   cudaEvent_t a, b;

@@ -31,8 +31,12 @@ __device__ __forceinline__ gshmem_proxy_dev_words *proxy_dev() {
 __device__ __forceinline__ gshmem_proxy_host_words *proxy_host() {
   return reinterpret_cast<gshmem_proxy_host_words *>(st().proxy_host);
 }
+// Acquire loads of the proxy's words (GPU memory, or pinned host memory mapped for the device:
+// global either way; named so, a phase's fence in the same kernel needs no MEMBAR.CTA).
 __device__ __forceinline__ uint64_t load_sys(const uint64_t *p) {
-  return sys_atomic<uint64_t>(*const_cast<uint64_t *>(p)).load(cuda::memory_order_acquire);
+  uint64_t v;
+  asm volatile("ld.acquire.sys.global.u64 %0, [%1];" : "=l"(v) : "l"(p) : "memory");
+  return v;
 }
 
 // The proxy's completion count as copied into GPU memory (never read over PCIe).
@@ -77,7 +81,9 @@ __device__ __forceinline__ void proxy_wait(uint64_t upto) {
 // Every operation pushed before this call (by any thread of this PE) has completed.
 __device__ __forceinline__ void proxy_quiet() {
   if (!proxy_on()) return;
-  proxy_wait(*reinterpret_cast<volatile uint64_t *>(&proxy_dev()->head));
+  uint64_t head;
+  asm volatile("ld.volatile.global.u64 %0, [%1];" : "=l"(head) : "l"(&proxy_dev()->head) : "memory");
+  proxy_wait(head);
 }
 
 // Offset of [addr, addr + bytes) in pe's device segment (control block first), with the same

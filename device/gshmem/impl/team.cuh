@@ -39,8 +39,9 @@ __device__ __forceinline__ TeamDev team(const char *call, int handle) {
   if (static_cast<unsigned>(handle) >= GSHMEM_DEV_MAX_TEAMS) fail_value(call, "not a valid team handle", handle);
   const gshmem_device_team *d =
       reinterpret_cast<const gshmem_device_team *>(ctrl(st().my_pe, GSHMEM_DEV_CTRL_TEAMS)) + handle;
-  const int4 a = *reinterpret_cast<const int4 *>(d);
-  const int2 b = *reinterpret_cast<const int2 *>(&d->start);
+  // Global loads by name (a generic one makes every fence of the kernel also a MEMBAR.CTA).
+  const int4 a = __ldcg(reinterpret_cast<const int4 *>(d));
+  const int2 b = __ldcg(reinterpret_cast<const int2 *>(&d->start));
   if (a.x != 1)
     fail_value(call,
                a.x == 2   ? "the team's PEs are not equally strided, which device collectives need; team"
@@ -82,8 +83,14 @@ __device__ __forceinline__ uint64_t *phase_flag(int pe, int slot, int row, int i
 // only through the quiet's acquire.
 template <typename S, bool BOUNDARY = false>
 __device__ __forceinline__ void phase(const char *call, const TeamDev &t, int row) {
-  constexpr auto load_order = BOUNDARY ? cuda::memory_order_relaxed : cuda::memory_order_acquire;
-  auto poll = [](const uint64_t *f) { return sys_atomic<uint64_t>(*const_cast<uint64_t *>(f)).load(load_order); };
+  // Every access of the phase names the global state space: a generic access could be to shared
+  // memory, and a kernel with one makes each fence also a MEMBAR.CTA.
+  auto poll = [](const uint64_t *f) {
+    uint64_t v;
+    if (BOUNDARY) asm volatile("ld.relaxed.sys.global.u64 %0, [%1];" : "=l"(v) : "l"(f) : "memory");
+    else asm volatile("ld.acquire.sys.global.u64 %0, [%1];" : "=l"(v) : "l"(f) : "memory");
+    return v;
+  };
   auto bump = [](uint64_t *f) { asm volatile("red.relaxed.sys.global.add.u64 [%0], 1;" ::"l"(f) : "memory"); };
   S::sync();
   // Operations pushed to the proxy before the phase complete first. Every flag-updating thread
@@ -91,9 +98,14 @@ __device__ __forceinline__ void phase(const char *call, const TeamDev &t, int ro
   if (S::rank() == 0) proxy_quiet();
   if (proxy_on()) S::sync();
   if (t.size > 1) {
-    volatile uint64_t *cnt =
-        reinterpret_cast<volatile uint64_t *>(ctrl(st().my_pe, GSHMEM_DEV_CTRL_PHASE_CNT)) +
-        static_cast<size_t>(t.slot) * GSHMEM_DEV_MAX_ROWS + row;
+    // The row's phase counter (volatile: another block of an earlier collective may have advanced it).
+    uint64_t *cnt = reinterpret_cast<uint64_t *>(ctrl(st().my_pe, GSHMEM_DEV_CTRL_PHASE_CNT)) +
+                    static_cast<size_t>(t.slot) * GSHMEM_DEV_MAX_ROWS + row;
+    auto load_cnt = [cnt] {
+      uint64_t v;
+      asm volatile("ld.volatile.global.u64 %0, [%1];" : "=l"(v) : "l"(cnt) : "memory");
+      return v;
+    };
     const int r = S::rank(), w = S::size(), me_w = t.pe(t.me);
     const bool release = !BOUNDARY || proxy_on();
     uint64_t last;
@@ -108,7 +120,7 @@ __device__ __forceinline__ void phase(const char *call, const TeamDev &t, int ro
       }
       // The counter is loaded after the updates: its L2 round trip overlaps their flight to the
       // peers, and the fence does not wait for it.
-      last = *cnt;
+      last = load_cnt();
       const uint64_t *own = phase_flag(me_w, t.slot, row, 0);
 #pragma unroll 1
       for (int k = r; k < t.size - 1; k += w) {
@@ -117,7 +129,7 @@ __device__ __forceinline__ void phase(const char *call, const TeamDev &t, int ro
         }
       }
     } else {
-      last = *cnt;
+      last = load_cnt();
       if (r == 0 && t.size > 256) fail_value(call, "device collectives support teams of up to 256 PEs; team size", t.size);
       // Every round's update is a release: it passes on, to the next peer, what this thread
       // acquired from the previous rounds' peers.
@@ -129,7 +141,7 @@ __device__ __forceinline__ void phase(const char *call, const TeamDev &t, int ro
       }
     }
     S::sync();
-    if (r == 0) *cnt = last + 1;
+    if (r == 0) asm volatile("st.volatile.global.u64 [%0], %1;" ::"l"(cnt), "l"(last + 1) : "memory");
   }
 }
 
