@@ -13,6 +13,8 @@
 #include <cuda_runtime.h>
 #include <shmem.h>
 
+#include "flavors_main.h"
+
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -77,21 +79,11 @@ static void pk(int* b, int* r, size_t n, int it, int t) { p_shape<F><<<1, t>>>(b
 using L = void (*)(int*, int*, size_t, int, int);
 
 int main(int argc, char** argv) {
-  int iters = 200, warmup = 20, threads = 512;
-  size_t max = 64 << 10;
-  for (int i = 1; i + 1 < argc; i += 2) {
-    if (!strcmp(argv[i], "-n")) iters = atoi(argv[i + 1]);
-    else if (!strcmp(argv[i], "-w")) warmup = atoi(argv[i + 1]);
-    else if (!strcmp(argv[i], "-t")) threads = atoi(argv[i + 1]);
-    else if (!strcmp(argv[i], "-e")) max = strtoull(argv[i + 1], nullptr, 0);
-  }
-  shmem_init();
-  const int me = shmem_my_pe();
-  if (shmem_n_pes() != 2) {
-    if (me == 0) fprintf(stderr, "shmem_gp_flavors: needs 2 PEs\n");
-    shmem_finalize();
-    return 1;
-  }
+  FlavorArgs a{200, 20, 512, 64 << 10};
+  const int me = flavors_start("shmem_gp_flavors", argc, argv, &a);
+  if (me < 0) return 1;
+  const int iters = a.iters, warmup = a.warmup, threads = a.threads;
+  const size_t max = a.max;
   int* buf = static_cast<int*>(shmem_malloc(max));
   cudaMemset(buf, 0, max);
   cudaDeviceSynchronize();
@@ -106,26 +98,14 @@ int main(int argc, char** argv) {
     const L gl[] = {gk<0>, gk<1>, gk<2>, gk<3>, gk<4>, gk<5>, gk<6>, gk<7>, gk<8>};
     const L pl[] = {pk<0>, pk<1>, pk<2>, pk<3>, pk<4>, pk<5>, pk<6>, pk<7>, pk<8>};
     static_assert(sizeof(gl) / sizeof(gl[0]) == kFlavors && sizeof(pl) / sizeof(pl[0]) == kFlavors, "one kernel per flavour");
-    cudaEvent_t a, b;
-    cudaEventCreate(&a);
-    cudaEventCreate(&b);
     for (int shape = 0; shape < 2; ++shape)
       for (int f = 0; f < kFlavors; ++f)
         for (size_t size = 4; size <= max; size *= 4) {
           const L k = shape ? pl[f] : gl[f];
           k(buf, remote, size / 4, warmup, threads);
-          cudaEventRecord(a);
-          k(buf, remote, size / 4, iters, threads);
-          cudaEventRecord(b);
-          cudaEventSynchronize(b);
-          float ms = 0;
-          cudaEventElapsedTime(&ms, a, b);
-          const cudaError_t e = cudaGetLastError();
-          if (e != cudaSuccess) {
-            fprintf(stderr, "shmem_gp_flavors: %s\n", cudaGetErrorString(e));
-            shmem_global_exit(1);
-          }
-          printf("gshmem,gp_flavors,2,%zu,%s_%s,%.4f,us\n", size, shape ? "p" : "g", kFlavor[f], ms * 1000.0 / iters);
+          const float us =
+              flavors_time_us("shmem_gp_flavors", me, iters, [&] { k(buf, remote, size / 4, iters, threads); });
+          printf("gshmem,gp_flavors,2,%zu,%s_%s,%.4f,us\n", size, shape ? "p" : "g", kFlavor[f], us);
         }
   }
   shmem_barrier_all();

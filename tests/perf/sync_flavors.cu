@@ -29,6 +29,8 @@
 #include <cuda_runtime.h>
 #include <shmem.h>
 
+#include "flavors_main.h"
+
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -114,18 +116,10 @@ template <int F>
 static void launch(uint64_t* own, uint64_t* peer, int it) { sync_steps<F><<<1, 32>>>(own, peer, it); }
 
 int main(int argc, char** argv) {
-  int iters = 1000, warmup = 20;
-  for (int i = 1; i + 1 < argc; i += 2) {
-    if (!strcmp(argv[i], "-n")) iters = atoi(argv[i + 1]);
-    else if (!strcmp(argv[i], "-w")) warmup = atoi(argv[i + 1]);
-  }
-  shmem_init();
-  const int me = shmem_my_pe();
-  if (shmem_n_pes() != 2) {
-    if (me == 0) fprintf(stderr, "shmem_sync_flavors: needs 2 PEs\n");
-    shmem_finalize();
-    return 1;
-  }
+  FlavorArgs opt{1000, 20, 32, 0};
+  const int me = flavors_start("shmem_sync_flavors", argc, argv, &opt);
+  if (me < 0) return 1;
+  const int iters = opt.iters, warmup = opt.warmup;
   const size_t words = 32 * kFlavors;
   uint64_t* sym = static_cast<uint64_t*>(shmem_malloc(words * sizeof(uint64_t)));
   cudaMemset(sym, 0, words * sizeof(uint64_t));
@@ -140,9 +134,6 @@ int main(int argc, char** argv) {
                   launch<6>, launch<7>, launch<8>, launch<9>, launch<10>, launch<11>, launch<12>, launch<13>};
   static_assert(sizeof(ks) / sizeof(ks[0]) == kFlavors, "one kernel per flavour");
   if (me == 0) printf("impl,suite,npes,size,metric,value,unit\n");
-  cudaEvent_t a, b;
-  cudaEventCreate(&a);
-  cudaEventCreate(&b);
   for (int f = 0; f < kFlavors; ++f) {
     uint64_t* own = sym + 32 * f;
     uint64_t* peer = remote + 32 * f;
@@ -150,18 +141,8 @@ int main(int argc, char** argv) {
     ks[f](own, peer, warmup);
     cudaDeviceSynchronize();
     shmem_barrier_all();
-    cudaEventRecord(a);
-    ks[f](own, peer, iters);
-    cudaEventRecord(b);
-    cudaEventSynchronize(b);
-    float ms = 0;
-    cudaEventElapsedTime(&ms, a, b);
-    const cudaError_t e = cudaGetLastError();
-    if (e != cudaSuccess) {
-      fprintf(stderr, "shmem_sync_flavors: %s (PE %d)\n", cudaGetErrorString(e), me);
-      shmem_global_exit(1);
-    }
-    if (me == 0) printf("gshmem,sync_flavors,2,%d,%s,%.4f,us\n", iters, kFlavor[f], ms * 1000.0 / iters);
+    const float us = flavors_time_us("shmem_sync_flavors", me, iters, [&] { ks[f](own, peer, iters); });
+    if (me == 0) printf("gshmem,sync_flavors,2,%d,%s,%.4f,us\n", iters, kFlavor[f], us);
   }
   shmem_barrier_all();
   shmem_free(sym);

@@ -3,11 +3,12 @@
 //
 // Each PE's device control block holds, per team slot, a matrix of phase flags
 // [row][sender index] and a per-row phase counter (device/host layout in device_host/state.h).
-// A phase on row r: every member stores its next phase number into flag [r][its index] of every
-// other member (release, system scope), then waits until all of its own flags [r][*] have reached
-// that number. Teams of up to GSHMEM_DEV_MAX_TEAM_PES PEs do this in one round; larger teams (up to
-// 256 PEs) run a dissemination barrier over the same words (flag index = round). Counters only
-// grow, so a waiter compares with >=, and a peer one phase ahead never confuses it.
+// A phase on row r: every member adds 1 to flag [r][its index] of every other member (after a
+// release fence, system scope), then waits until all of its own flags [r][*] pass the number of
+// phases it had run on the row. Teams of up to GSHMEM_DEV_MAX_TEAM_PES PEs do this in one round;
+// larger teams (up to 256 PEs) run a dissemination barrier over the same words (flag index =
+// round). Flags and counters only grow, so a waiter compares with >, and a peer one phase ahead
+// never confuses it.
 #pragma once
 #include "gshmem/device_host/team.h"
 #include "gshmem/impl/sync.cuh"
@@ -150,8 +151,9 @@ __device__ __forceinline__ void team_sync(const char *call, int handle) {
   phase<S>(call, team(call, handle), 0);
 }
 
-// A barrier is a sync whose release flag stores also complete (order) every earlier put of the
-// scope, which is what the quiet in barrier = quiet + sync provides for NVLink stores.
+// A barrier is a sync whose release fence before the flag updates also completes (orders) every
+// earlier put of the scope, which is what the quiet in barrier = quiet + sync provides for NVLink
+// stores.
 template <typename S>
 __device__ __forceinline__ void team_barrier(const char *call, int handle) {
   phase<S>(call, team(call, handle), 0);
