@@ -50,6 +50,8 @@ void dev_idle(const char* call, mem::DeviceOps& ops) {
   check(call, ops.gpu().drv->cuCtxSynchronize(), "cuCtxSynchronize");
 }
 
+// Flags and counters of the slot are cleared together: a phase's waiters compare their flags
+// (phases counted per sender) with their own phase counter (device/gshmem/impl/team.cuh).
 void dev_team_clear(const char* call, mem::DeviceOps& ops, const heap::SymmetricHeap& h, const team::Team& t) {
   mem::GpuContext& g = ops.gpu();
   mem::gpu_make_current(g);

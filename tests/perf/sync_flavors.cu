@@ -1,7 +1,7 @@
 // shmem_sync_flavors: what a thread-scope team sync between two PEs spends its time on. Two PEs;
-// thread 0 of one block on each PE runs -n back-to-back sync steps of one flavour (store the next
-// phase number into the own flag word on the peer, spin until the peer's word here reaches it),
-// as NVSHMEM's sync_latency thread rows do, once per flavour:
+// thread 0 of one block on each PE runs -n back-to-back sync steps of one flavour (update the own
+// flag word on the peer to the next phase number, by a store or an add of 1, then spin until the
+// peer's word here reaches it), as NVSHMEM's sync_latency thread rows do, once per flavour:
 //   relaxed      volatile counter load, relaxed system-scope flag store, relaxed polls: the shape
 //                of NVSHMEM 3.4.5's thread-scope team sync (no fence);
 //   gshmem       shmem_sync_all() itself (the library's phase, device/gshmem/impl/team.cuh);
@@ -15,15 +15,17 @@
 //                release then finds the flag store already acknowledged);
 //   fence_first  fence.acq_rel.sys before the counter load, then a relaxed flag store;
 //   red_rel      red.release.sys.add of 1 on the peer's word instead of a store;
-//   frel_red     fence.release.sys, then red.relaxed.sys.add of 1, the counter loaded before the
-//                fence and used only by the polls (the library's phase since session 17);
+//   frel_red     fence.release.sys (fence_release_sys), then red.relaxed.sys.add of 1; the
+//                counter is loaded before the fence and used only by the polls (the library's
+//                phase, since session 17, loads it after the update);
 //   frel_call    frel_red in a kernel that also holds a call (an error path that never runs):
 //                ptxas then puts a MEMBAR.CTA before the fence, as in the library's kernels;
 //   pull         each PE releases its phase number into its own word and polls the peer's word
 //                over the link with ld.acquire.sys (no remote store, so the release waits for
 //                local stores only).
-// CUDA events around one launch of -n steps after a warm-up launch of -w; a host barrier before
-// each launch; CSV rows "impl,suite,npes,size,metric,value,unit" (size = -n, value = us per step).
+// CUDA events around one launch of -n steps after a warm-up launch of -w (-t and -e are not
+// used); a host barrier before each launch; CSV rows "impl,suite,npes,size,metric,value,unit"
+// (size = -n, value = us per step).
 // Not a user benchmark: the measurements behind the phase in device/gshmem/impl/team.cuh
 // (docs/perf/definitions.md).
 #include <cuda_runtime.h>
@@ -87,7 +89,7 @@ __global__ void sync_steps(uint64_t* own, uint64_t* peer, int iters) {
       asm volatile("red.release.sys.global.add.u64 [%0], %1;" ::"l"(peer), "l"(1ull) : "memory");
     } else if constexpr (F == frel_red || F == frel_call) {
       if (F == frel_call && c == 0) not_reached(i);
-      asm volatile("fence.release.sys;" ::: "memory");
+      gshmem::dev::fence_release_sys();
       asm volatile("red.relaxed.sys.global.add.u64 [%0], %1;" ::"l"(peer), "l"(1ull) : "memory");
     } else if constexpr (F == pull) {
       st_release(own, c);

@@ -46,7 +46,8 @@ __device__ __forceinline__ const gshmem_device_state &st() { return gshmemi_dsta
 // 8.6, sm_90) is MEMBAR.SYS alone; fence.acq_rel adds an L1 invalidate (and a CTA membar) that a
 // release does not need.
 __device__ __forceinline__ void fence_release_sys() {
-#if __CUDA_ARCH__ >= 900 && (__CUDACC_VER_MAJOR__ > 12 || (__CUDACC_VER_MAJOR__ == 12 && __CUDACC_VER_MINOR__ >= 8))
+#if defined(__CUDA_ARCH__) && defined(__CUDACC_VER_MAJOR__) && __CUDA_ARCH__ >= 900 && \
+    (__CUDACC_VER_MAJOR__ > 12 || (__CUDACC_VER_MAJOR__ == 12 && __CUDACC_VER_MINOR__ >= 8))
   asm volatile("fence.release.sys;" ::: "memory");
 #else
   asm volatile("fence.acq_rel.sys;" ::: "memory");

@@ -130,8 +130,8 @@ __device__ __forceinline__ void ll_send(const TeamDev &t, const LLRound &q, cons
   const bool a8 = (reinterpret_cast<uintptr_t>(s) & 7) == 0, a4 = (reinterpret_cast<uintptr_t>(s) & 3) == 0;
   const uint64_t hi = static_cast<uint64_t>(q.seq) << 32;
   const size_t w = static_cast<size_t>(S::size());
-  // Stores the batch at p0 (pair p0 + u * w from v[u]: its low 4 bytes in x, its high 4 in y)
-  // into this member's area on every other member.
+  // Stores the batch at p0 (pair p0 + u * w from v[u]: its low 4 bytes in the pair's first word,
+  // its high 4 in the second) into this member's area on every other member.
   auto push = [&](size_t p0, const uint64_t (&v)[U]) {
     for (int k = 1; k < t.size; ++k) {
       uint64_t *buf = ll_buf(t.pe((t.me + k) % t.size), t.slot, q.par, t.me);

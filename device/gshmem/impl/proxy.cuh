@@ -32,7 +32,7 @@ __device__ __forceinline__ gshmem_proxy_host_words *proxy_host() {
   return reinterpret_cast<gshmem_proxy_host_words *>(st().proxy_host);
 }
 // Acquire loads of the proxy's words (GPU memory, or pinned host memory mapped for the device:
-// global either way; named so, a phase's fence in the same kernel needs no MEMBAR.CTA).
+// global either way, so the load names the global state space).
 __device__ __forceinline__ uint64_t load_sys(const uint64_t *p) {
   uint64_t v;
   asm volatile("ld.acquire.sys.global.u64 %0, [%1];" : "=l"(v) : "l"(p) : "memory");

@@ -40,7 +40,7 @@ __device__ __forceinline__ TeamDev team(const char *call, int handle) {
   if (static_cast<unsigned>(handle) >= GSHMEM_DEV_MAX_TEAMS) fail_value(call, "not a valid team handle", handle);
   const gshmem_device_team *d =
       reinterpret_cast<const gshmem_device_team *>(ctrl(st().my_pe, GSHMEM_DEV_CTRL_TEAMS)) + handle;
-  // Global loads by name (a generic one makes every fence of the kernel also a MEMBAR.CTA).
+  // Global loads by name (LDG rather than a generic load), past L1.
   const int4 a = __ldcg(reinterpret_cast<const int4 *>(d));
   const int2 b = __ldcg(reinterpret_cast<const int2 *>(&d->start));
   if (a.x != 1)
@@ -59,9 +59,11 @@ __device__ __forceinline__ uint64_t *phase_flag(int pe, int slot, int row, int i
 }
 
 // One phase on row: the scope's threads fan the flag updates and the waits out over the peers.
-// A flag counts the phases its sender has run on the row (the host zeroes flags and counters
-// together when it sets a team up), so a phase adds 1 to this member's flag on every other member
-// (a relaxed system-scope reduction) and waits until all of its own flags pass the last phase.
+// A flag counts the phases its sender has run on the row (flags and counters start at zero
+// together: the whole control block is zeroed when the heap is made, and a team's slot is
+// cleared, flags and counters at once, when the team is destroyed: src/coll/dev_teams.cpp), so a
+// phase adds 1 to this member's flag on every other member (a relaxed system-scope reduction)
+// and waits until all of its own flags pass the last phase.
 // Each updating thread releases first: fence_release_sys, then the relaxed reductions, a release
 // pattern as strong as a st.release.sys per flag. After the scope barrier the fence orders every
 // store the scope made before the phase (cumulativity), so pushed data and earlier puts are
@@ -70,11 +72,13 @@ __device__ __forceinline__ uint64_t *phase_flag(int pe, int slot, int row, int i
 // acknowledged, the previous phase's flag update included, about 0.6 us; with st.release of
 // counter + 1 the fence also waited for the counter's L2 round trip before it could start (1.35
 // us a step); the reduction's operand does not depend on the counter, which is loaded after the
-// updates, so its round trip overlaps their flight (1.20 us). A counter load before the fence
-// would be waited for by it in any kernel that may touch shared memory (the fence is then also a
-// MEMBAR.CTA, which waits for the thread's outstanding loads). One fence per thread, not one per
-// flag: a fence per flag waited for the update sent to the previous peer. The waits are acquire
-// loads; the closing scope barrier passes their ordering on to the scope's other threads.
+// updates, so its round trip overlaps their flight (1.20 us in a kernel with no call: flavour
+// frel_red). A kernel holding a call (gshmem's error reports) gets a MEMBAR.CTA before each
+// fence, which waits for the thread's outstanding loads: 0.2 us more (frel_call), and a counter
+// load before the fence would be one of them. The library's step: 1.37 us. One fence per thread,
+// not one per flag: a fence per flag waited for the update sent to the previous peer. The waits
+// are acquire loads; the closing scope barrier passes their ordering on to the scope's other
+// threads.
 // BOUNDARY: the phase is the whole of an on-stream sync/barrier kernel, which stores and loads
 // nothing else. What it must order is the earlier work of the stream, which the kernel boundary
 // has already completed (every store of an earlier kernel or copy performed before this kernel
@@ -84,8 +88,8 @@ __device__ __forceinline__ uint64_t *phase_flag(int pe, int slot, int row, int i
 // only through the quiet's acquire.
 template <typename S, bool BOUNDARY = false>
 __device__ __forceinline__ void phase(const char *call, const TeamDev &t, int row) {
-  // Every access of the phase names the global state space: a generic access could be to shared
-  // memory, and a kernel with one makes each fence also a MEMBAR.CTA.
+  // Every access of the phase names the global state space (LDG/STG/REDG rather than generic
+  // accesses, which resolve the address space first).
   auto poll = [](const uint64_t *f) {
     uint64_t v;
     if (BOUNDARY) asm volatile("ld.relaxed.sys.global.u64 %0, [%1];" : "=l"(v) : "l"(f) : "memory");
@@ -131,7 +135,8 @@ __device__ __forceinline__ void phase(const char *call, const TeamDev &t, int ro
       }
     } else {
       last = load_cnt();
-      if (r == 0 && t.size > 256) fail_value(call, "device collectives support teams of up to 256 PEs; team size", t.size);
+      if (r == 0 && t.size > 256)
+        fail_value(call, "device collectives support teams of up to 256 PEs; team size", t.size);
       // Every round's update is a release: it passes on, to the next peer, what this thread
       // acquired from the previous rounds' peers.
       for (int k = 0, d = 1; r == 0 && d < t.size; ++k, d <<= 1) {
