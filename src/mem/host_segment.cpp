@@ -164,9 +164,8 @@ GSHMEM_NO_INSTRUMENT void swap_in(void* arg) {
   }
   w->mapped = reinterpret_cast<void*>(m);
   // The new mapping starts with no page-table entries: every page the program had touched would
-  // fault again on its next access (a minor fault each, in whatever the program times first; the
-  // first sync_latency row of a perftest program paid several microseconds of them). Map the
-  // copied pages now, with one read each; holes of the memfd (zero pages never copied) stay
+  // fault again on its next access (a minor fault each, in whatever the program does first after
+  // shmem_init). Map the copied pages now, with one read each; holes of the memfd (zero pages never copied) stay
   // unmapped and uncommitted. mincore reports which memfd pages exist, a chunk at a time.
   unsigned char vec[4096];
   for (uintptr_t p = w->lo; p < w->hi; p += sizeof vec * w->page) {

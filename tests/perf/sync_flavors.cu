@@ -43,16 +43,8 @@ static const char* kFlavor[] = {"relaxed", "gshmem", "rel_acq", "rel_rlx", "rlx_
                                 "rel_reg", "rlx_reg", "fence_after", "fence_first", "red_rel", "pull", "frel_red", "frel_call"};
 static_assert(sizeof(kFlavor) / sizeof(kFlavor[0]) == kFlavors, "one name per flavour");
 
-__device__ __forceinline__ uint64_t ld_relaxed(const uint64_t* p) {
-  uint64_t v;
-  asm volatile("ld.relaxed.sys.global.u64 %0, [%1];" : "=l"(v) : "l"(p) : "memory");
-  return v;
-}
-__device__ __forceinline__ uint64_t ld_acquire(const uint64_t* p) {
-  uint64_t v;
-  asm volatile("ld.acquire.sys.global.u64 %0, [%1];" : "=l"(v) : "l"(p) : "memory");
-  return v;
-}
+using gshmem::dev::ld_acquire_sys_u64;
+using gshmem::dev::ld_relaxed_sys_u64;
 __device__ __forceinline__ void st_relaxed(uint64_t* p, uint64_t v) {
   asm volatile("st.relaxed.sys.global.u64 [%0], %1;" ::"l"(p), "l"(v) : "memory");
 }
@@ -98,13 +90,13 @@ __global__ void sync_steps(uint64_t* own, uint64_t* peer, int iters) {
     }
     if constexpr (F == fence_after) asm volatile("fence.acq_rel.sys;" ::: "memory");
     if constexpr (F == relaxed || F == rel_rlx || F == rlx_reg) {
-      while (ld_relaxed(own) < c) {
+      while (ld_relaxed_sys_u64(own) < c) {
       }
     } else if constexpr (F == pull) {
-      while (ld_acquire(peer) < c) {
+      while (ld_acquire_sys_u64(peer) < c) {
       }
     } else {
-      while (ld_acquire(own) < c) {
+      while (ld_acquire_sys_u64(own) < c) {
       }
     }
     if constexpr (F == rel_reg || F == rlx_reg) continue;

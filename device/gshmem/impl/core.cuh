@@ -41,6 +41,30 @@ using sys_atomic = cuda::atomic_ref<T, cuda::thread_scope_system>;
 
 __device__ __forceinline__ const gshmem_device_state &st() { return gshmemi_dstate; }
 
+// 8-byte accesses to global memory by name (LDG/STG/REDG, not generic accesses that resolve the
+// state space first), for the control words the phase and the proxy poll and update.
+__device__ __forceinline__ uint64_t ld_acquire_sys_u64(const uint64_t *p) {
+  uint64_t v;
+  asm volatile("ld.acquire.sys.global.u64 %0, [%1];" : "=l"(v) : "l"(p) : "memory");
+  return v;
+}
+__device__ __forceinline__ uint64_t ld_relaxed_sys_u64(const uint64_t *p) {
+  uint64_t v;
+  asm volatile("ld.relaxed.sys.global.u64 %0, [%1];" : "=l"(v) : "l"(p) : "memory");
+  return v;
+}
+__device__ __forceinline__ uint64_t ld_volatile_u64(const uint64_t *p) {
+  uint64_t v;
+  asm volatile("ld.volatile.global.u64 %0, [%1];" : "=l"(v) : "l"(p) : "memory");
+  return v;
+}
+__device__ __forceinline__ void st_volatile_u64(uint64_t *p, uint64_t v) {
+  asm volatile("st.volatile.global.u64 [%0], %1;" ::"l"(p), "l"(v) : "memory");
+}
+__device__ __forceinline__ void red_add_relaxed_sys_u64(uint64_t *p, uint64_t v) {
+  asm volatile("red.relaxed.sys.global.add.u64 [%0], %1;" ::"l"(p), "l"(v) : "memory");
+}
+
 // A release fence at system scope: with the relaxed system-scope stores or reductions after it, a
 // release pattern (PTX memory model), as strong as st.release.sys for each. fence.release (PTX ISA
 // 8.6, sm_90) is MEMBAR.SYS alone; fence.acq_rel adds an L1 invalidate (and a CTA membar) that a

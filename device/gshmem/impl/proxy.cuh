@@ -32,12 +32,8 @@ __device__ __forceinline__ gshmem_proxy_host_words *proxy_host() {
   return reinterpret_cast<gshmem_proxy_host_words *>(st().proxy_host);
 }
 // Acquire loads of the proxy's words (GPU memory, or pinned host memory mapped for the device:
-// global either way, so the load names the global state space).
-__device__ __forceinline__ uint64_t load_sys(const uint64_t *p) {
-  uint64_t v;
-  asm volatile("ld.acquire.sys.global.u64 %0, [%1];" : "=l"(v) : "l"(p) : "memory");
-  return v;
-}
+// global either way).
+__device__ __forceinline__ uint64_t load_sys(const uint64_t *p) { return ld_acquire_sys_u64(p); }
 
 // The proxy's completion count as copied into GPU memory (never read over PCIe).
 __device__ __forceinline__ uint64_t proxy_completed() { return load_sys(&proxy_dev()->completed); }
@@ -81,9 +77,7 @@ __device__ __forceinline__ void proxy_wait(uint64_t upto) {
 // Every operation pushed before this call (by any thread of this PE) has completed.
 __device__ __forceinline__ void proxy_quiet() {
   if (!proxy_on()) return;
-  uint64_t head;
-  asm volatile("ld.volatile.global.u64 %0, [%1];" : "=l"(head) : "l"(&proxy_dev()->head) : "memory");
-  proxy_wait(head);
+  proxy_wait(ld_volatile_u64(&proxy_dev()->head));
 }
 
 // Offset of [addr, addr + bytes) in pe's device segment (control block first), with the same

@@ -88,15 +88,9 @@ __device__ __forceinline__ uint64_t *phase_flag(int pe, int slot, int row, int i
 // only through the quiet's acquire.
 template <typename S, bool BOUNDARY = false>
 __device__ __forceinline__ void phase(const char *call, const TeamDev &t, int row) {
-  // Every access of the phase names the global state space (LDG/STG/REDG rather than generic
-  // accesses, which resolve the address space first).
-  auto poll = [](const uint64_t *f) {
-    uint64_t v;
-    if (BOUNDARY) asm volatile("ld.relaxed.sys.global.u64 %0, [%1];" : "=l"(v) : "l"(f) : "memory");
-    else asm volatile("ld.acquire.sys.global.u64 %0, [%1];" : "=l"(v) : "l"(f) : "memory");
-    return v;
-  };
-  auto bump = [](uint64_t *f) { asm volatile("red.relaxed.sys.global.add.u64 [%0], 1;" ::"l"(f) : "memory"); };
+  // Every access of the phase names the global state space (core.cuh's *_u64 helpers).
+  auto poll = [](const uint64_t *f) { return BOUNDARY ? ld_relaxed_sys_u64(f) : ld_acquire_sys_u64(f); };
+  auto bump = [](uint64_t *f) { red_add_relaxed_sys_u64(f, 1); };
   S::sync();
   // Operations pushed to the proxy before the phase complete first. Every flag-updating thread
   // waits for that quiet (a warp's lanes need not reconverge after rank 0's wait on their own).
@@ -106,17 +100,13 @@ __device__ __forceinline__ void phase(const char *call, const TeamDev &t, int ro
     // The row's phase counter (volatile: another block of an earlier collective may have advanced it).
     uint64_t *cnt = reinterpret_cast<uint64_t *>(ctrl(st().my_pe, GSHMEM_DEV_CTRL_PHASE_CNT)) +
                     static_cast<size_t>(t.slot) * GSHMEM_DEV_MAX_ROWS + row;
-    auto load_cnt = [cnt] {
-      uint64_t v;
-      asm volatile("ld.volatile.global.u64 %0, [%1];" : "=l"(v) : "l"(cnt) : "memory");
-      return v;
-    };
     const int r = S::rank(), w = S::size(), me_w = t.pe(t.me);
     const bool release = !BOUNDARY || proxy_on();
     uint64_t last;
     if (t.size <= static_cast<int>(GSHMEM_DEV_MAX_TEAM_PES)) {
       // Loops not unrolled: a thread alone usually has one or a few peers, and every instruction
-      // of its path is on the phase's latency (about 150 of them cost 0.2 us at thread scope).
+      // of its path is on the phase's latency (the unrolled loop's trip arithmetic cost 0.04-0.08
+      // us a step at thread scope, shmem_sync_flavors).
       if (release && r < t.size - 1) fence_release_sys();
 #pragma unroll 1
       for (int k = r; k < t.size - 1; k += w) {
@@ -125,7 +115,7 @@ __device__ __forceinline__ void phase(const char *call, const TeamDev &t, int ro
       }
       // The counter is loaded after the updates: its L2 round trip overlaps their flight to the
       // peers, and the fence does not wait for it.
-      last = load_cnt();
+      last = ld_volatile_u64(cnt);
       const uint64_t *own = phase_flag(me_w, t.slot, row, 0);
 #pragma unroll 1
       for (int k = r; k < t.size - 1; k += w) {
@@ -134,7 +124,7 @@ __device__ __forceinline__ void phase(const char *call, const TeamDev &t, int ro
         }
       }
     } else {
-      last = load_cnt();
+      last = ld_volatile_u64(cnt);
       if (r == 0 && t.size > 256)
         fail_value(call, "device collectives support teams of up to 256 PEs; team size", t.size);
       // Every round's update is a release: it passes on, to the next peer, what this thread
@@ -147,7 +137,7 @@ __device__ __forceinline__ void phase(const char *call, const TeamDev &t, int ro
       }
     }
     S::sync();
-    if (r == 0) asm volatile("st.volatile.global.u64 [%0], %1;" ::"l"(cnt), "l"(last + 1) : "memory");
+    if (r == 0) st_volatile_u64(cnt, last + 1);
   }
 }
 
