@@ -97,7 +97,8 @@ int shmem_ctx_get_team(shmem_ctx_t ctx, shmem_team_t* team) {
 // OpenSHMEM 1.5: fence, quiet and destroy on SHMEM_CTX_INVALID perform no operation.
 void shmem_ctx_fence(shmem_ctx_t ctx) {
   if (!ctx) return;
-  if (ctx->stream) {  // one stream executes in order: only the transport needs ordering
+  if (ctx->stream) {  // one stream executes in order: the queued nbi puts go first, then the transport
+    gshmem::core::context_stream_fence("shmem_ctx_fence", ctx->stream);
     gshmem::core::transport_quiet();
     gshmem::core::memory_fence();
   } else {

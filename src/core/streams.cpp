@@ -106,6 +106,9 @@ void context_stream_quiet(const char* call, void* s) {
 void context_stream_destroy(const char* call, void* s) {
   if (s) rt(call).ops->stream_destroy(call, static_cast<CUstream>(s));
 }
+void context_stream_fence(const char* call, void* s) {
+  if (s) rt(call).ops->flush(call);
+}
 void set_thread_stream(void* s) { mem::DeviceOps::set_thread_stream(static_cast<CUstream>(s)); }
 #else
 #define GSHMEM_NO_CUDA(call) fatal(call, "this gshmem was built without CUDA")
@@ -121,6 +124,7 @@ void* collective_stream(void* stream) { return stream; }
 void* context_stream_create(const char*) { return nullptr; }
 void context_stream_quiet(const char*, void*) {}
 void context_stream_destroy(const char*, void*) {}
+void context_stream_fence(const char*, void*) {}
 void set_thread_stream(void*) {}
 #endif
 

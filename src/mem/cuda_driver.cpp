@@ -38,6 +38,17 @@ void do_load() {
   GSHMEM_CU_FUNCTIONS(GSHMEM_CU_LOAD)
 #undef GSHMEM_CU_LOAD
   if (!ok) return;
+  // cuMemcpyBatchAsync changed its signature in CUDA 13 (failIdx removed): taken only from a CUDA 13+
+  // driver, asked for by that version.
+  using DriverVersion = CUresult (*)(int*);
+  int version = 0;
+  auto driver_version = reinterpret_cast<DriverVersion>(dlsym(h, "cuDriverGetVersion"));
+  if (driver_version && driver_version(&version) == CUDA_SUCCESS && version >= 13000) {
+    CUdriverProcAddressQueryResult q;
+    void* p = nullptr;
+    if (get("cuMemcpyBatchAsync", &p, 13000, CU_GET_PROC_ADDRESS_DEFAULT, &q) == CUDA_SUCCESS && p)
+      g_drv.memcpy_batch = reinterpret_cast<decltype(g_drv.memcpy_batch)>(p);
+  }
   CUresult r = g_drv.cuInit(0);
   if (r != CUDA_SUCCESS) {
     const char* s = nullptr;

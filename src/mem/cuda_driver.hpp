@@ -26,6 +26,8 @@ struct Driver {
 #define GSHMEM_CU_MEMBER(f) decltype(&::f) f = nullptr;
   GSHMEM_CU_FUNCTIONS(GSHMEM_CU_MEMBER)
 #undef GSHMEM_CU_MEMBER
+  // Optional: null where the driver is older than CUDA 13 (the signature without failIdx).
+  decltype(&::cuMemcpyBatchAsync) memcpy_batch = nullptr;
 };
 
 // Loads once. not_available (with the reason logged at INFO) when there is no driver.

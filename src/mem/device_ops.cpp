@@ -3,6 +3,7 @@
 #include <cstring>
 
 #include "common/fatal.hpp"
+#include "common/log.hpp"
 
 extern "C" const char gshmem_host_amo_ptx[];
 
@@ -16,6 +17,13 @@ void store_local(LocalMemory* mem, void* dst, const void* src, size_t n) {
 #if GSHMEM_HAVE_CUDA
 namespace {
 thread_local CUstream t_stream = nullptr;  // set while a context with its own stream calls in
+}
+
+DeviceOps::DeviceOps(GpuContext& g, size_t batch, size_t batch_bytes)
+    : g_(g), batch_(batch), batch_bytes_(batch_bytes), batch_api_(g.drv->memcpy_batch != nullptr) {
+  q_dst_.reserve(batch);
+  q_src_.reserve(batch);
+  q_n_.reserve(batch);
 }
 
 void DeviceOps::set_thread_stream(CUstream s) { t_stream = s; }
@@ -32,6 +40,7 @@ CUstream DeviceOps::stream_create(const char* call) {
   return s;
 }
 void DeviceOps::stream_quiet(const char* call, CUstream s) {
+  flush(call);
   gpu_make_current(g_);
   check(call, g_.drv->cuStreamSynchronize(s), "cuStreamSynchronize");
 }
@@ -40,7 +49,55 @@ void DeviceOps::stream_destroy(const char* call, CUstream s) {
   g_.drv->cuStreamDestroy(s);
 }
 
+void DeviceOps::put_nbi(const char* call, void* dst, const void* src, size_t bytes) {
+  const CUstream s = op_stream();
+  if (bytes > batch_bytes_ || batch_ == 0) return copy(call, dst, src, bytes, false);
+  std::lock_guard<std::mutex> lock(q_mu_);
+  if (!q_dst_.empty() && q_stream_ != s) flush_locked(call);
+  q_stream_ = s;
+  q_dst_.push_back(reinterpret_cast<CUdeviceptr>(dst));
+  q_src_.push_back(reinterpret_cast<CUdeviceptr>(src));
+  q_n_.push_back(bytes);
+  queued_.store(true, std::memory_order_release);
+  if (q_dst_.size() >= batch_) flush_locked(call);
+}
+
+void DeviceOps::flush(const char* call) {
+  if (!queued_.load(std::memory_order_acquire)) return;
+  std::lock_guard<std::mutex> lock(q_mu_);
+  flush_locked(call);
+}
+
+void DeviceOps::flush_locked(const char* call) {
+  const size_t n = q_dst_.size();
+  queued_.store(false, std::memory_order_release);
+  if (n == 0) return;
+  gpu_make_current(g_);
+  if (n > 1 && batch_api_) {
+    CUmemcpyAttributes attr{};
+    attr.srcAccessOrder = CU_MEMCPY_SRC_ACCESS_ORDER_STREAM;  // device sources, read in stream order
+    size_t first = 0;
+    const CUresult r = g_.drv->memcpy_batch(q_dst_.data(), q_src_.data(), q_n_.data(), n, &attr, &first, 1, q_stream_);
+    if (r == CUDA_SUCCESS) {
+      q_dst_.clear();
+      q_src_.clear();
+      q_n_.clear();
+      return;
+    }
+    // Nothing was enqueued: issue them one by one, now and from here on.
+    GSHMEM_WARN(Subsys::mem, "%s: cuMemcpyBatchAsync of %zu nbi puts failed (%s); host nbi puts are issued one by one",
+                call, n, cu::error_string(r));
+    batch_api_ = false;
+  }
+  for (size_t i = 0; i < n; ++i)
+    check(call, g_.drv->cuMemcpyAsync(q_dst_[i], q_src_[i], q_n_[i], q_stream_), "cuMemcpyAsync(queued nbi put)");
+  q_dst_.clear();
+  q_src_.clear();
+  q_n_.clear();
+}
+
 void DeviceOps::copy(const char* call, void* dst, const void* src, size_t bytes, bool blocking) {
+  flush(call);
   gpu_make_current(g_);
   const CUstream s = op_stream();
   check(call, g_.drv->cuMemcpyAsync(reinterpret_cast<CUdeviceptr>(dst), reinterpret_cast<CUdeviceptr>(src), bytes, s),
@@ -49,6 +106,7 @@ void DeviceOps::copy(const char* call, void* dst, const void* src, size_t bytes,
 }
 
 void DeviceOps::write64(const char* call, uint64_t* dst, uint64_t value) {
+  flush(call);
   gpu_make_current(g_);
   // The default flag makes the write wait for a system-wide fence after the preceding copies.
   const CUstream s = op_stream();
@@ -57,6 +115,7 @@ void DeviceOps::write64(const char* call, uint64_t* dst, uint64_t value) {
 }
 
 void DeviceOps::quiet(const char* call) {
+  flush(call);
   gpu_make_current(g_);
   check(call, g_.drv->cuStreamSynchronize(g_.stream), "cuStreamSynchronize");
 }
@@ -84,6 +143,7 @@ void launch_amo(const char* call, const cu::Driver& d, CUfunction f, size_t size
 }  // namespace
 
 uint64_t DeviceOps::amo(const char* call, void* target, size_t size, gshmem_amo_op op, uint64_t a, uint64_t b) {
+  flush(call);
   gpu_make_current(g_);
   std::lock_guard<std::mutex> lock(mu_);
   CUfunction f = amo_kernel(call, size);
@@ -99,6 +159,7 @@ uint64_t DeviceOps::amo(const char* call, void* target, size_t size, gshmem_amo_
 
 void DeviceOps::amo_async(const char* call, void* target, size_t size, gshmem_amo_op op, uint64_t a, uint64_t b,
                           void* out, CUstream stream) {
+  flush(call);
   gpu_make_current(g_);
   CUfunction f;
   {
@@ -109,6 +170,7 @@ void DeviceOps::amo_async(const char* call, void* target, size_t size, gshmem_am
 }
 
 void DeviceOps::preload(const char* call, void* word) {
+  flush(call);
   gpu_make_current(g_);
   for (size_t size : {size_t{4}, size_t{8}}) {
     CUfunction f;

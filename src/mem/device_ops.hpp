@@ -4,10 +4,18 @@
 // process (UVA), so the same calls reach every same-node PE. Host RMA never waits for user
 // kernels (which may themselves wait for this RMA). A failing CUDA call ends the job with a
 // message naming the call.
+//
+// Non-blocking puts (put_nbi) are queued and issued together, as one batched driver copy
+// (cuMemcpyBatchAsync; one cuMemcpyAsync each without it), when the queue is full and before any
+// other operation of this object: a host put costs a driver call of about 2 us, which a loop of
+// small nbi puts paid per put. The copies of one batch may run in any order (OpenSHMEM orders
+// puts only across a fence, and shmem_fence flushes the queue). docs/memory-model.md.
 #pragma once
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <mutex>
+#include <vector>
 
 #include "gshmem/device_host/ops.h"
 #include "mem/gpu.hpp"
@@ -18,7 +26,8 @@ namespace gshmem::mem {
 #if GSHMEM_HAVE_CUDA
 class DeviceOps {
  public:
-  explicit DeviceOps(GpuContext& g) : g_(g) {}
+  // batch: most queued nbi puts (0: none queued); batch_bytes: the largest put that is queued.
+  DeviceOps(GpuContext& g, size_t batch, size_t batch_bytes);
   DeviceOps(const DeviceOps&) = delete;
   DeviceOps& operator=(const DeviceOps&) = delete;
 
@@ -30,6 +39,11 @@ class DeviceOps {
   void copy(const char* call, void* dst, const void* src, size_t bytes, bool blocking);
   // Atomic 64-bit write, ordered after every earlier copy on the stream (signal SET); waits for it.
   void write64(const char* call, uint64_t* dst, uint64_t value);
+  // Queues a copy of bytes from src (GPU memory that stays unchanged until the next quiet) to dst,
+  // issued at the next flush; larger puts, or every put with batch 0, are issued at once.
+  void put_nbi(const char* call, void* dst, const void* src, size_t bytes);
+  // Issues the queued puts (every other operation here starts with it).
+  void flush(const char* call);
   // Waits for every operation issued on the PE's stream.
   void quiet(const char* call);
   // A host-initiated atomic (4- or 8-byte target) on the operation stream; returns the old value.
@@ -55,7 +69,18 @@ class DeviceOps {
   CUstream op_stream() const;
   void check(const char* call, CUresult r, const char* what) const;
 
+  void flush_locked(const char* call);
+
   GpuContext& g_;
+  // The nbi queue: one stream (a put from another stream flushes first), parallel arrays as
+  // cuMemcpyBatchAsync takes them.
+  std::mutex q_mu_;
+  std::atomic<bool> queued_{false};  // the queue is not empty (read without the lock)
+  CUstream q_stream_ = nullptr;
+  std::vector<CUdeviceptr> q_dst_, q_src_;
+  std::vector<size_t> q_n_;
+  const size_t batch_, batch_bytes_;
+  bool batch_api_;  // cuMemcpyBatchAsync is there and has not failed
   void* scratch_ = nullptr;
   std::mutex mu_;  // blocking atomics share the scratch word; module loading
   CUmodule mod_ = nullptr;
