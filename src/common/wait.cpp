@@ -3,5 +3,6 @@
 namespace gshmem {
 void (*g_wait_health_hook)() = nullptr;
 uint32_t g_wait_spin = 2000;
+uint32_t g_wait_yield_us = 1000;
 uint32_t g_health_ms = 200;
 }  // namespace gshmem

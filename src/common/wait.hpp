@@ -1,6 +1,9 @@
 // CPU-side waiting. Waits must make progress when PEs outnumber cores (CI runs 4 PEs on 2 cores):
-// spin briefly, then yield, then sleep with a growing interval; while sleeping, periodically
-// check that every PE is alive so a wait on a dead PE ends with a message instead of hanging.
+// spin briefly, then yield for a while (GSHMEM_WAIT_YIELD_US: a yield returns at once when no
+// other thread wants the core, so a waiter woken by its flag reacts within a microsecond; a
+// sleeping one only after its sleep), then sleep with a growing interval; while sleeping,
+// periodically check that every PE is alive so a wait on a dead PE ends with a message instead
+// of hanging.
 #pragma once
 #include <sched.h>
 #include <time.h>
@@ -12,6 +15,7 @@ namespace gshmem {
 // Set by the runtime: checks that every PE is alive (bootstrap), may end the process with a message.
 extern void (*g_wait_health_hook)();
 extern uint32_t g_wait_spin;
+extern uint32_t g_wait_yield_us;
 extern uint32_t g_health_ms;
 inline void wait_health_check() {
   if (g_wait_health_hook) g_wait_health_hook();
@@ -22,7 +26,13 @@ struct Backoff {
     uint32_t iter = 0;
     uint32_t sleep_us = 1;
     uint32_t slept_us = 0;
+    uint64_t yield_end_ns = 0;  // 0: the yield phase has not started; ~0: it is over
   };
+  static uint64_t now_ns() {
+    timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return static_cast<uint64_t>(t.tv_sec) * 1000000000u + static_cast<uint64_t>(t.tv_nsec);
+  }
   void operator()(State& s) const {
     ++s.iter;
     if (s.iter < g_wait_spin) {
@@ -33,9 +43,15 @@ struct Backoff {
 #endif
       return;
     }
-    if (s.iter < g_wait_spin + 64) {
-      sched_yield();
-      return;
+    if (s.yield_end_ns != ~uint64_t{0}) {
+      // at least 64 yields, then until GSHMEM_WAIT_YIELD_US have passed (the clock read every 64)
+      const uint32_t k = s.iter - g_wait_spin;
+      if (s.yield_end_ns == 0) s.yield_end_ns = now_ns() + uint64_t{g_wait_yield_us} * 1000u;
+      if (k < 64 || (k % 64 != 0) || now_ns() < s.yield_end_ns) {
+        sched_yield();
+        return;
+      }
+      s.yield_end_ns = ~uint64_t{0};
     }
     timespec ts{0, static_cast<long>(s.sleep_us) * 1000};
     nanosleep(&ts, nullptr);

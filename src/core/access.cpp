@@ -25,11 +25,11 @@ mem::DeviceOps& ops(const char* call) {
 void device_copy(const char* call, void* dst, const void* src, size_t bytes, bool blocking) {
   ops(call).copy(call, dst, src, bytes, blocking);
 }
-void device_put_nbi(const char* call, void* dst, const void* src, size_t bytes) {
+void device_put(const char* call, void* dst, const void* src, size_t bytes, bool blocking) {
   const heap::Region& h = g_rt->heap.heap_region();
   const uintptr_t off = reinterpret_cast<uintptr_t>(src) - h.lo;
-  if (h.device && off < h.size && bytes <= h.size - off) ops(call).put_nbi(call, dst, src, bytes);
-  else ops(call).copy(call, dst, src, bytes, false);
+  if (h.device && off < h.size && bytes <= h.size - off) ops(call).put_from_heap(call, dst, src, bytes, blocking);
+  else ops(call).copy(call, dst, src, bytes, blocking);
 }
 void device_write64(const char* call, uint64_t* dst, uint64_t value) { ops(call).write64(call, dst, value); }
 uint64_t device_amo(const char* call, void* target, size_t size, gshmem_amo_op op, uint64_t a, uint64_t b) {
@@ -43,7 +43,7 @@ void device_quiet(const char* call, Runtime& r) {
 }
 #else
 void device_copy(const char* call, void*, const void*, size_t, bool) { fatal(call, "built without CUDA"); }
-void device_put_nbi(const char* call, void*, const void*, size_t) { fatal(call, "built without CUDA"); }
+void device_put(const char* call, void*, const void*, size_t, bool) { fatal(call, "built without CUDA"); }
 void device_write64(const char* call, uint64_t*, uint64_t) { fatal(call, "built without CUDA"); }
 uint64_t device_amo(const char* call, void*, size_t, gshmem_amo_op, uint64_t, uint64_t) { fatal(call, "built without CUDA"); }
 void device_quiet(const char*, Runtime&) {}

@@ -39,8 +39,7 @@ void put(const char* call, void* dest, const void* src, size_t bytes, int pe, bo
   if (!dest) fatal(call, "dest is NULL with %zu bytes (target pe %d)", bytes, pe);
   const Target t = target(call, dest, bytes, pe);
   if (t.via) check_transport(call, *t.via, t.via->put(pe, t.seg, t.off, src, bytes));
-  else if (t.device && nbi) device_put_nbi(call, t.p, src, bytes);
-  else if (t.device) device_copy(call, t.p, src, bytes, true);
+  else if (t.device) device_put(call, t.p, src, bytes, !nbi);
   else host_copy(call, t.p, src, bytes, src, true);
 }
 

@@ -86,6 +86,7 @@ const Config& load_config(const char* call) {
   if (config_load(&cfg) != Status::ok) init_failed(call, "invalid environment (see the messages above)", Status::invalid_argument);
   log_configure(cfg->SHMEM_DEBUG ? "DEBUG" : cfg->GSHMEM_DEBUG.c_str(), cfg->GSHMEM_DEBUG_SUBSYS.c_str());
   g_wait_spin = static_cast<uint32_t>(cfg->GSHMEM_WAIT_SPIN);  // ranges checked at load
+  g_wait_yield_us = static_cast<uint32_t>(cfg->GSHMEM_WAIT_YIELD_US);
   g_health_ms = static_cast<uint32_t>(cfg->GSHMEM_HEALTH_CHECK_MS);
   g_wait_health_hook = health_hook;
   return *cfg;
@@ -175,7 +176,8 @@ bool bind_gpu(const char* call, Runtime& r, heap::DeviceHeapSpec* spec) {
       st = mem::gpu_alloc_mode(*r.gpu, r.cfg->GSHMEM_DEVICE_ALLOC, &spec->ipc);
       if (st != Status::ok) init_failed(call, "GSHMEM_DEVICE_ALLOC: unusable allocation mode", st);
       r.ops = std::make_unique<mem::DeviceOps>(*r.gpu, static_cast<size_t>(r.cfg->GSHMEM_HOST_NBI_BATCH),
-                                               static_cast<size_t>(r.cfg->GSHMEM_HOST_NBI_BATCH_BYTES));
+                                               static_cast<size_t>(r.cfg->GSHMEM_HOST_NBI_BATCH_BYTES),
+                                               static_cast<size_t>(r.cfg->GSHMEM_HOST_COPY_SPLIT));
       r.local = std::make_unique<mem::GpuLocalMemory>(*r.ops);
     }
   }

@@ -1,5 +1,6 @@
 #include "mem/device_ops.hpp"
 
+#include <algorithm>
 #include <cstring>
 
 #include "common/fatal.hpp"
@@ -19,8 +20,8 @@ namespace {
 thread_local CUstream t_stream = nullptr;  // set while a context with its own stream calls in
 }
 
-DeviceOps::DeviceOps(GpuContext& g, size_t batch, size_t batch_bytes)
-    : g_(g), batch_(batch), batch_bytes_(batch_bytes), batch_api_(g.drv->memcpy_batch != nullptr) {
+DeviceOps::DeviceOps(GpuContext& g, size_t batch, size_t batch_bytes, size_t split)
+    : g_(g), batch_(batch), batch_bytes_(batch_bytes), split_(split), batch_api_(g.drv->memcpy_batch != nullptr) {
   q_dst_.reserve(batch);
   q_src_.reserve(batch);
   q_n_.reserve(batch);
@@ -49,17 +50,37 @@ void DeviceOps::stream_destroy(const char* call, CUstream s) {
   g_.drv->cuStreamDestroy(s);
 }
 
-void DeviceOps::put_nbi(const char* call, void* dst, const void* src, size_t bytes) {
+void DeviceOps::put_from_heap(const char* call, void* dst, const void* src, size_t bytes, bool blocking) {
   const CUstream s = op_stream();
-  if (bytes > batch_bytes_ || batch_ == 0) return copy(call, dst, src, bytes, false);
-  std::lock_guard<std::mutex> lock(q_mu_);
-  if (!q_dst_.empty() && q_stream_ != s) flush_locked(call);
-  q_stream_ = s;
-  q_dst_.push_back(reinterpret_cast<CUdeviceptr>(dst));
-  q_src_.push_back(reinterpret_cast<CUdeviceptr>(src));
-  q_n_.push_back(bytes);
-  queued_.store(true, std::memory_order_release);
-  if (q_dst_.size() >= batch_) flush_locked(call);
+  if (!blocking && batch_ != 0 && bytes <= batch_bytes_) {
+    std::lock_guard<std::mutex> lock(q_mu_);
+    if (!q_dst_.empty() && q_stream_ != s) flush_locked(call);
+    q_stream_ = s;
+    q_dst_.push_back(reinterpret_cast<CUdeviceptr>(dst));
+    q_src_.push_back(reinterpret_cast<CUdeviceptr>(src));
+    q_n_.push_back(bytes);
+    queued_.store(true, std::memory_order_release);
+    if (q_dst_.size() >= batch_) flush_locked(call);
+    return;
+  }
+  if (split_ == 0 || bytes < 2 * split_ || !batch_api_) return copy(call, dst, src, bytes, blocking);
+  // Pieces of split_ bytes (at most kPieces) in one batch, which the driver may spread over copy engines.
+  flush(call);
+  gpu_make_current(g_);
+  constexpr size_t kPieces = 16;
+  const size_t pieces = std::min(kPieces, bytes / split_), step = (bytes / pieces + 4095) & ~size_t{4095};
+  CUdeviceptr d[kPieces], sp[kPieces];
+  size_t n[kPieces], count = 0;
+  for (size_t off = 0; off < bytes; off += step, ++count) {
+    d[count] = reinterpret_cast<CUdeviceptr>(dst) + off;
+    sp[count] = reinterpret_cast<CUdeviceptr>(src) + off;
+    n[count] = std::min(step, bytes - off);
+  }
+  CUmemcpyAttributes attr{};
+  attr.srcAccessOrder = CU_MEMCPY_SRC_ACCESS_ORDER_STREAM;
+  size_t first = 0;
+  check(call, g_.drv->memcpy_batch(d, sp, n, count, &attr, &first, 1, s), "cuMemcpyBatchAsync(split put)");
+  if (blocking) check(call, g_.drv->cuStreamSynchronize(s), "cuStreamSynchronize");
 }
 
 void DeviceOps::flush(const char* call) {

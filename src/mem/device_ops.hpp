@@ -5,10 +5,10 @@
 // kernels (which may themselves wait for this RMA). A failing CUDA call ends the job with a
 // message naming the call.
 //
-// Non-blocking puts (put_nbi) are queued and issued together, as one batched driver copy
-// (cuMemcpyBatchAsync; one cuMemcpyAsync each without it), when the queue is full and before any
-// other operation of this object: a host put costs a driver call of about 2 us, which a loop of
-// small nbi puts paid per put. The copies of one batch may run in any order (OpenSHMEM orders
+// Non-blocking puts from the heap (put_from_heap) are queued and issued together, as one batched
+// driver copy (cuMemcpyBatchAsync; one cuMemcpyAsync each without it), when the queue is full and
+// before any other operation of this object: a host put costs a driver call of about 2 us, which a
+// loop of small nbi puts paid per put. The copies of one batch may run in any order (OpenSHMEM orders
 // puts only across a fence, and shmem_fence flushes the queue). docs/memory-model.md.
 #pragma once
 #include <atomic>
@@ -26,8 +26,9 @@ namespace gshmem::mem {
 #if GSHMEM_HAVE_CUDA
 class DeviceOps {
  public:
-  // batch: most queued nbi puts (0: none queued); batch_bytes: the largest put that is queued.
-  DeviceOps(GpuContext& g, size_t batch, size_t batch_bytes);
+  // batch: most queued nbi puts (0: none queued); batch_bytes: the largest put that is queued;
+  // split: piece size of large puts (0: not split).
+  DeviceOps(GpuContext& g, size_t batch, size_t batch_bytes, size_t split);
   DeviceOps(const DeviceOps&) = delete;
   DeviceOps& operator=(const DeviceOps&) = delete;
 
@@ -39,9 +40,10 @@ class DeviceOps {
   void copy(const char* call, void* dst, const void* src, size_t bytes, bool blocking);
   // Atomic 64-bit write, ordered after every earlier copy on the stream (signal SET); waits for it.
   void write64(const char* call, uint64_t* dst, uint64_t value);
-  // Queues a copy of bytes from src (GPU memory that stays unchanged until the next quiet) to dst,
-  // issued at the next flush; larger puts, or every put with batch 0, are issued at once.
-  void put_nbi(const char* call, void* dst, const void* src, size_t bytes);
+  // A put from this PE's device heap to GPU memory. Non-blocking ones of at most batch_bytes
+  // (src unchanged until the next quiet) are queued, issued at the next flush; others are issued
+  // at once, in pieces of split bytes (one batched copy) when they are at least twice that.
+  void put_from_heap(const char* call, void* dst, const void* src, size_t bytes, bool blocking);
   // Issues the queued puts (every other operation here starts with it).
   void flush(const char* call);
   // Waits for every operation issued on the PE's stream.
@@ -79,7 +81,7 @@ class DeviceOps {
   CUstream q_stream_ = nullptr;
   std::vector<CUdeviceptr> q_dst_, q_src_;
   std::vector<size_t> q_n_;
-  const size_t batch_, batch_bytes_;
+  const size_t batch_, batch_bytes_, split_;
   bool batch_api_;  // cuMemcpyBatchAsync is there and has not failed
   void* scratch_ = nullptr;
   std::mutex mu_;  // blocking atomics share the scratch word; module loading

@@ -6,8 +6,10 @@
 // GSHMEM_HOST_NBI_BATCH_BYTES; (2) groups of puts over one range separated by shmem_fence: the
 // last group wins; (3) the source changed right after the quiet: the old data arrived; (4) puts, a
 // fence, then put_signal: the receiver waits for the signal on the host and finds the data; (5) a
-// context with its own stream and the default context interleaved, ctx_fence and ctx_quiet.
-// Run: oshrun -np N gpu_host_nbi (N >= 2, one GPU per PE), also with GSHMEM_HOST_NBI_BATCH=0 / 5.
+// context with its own stream and the default context interleaved, ctx_fence and ctx_quiet; (6)
+// blocking and nbi puts of a few MiB (split into pieces under GSHMEM_HOST_COPY_SPLIT).
+// Run: oshrun -np N gpu_host_nbi (N >= 2, one GPU per PE), also with GSHMEM_HOST_NBI_BATCH=0 / 5
+// and GSHMEM_HOST_COPY_SPLIT=256K.
 #include "gpu_util.cuh"
 
 #include <cstring>
@@ -171,6 +173,20 @@ int main() {
     std::vector<unsigned char> w(want.begin(), want.begin() + (3 << 20));
     compare("context and default puts", dst, w);
     shmem_ctx_destroy(c);
+  }
+
+  progress("6. blocking puts of a few MiB (split into pieces with GSHMEM_HOST_COPY_SPLIT)");
+  {
+    poison();
+    const size_t n1 = (3 << 20) + 4097, n2 = (1 << 20) + 3;  // odd sizes: a short last piece
+    shmem_putmem(dst + 11, src + 5, n1, right);
+    shmem_putmem_nbi(dst + (4 << 20), src + 77, n2, right);
+    shmem_quiet();
+    shmem_barrier_all();
+    std::vector<unsigned char> w((6 << 20), kPoison);
+    for (size_t i = 0; i < n1; ++i) w[11 + i] = byte_of(seed, left, 5 + i);
+    for (size_t i = 0; i < n2; ++i) w[(4 << 20) + i] = byte_of(seed, left, 77 + i);
+    compare("large puts", dst, w);
   }
 
   shmem_barrier_all();

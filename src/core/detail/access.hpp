@@ -35,9 +35,10 @@ inline Target target(const char* call, const void* addr, size_t bytes, int pe, c
 
 // Host operations on mapped GPU memory (GPU PEs); on a CPU PE they end the job naming call.
 void device_copy(const char* call, void* dst, const void* src, size_t bytes, bool blocking);
-// A host nbi put: queued (mem::DeviceOps::put_nbi) when src is in this PE's device heap, issued
-// at once otherwise (the queue is for sources the caller may not change before the quiet).
-void device_put_nbi(const char* call, void* dst, const void* src, size_t bytes);
+// A host put to GPU memory: mem::DeviceOps::put_from_heap (nbi ones queued, large ones split) when
+// src is in this PE's device heap, a plain copy otherwise (the queue is for sources the caller may
+// not change before the quiet).
+void device_put(const char* call, void* dst, const void* src, size_t bytes, bool blocking);
 void device_write64(const char* call, uint64_t* dst, uint64_t value);
 uint64_t device_amo(const char* call, void* target, size_t size, gshmem_amo_op op, uint64_t a, uint64_t b);
 // The PE's stream and every proxied device operation so far have completed (no-op on CPU PEs).
