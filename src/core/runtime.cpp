@@ -176,8 +176,7 @@ bool bind_gpu(const char* call, Runtime& r, heap::DeviceHeapSpec* spec) {
       st = mem::gpu_alloc_mode(*r.gpu, r.cfg->GSHMEM_DEVICE_ALLOC, &spec->ipc);
       if (st != Status::ok) init_failed(call, "GSHMEM_DEVICE_ALLOC: unusable allocation mode", st);
       r.ops = std::make_unique<mem::DeviceOps>(*r.gpu, static_cast<size_t>(r.cfg->GSHMEM_HOST_NBI_BATCH),
-                                               static_cast<size_t>(r.cfg->GSHMEM_HOST_NBI_BATCH_BYTES),
-                                               static_cast<size_t>(r.cfg->GSHMEM_HOST_COPY_SPLIT));
+                                               static_cast<size_t>(r.cfg->GSHMEM_HOST_NBI_BATCH_BYTES));
       r.local = std::make_unique<mem::GpuLocalMemory>(*r.ops);
     }
   }

@@ -1,6 +1,5 @@
 #include "mem/device_ops.hpp"
 
-#include <algorithm>
 #include <cstring>
 
 #include "common/fatal.hpp"
@@ -20,8 +19,8 @@ namespace {
 thread_local CUstream t_stream = nullptr;  // set while a context with its own stream calls in
 }
 
-DeviceOps::DeviceOps(GpuContext& g, size_t batch, size_t batch_bytes, size_t split)
-    : g_(g), batch_(batch), batch_bytes_(batch_bytes), split_(split), batch_api_(g.drv->memcpy_batch != nullptr) {
+DeviceOps::DeviceOps(GpuContext& g, size_t batch, size_t batch_bytes)
+    : g_(g), batch_(batch), batch_bytes_(batch_bytes), batch_api_(g.drv->memcpy_batch != nullptr) {
   q_dst_.reserve(batch);
   q_src_.reserve(batch);
   q_n_.reserve(batch);
@@ -63,24 +62,7 @@ void DeviceOps::put_from_heap(const char* call, void* dst, const void* src, size
     if (q_dst_.size() >= batch_) flush_locked(call);
     return;
   }
-  if (split_ == 0 || bytes < 2 * split_ || !batch_api_) return copy(call, dst, src, bytes, blocking);
-  // Pieces of split_ bytes (at most kPieces) in one batch, which the driver may spread over copy engines.
-  flush(call);
-  gpu_make_current(g_);
-  constexpr size_t kPieces = 16;
-  const size_t pieces = std::min(kPieces, bytes / split_), step = (bytes / pieces + 4095) & ~size_t{4095};
-  CUdeviceptr d[kPieces], sp[kPieces];
-  size_t n[kPieces], count = 0;
-  for (size_t off = 0; off < bytes; off += step, ++count) {
-    d[count] = reinterpret_cast<CUdeviceptr>(dst) + off;
-    sp[count] = reinterpret_cast<CUdeviceptr>(src) + off;
-    n[count] = std::min(step, bytes - off);
-  }
-  CUmemcpyAttributes attr{};
-  attr.srcAccessOrder = CU_MEMCPY_SRC_ACCESS_ORDER_STREAM;
-  size_t first = 0;
-  check(call, g_.drv->memcpy_batch(d, sp, n, count, &attr, &first, 1, s), "cuMemcpyBatchAsync(split put)");
-  if (blocking) check(call, g_.drv->cuStreamSynchronize(s), "cuStreamSynchronize");
+  copy(call, dst, src, bytes, blocking);
 }
 
 void DeviceOps::flush(const char* call) {

@@ -26,9 +26,8 @@ namespace gshmem::mem {
 #if GSHMEM_HAVE_CUDA
 class DeviceOps {
  public:
-  // batch: most queued nbi puts (0: none queued); batch_bytes: the largest put that is queued;
-  // split: piece size of large puts (0: not split).
-  DeviceOps(GpuContext& g, size_t batch, size_t batch_bytes, size_t split);
+  // batch: most queued nbi puts (0: none queued); batch_bytes: the largest put that is queued.
+  DeviceOps(GpuContext& g, size_t batch, size_t batch_bytes);
   DeviceOps(const DeviceOps&) = delete;
   DeviceOps& operator=(const DeviceOps&) = delete;
 
@@ -42,7 +41,7 @@ class DeviceOps {
   void write64(const char* call, uint64_t* dst, uint64_t value);
   // A put from this PE's device heap to GPU memory. Non-blocking ones of at most batch_bytes
   // (src unchanged until the next quiet) are queued, issued at the next flush; others are issued
-  // at once, in pieces of split bytes (one batched copy) when they are at least twice that.
+  // at once (copy).
   void put_from_heap(const char* call, void* dst, const void* src, size_t bytes, bool blocking);
   // Issues the queued puts (every other operation here starts with it).
   void flush(const char* call);
@@ -81,7 +80,7 @@ class DeviceOps {
   CUstream q_stream_ = nullptr;
   std::vector<CUdeviceptr> q_dst_, q_src_;
   std::vector<size_t> q_n_;
-  const size_t batch_, batch_bytes_, split_;
+  const size_t batch_, batch_bytes_;
   bool batch_api_;  // cuMemcpyBatchAsync is there and has not failed
   void* scratch_ = nullptr;
   std::mutex mu_;  // blocking atomics share the scratch word; module loading

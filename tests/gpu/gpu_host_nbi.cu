@@ -7,9 +7,8 @@
 // last group wins; (3) the source changed right after the quiet: the old data arrived; (4) puts, a
 // fence, then put_signal: the receiver waits for the signal on the host and finds the data; (5) a
 // context with its own stream and the default context interleaved, ctx_fence and ctx_quiet; (6)
-// blocking and nbi puts of a few MiB (split into pieces under GSHMEM_HOST_COPY_SPLIT).
-// Run: oshrun -np N gpu_host_nbi (N >= 2, one GPU per PE), also with GSHMEM_HOST_NBI_BATCH=0 / 5
-// and GSHMEM_HOST_COPY_SPLIT=256K.
+// blocking and nbi puts of a few MiB, odd sizes (issued at once).
+// Run: oshrun -np N gpu_host_nbi (N >= 2, one GPU per PE), also with GSHMEM_HOST_NBI_BATCH=0 / 5.
 #include "gpu_util.cuh"
 
 #include <cstring>
@@ -175,7 +174,7 @@ int main() {
     shmem_ctx_destroy(c);
   }
 
-  progress("6. blocking puts of a few MiB (split into pieces with GSHMEM_HOST_COPY_SPLIT)");
+  progress("6. blocking and nbi puts of a few MiB");
   {
     poison();
     const size_t n1 = (3 << 20) + 4097, n2 = (1 << 20) + 3;  // odd sizes: a short last piece

@@ -35,7 +35,7 @@ inline Target target(const char* call, const void* addr, size_t bytes, int pe, c
 
 // Host operations on mapped GPU memory (GPU PEs); on a CPU PE they end the job naming call.
 void device_copy(const char* call, void* dst, const void* src, size_t bytes, bool blocking);
-// A host put to GPU memory: mem::DeviceOps::put_from_heap (nbi ones queued, large ones split) when
+// A host put to GPU memory: mem::DeviceOps::put_from_heap (nbi ones queued) when
 // src is in this PE's device heap, a plain copy otherwise (the queue is for sources the caller may
 // not change before the quiet).
 void device_put(const char* call, void* dst, const void* src, size_t bytes, bool blocking);
