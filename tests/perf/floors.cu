@@ -33,6 +33,8 @@
 //                     the put_latency suite), warm: the same slice (in L2), none: stores a register
 //                     value (no load): what one block's put + quiet can reach, and what the load of
 //                     the source costs; _vmm_: both buffers made as a SHMEM heap is (cuMemCreate)
+//   host_copy_sync_latency, host_copy_async_bw   one host thread's driver copies into the other GPU:
+//                     the floor of the host latency / bw programs (host_copy_floors)
 #include <cuda.h>
 #include <cuda_runtime.h>
 
@@ -337,6 +339,57 @@ static void row(const char* metric, size_t size, double value, const char* unit)
   printf("floor,floors,2,%zu,%s,%.6f,%s,0,0,0,0,-,0\n", size, metric, value, unit);
 }
 
+// The host pt-to-pt programs' floor: what one host thread gets from the driver, GPU 0's memory
+// into GPU 1's on a non-blocking stream, wall clock, the median of 7 samples per size.
+//   host_copy_sync_latency  cudaMemcpyAsync + cudaStreamSynchronize per copy, 10 after 10 warm-up
+//                           (latency --issue host: a blocking put is one copy and one wait), us
+//   host_copy_async_bw      100 cudaMemcpyAsync, one cudaStreamSynchronize (bw --issue host with
+//                           one driver copy per put), GB/s (10^9 bytes)
+static int host_copy_floors() {
+  const size_t max = size_t(128) << 20;
+  void *a, *b;
+  CK(cudaSetDevice(1));
+  CK(cudaMalloc(&b, max));
+  CK(cudaSetDevice(0));
+  CK(cudaMalloc(&a, max));
+  CK(cudaMemset(a, 1, max));
+  CK(cudaDeviceSynchronize());
+  cudaStream_t s;
+  CK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
+  using clk = std::chrono::steady_clock;
+  auto median = [](std::vector<double> v) {
+    std::sort(v.begin(), v.end());
+    return v[v.size() / 2];
+  };
+  for (int kind = 0; kind < 2; ++kind) {
+    for (size_t sz = kind ? 4 : 1; sz <= max; sz *= 2) {
+      std::vector<double> samples;
+      for (int rep = 0; rep < 7; ++rep) {
+        const int warm = 10, n = kind ? 100 : 10;
+        clk::time_point t0;
+        for (int i = 0; i < warm + n; ++i) {
+          if (i == warm) {
+            CK(cudaStreamSynchronize(s));
+            t0 = clk::now();
+          }
+          CK(cudaMemcpyAsync(b, a, sz, cudaMemcpyDefault, s));
+          if (!kind) CK(cudaStreamSynchronize(s));
+        }
+        CK(cudaStreamSynchronize(s));
+        const double us = std::chrono::duration<double, std::micro>(clk::now() - t0).count();
+        samples.push_back(kind ? static_cast<double>(sz) * n / (us * 1e3) : us / n);
+      }
+      row(kind ? "host_copy_async_bw" : "host_copy_sync_latency", sz, median(samples), kind ? "GB/s" : "us");
+    }
+  }
+  CK(cudaStreamDestroy(s));
+  CK(cudaFree(a));
+  CK(cudaSetDevice(1));
+  CK(cudaFree(b));
+  CK(cudaSetDevice(0));
+  return 0;
+}
+
 int main() {
   int n = 0;
   if (cudaGetDeviceCount(&n) != cudaSuccess || n < 2) {
@@ -633,5 +686,5 @@ int main() {
       row(with_copy ? "ce_put_signal_ping_pong_rt" : "memop_signal_ping_pong_rt", 8, *ns / 1000.0, "us");
     }
   }
-  return 0;
+  return host_copy_floors();
 }
