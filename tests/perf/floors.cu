@@ -345,6 +345,7 @@ static void row(const char* metric, size_t size, double value, const char* unit)
 //                           (latency --issue host: a blocking put is one copy and one wait), us
 //   host_copy_async_bw      100 cudaMemcpyAsync, one cudaStreamSynchronize (bw --issue host with
 //                           one driver copy per put), GB/s (10^9 bytes)
+//   host_copy_sync_latency_stream<k>  the 8-byte latency on each of 8 further streams
 static int host_copy_floors() {
   const size_t max = size_t(128) << 20;
   void *a, *b;
@@ -383,6 +384,26 @@ static int host_copy_floors() {
     }
   }
   CK(cudaStreamDestroy(s));
+  // the same 8-byte latency on 8 more streams created now (does the driver's choice of copy
+  // engine per stream set the latency?)
+  for (int k = 0; k < 8; ++k) {
+    cudaStream_t t;
+    CK(cudaStreamCreateWithFlags(&t, cudaStreamNonBlocking));
+    std::vector<double> samples;
+    for (int rep = 0; rep < 7; ++rep) {
+      clk::time_point t0;
+      for (int i = 0; i < 20; ++i) {
+        if (i == 10) t0 = clk::now();
+        CK(cudaMemcpyAsync(b, a, 8, cudaMemcpyDefault, t));
+        CK(cudaStreamSynchronize(t));
+      }
+      samples.push_back(std::chrono::duration<double, std::micro>(clk::now() - t0).count() / 10);
+    }
+    char name[64];
+    snprintf(name, sizeof name, "host_copy_sync_latency_stream%d", k);
+    row(name, 8, median(samples), "us");
+    CK(cudaStreamDestroy(t));
+  }
   CK(cudaFree(a));
   CK(cudaSetDevice(1));
   CK(cudaFree(b));
