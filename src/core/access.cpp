@@ -66,5 +66,12 @@ void check_own_symmetric(const char* call, const void* ivars, size_t bytes, cons
 }
 bool ivar_on_device(const void* p) { return on_device_heap(p); }
 void ivar_read(const char* call, void* dst, const void* src, size_t n) { device_copy(call, dst, src, n, true); }
+void flush_queued(const char* call) {
+#if GSHMEM_HAVE_CUDA
+  if (g_rt->ops) g_rt->ops->flush(call);
+#else
+  (void)call;
+#endif
+}
 
 }  // namespace gshmem::core

@@ -10,6 +10,15 @@
 
 namespace gshmem::core {
 
+namespace {
+// OpenSHMEM 1.5: the allocation routines end, and shmem_free and shmem_realloc begin, with a
+// barrier: earlier puts to the memory (queued host nbi puts included) are complete on every PE.
+void barrier(const char* call) {
+  quiet(call);
+  sync_all(call);
+}
+}  // namespace
+
 std::mutex& heap_mutex() {
   static std::mutex mu;
   return mu;
@@ -67,14 +76,14 @@ size_t offset_of(const char* call, Runtime& r, void* ptr) {
 
 void* malloc(const char* call, size_t size) {
   void* p = allocate(call, op_malloc, size, 0);
-  sync_all(call);
+  barrier(call);
   return p;
 }
 
 void* malloc_with_hints(const char* call, size_t size, long hints) {
   (void)hints;  // advice: every placement already serves atomics and signals
   void* p = allocate(call, op_hints, size, 0);
-  sync_all(call);
+  barrier(call);
   return p;
 }
 
@@ -90,7 +99,7 @@ void* calloc(const char* call, size_t count, size_t size) {
   } else if (p) {
     memset(p, 0, bytes);
   }
-  sync_all(call);
+  barrier(call);
   return p;
 }
 
@@ -100,13 +109,14 @@ void* align(const char* call, size_t alignment, size_t size) {
   if (alignment > r.heap.max_alignment())
     fatal(call, "alignment %zu exceeds the largest supported alignment %zu", alignment, r.heap.max_alignment());
   void* p = allocate(call, op_align, size, alignment);
-  sync_all(call);
+  barrier(call);
   return p;
 }
 
 void free(const char* call, void* ptr) {
   Runtime& r = rt(call);
   const uint64_t off = ptr ? offset_of(call, r, ptr) : UINT64_MAX;
+  quiet(call);
   check_collective_args(call, r, op_free, off, 0);
   if (ptr) {
     std::lock_guard<std::mutex> lock(heap_mutex());
@@ -117,6 +127,7 @@ void free(const char* call, void* ptr) {
 void* realloc(const char* call, void* ptr, size_t size) {
   Runtime& r = rt(call);
   const uint64_t off = ptr ? offset_of(call, r, ptr) : UINT64_MAX;
+  quiet(call);
   check_collective_args(call, r, op_realloc, off, size);
   void* out = nullptr;
   {
@@ -142,7 +153,7 @@ void* realloc(const char* call, void* ptr, size_t size) {
       }
     }
   }
-  sync_all(call);
+  barrier(call);
   return out;
 }
 

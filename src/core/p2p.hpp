@@ -18,6 +18,9 @@ namespace gshmem::core {
 void check_own_symmetric(const char* call, const void* ivars, size_t bytes, const char* what);
 bool ivar_on_device(const void* p);  // on this PE's device heap
 void ivar_read(const char* call, void* dst, const void* src, size_t n);
+// Issues this PE's queued host nbi puts (mem::DeviceOps::put_from_heap) before a wait, so a peer
+// that waits for them while this PE waits for the peer is not held up until a quiet.
+void flush_queued(const char* call);
 
 template <typename T>
 inline bool compare(const char* call, T v, int cmp, T x) {
@@ -106,6 +109,7 @@ template <typename T>
 void wait_all(const Cond<T>& c, T* v, size_t n, const int* st) {
   check_ivars(c.call, v, n);
   (void)compare(c.call, T{}, c.cmp, T{});
+  flush_queued(c.call);
   wait_for([&] { return test_all(c, v, n, st) != 0; });
 }
 template <typename T>
@@ -114,6 +118,7 @@ size_t wait_any(const Cond<T>& c, T* v, size_t n, const int* st) {
   (void)compare(c.call, T{}, c.cmp, T{});
   if (all_excluded(n, st)) return SIZE_MAX;
   size_t r = SIZE_MAX;
+  flush_queued(c.call);
   wait_for([&] { return (r = test_any(c, v, n, st)) != SIZE_MAX; });
   return r;
 }
@@ -124,6 +129,7 @@ size_t wait_some(const Cond<T>& c, T* v, size_t n, size_t* idx, const int* st) {
   if (all_excluded(n, st)) return 0;
   if (!idx) fatal(c.call, "indices is NULL with nelems %zu", n);
   size_t k = 0;
+  flush_queued(c.call);
   wait_for([&] { return (k = test_some(c, v, n, idx, st)) != 0; });
   return k;
 }
@@ -132,6 +138,7 @@ void wait_one(const char* call, T* ivar, int cmp, T x) {
   if (!ivar) fatal(call, "ivar is NULL");
   check_ivars(call, ivar, 1);
   (void)compare(call, T{}, cmp, T{});
+  flush_queued(call);
   wait_for([&] { return compare(call, load(ivar), cmp, x); });
 }
 template <typename T>

@@ -3,6 +3,7 @@
 #include <cstring>
 
 #include "core/detail/access.hpp"
+#include "core/p2p.hpp"
 #include "core/runtime.hpp"
 #include "gshmem/constants.h"
 
@@ -150,6 +151,7 @@ void quiet(const char* call) {
 
 void sync_all(const char* call) {
   Runtime& r = rt(call);
+  flush_queued(call);  // not a completion (sync is no quiet), but no queued put waits behind it
   r.teams.sync_serialized(*r.teams.get(team::kWorld));
 }
 

@@ -430,6 +430,12 @@ void finalize() {
   Runtime& r = *g_rt;
   memory_fence();
 #if GSHMEM_HAVE_CUDA
+  // Pending host puts (queued nbi puts, copies on the PE's and the contexts' streams) complete
+  // before the barrier: finalize completes outstanding communication.
+  if (r.ops) {
+    r.ops->quiet("shmem_finalize");
+    r.gpu->drv->cuCtxSynchronize();
+  }
   if (r.proxy) r.proxy->quiet();
 #endif
   if (r.tcp) check_transport("shmem_finalize", *r.tcp, r.tcp->quiet());

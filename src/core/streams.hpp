@@ -25,7 +25,7 @@ void* collective_stream(void* stream);
 // Context streams (GPU PEs; null on CPU PEs).
 void* context_stream_create(const char* call);
 void context_stream_quiet(const char* call, void* stream);
-// Issues the context's queued host nbi puts (mem::DeviceOps::put_nbi), so later ones follow them.
+// Issues the context's queued host nbi puts (mem::DeviceOps::put_from_heap), so later ones follow them.
 void context_stream_fence(const char* call, void* stream);
 void context_stream_destroy(const char* call, void* stream);
 // While set on a thread, host operations on the device heap use this stream (null: the PE's).

@@ -11,6 +11,7 @@
 #include "coll/dev_teams.hpp"
 #include "common/log.hpp"
 #include "core/detail/runtime.hpp"
+#include "core/p2p.hpp"
 #include "core/rma.hpp"
 #include "core/runtime.hpp"
 #include "gshmem/device_host/team.h"
@@ -94,7 +95,10 @@ bool team_member(int handle) {
   return t && t->my_index >= 0;
 }
 
-void team_sync(const char* call, int handle) { g_rt->teams.sync_serialized(member_team(call, handle)); }
+void team_sync(const char* call, int handle) {
+  flush_queued(call);  // as sync_all
+  g_rt->teams.sync_serialized(member_team(call, handle));
+}
 
 // A split on SHMEM_TEAM_INVALID, or by a PE outside the parent, creates nothing and returns
 // nonzero (OpenSHMEM 1.5: zero on success, nonzero otherwise; outputs stay SHMEM_TEAM_INVALID).

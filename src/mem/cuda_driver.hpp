@@ -26,8 +26,10 @@ struct Driver {
 #define GSHMEM_CU_MEMBER(f) decltype(&::f) f = nullptr;
   GSHMEM_CU_FUNCTIONS(GSHMEM_CU_MEMBER)
 #undef GSHMEM_CU_MEMBER
-  // Optional: null where the driver is older than CUDA 13 (the signature without failIdx).
-  decltype(&::cuMemcpyBatchAsync) memcpy_batch = nullptr;
+  // Optional: cuMemcpyBatchAsync as CUDA 13 declares it (no failIdx; attrs is a CUmemcpyAttributes*,
+  // a type older headers lack); null where the driver is older than CUDA 13.
+  using MemcpyBatch = CUresult (*)(CUdeviceptr*, CUdeviceptr*, size_t*, size_t, void*, size_t*, size_t, CUstream);
+  MemcpyBatch memcpy_batch = nullptr;
 };
 
 // Loads once. not_available (with the reason logged at INFO) when there is no driver.

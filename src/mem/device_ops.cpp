@@ -71,11 +71,13 @@ void DeviceOps::flush(const char* call) {
   flush_locked(call);
 }
 
+// queued_ goes false only once the copies are on the stream: a thread that finds it false may
+// synchronize the stream at once (a quiet racing with another thread's flush).
 void DeviceOps::flush_locked(const char* call) {
   const size_t n = q_dst_.size();
-  queued_.store(false, std::memory_order_release);
   if (n == 0) return;
   gpu_make_current(g_);
+#if CUDA_VERSION >= 12080  // CUmemcpyAttributes
   if (n > 1 && batch_api_) {
     CUmemcpyAttributes attr{};
     attr.srcAccessOrder = CU_MEMCPY_SRC_ACCESS_ORDER_STREAM;  // device sources, read in stream order
@@ -85,6 +87,7 @@ void DeviceOps::flush_locked(const char* call) {
       q_dst_.clear();
       q_src_.clear();
       q_n_.clear();
+      queued_.store(false, std::memory_order_release);
       return;
     }
     // Nothing was enqueued: issue them one by one, now and from here on.
@@ -92,11 +95,13 @@ void DeviceOps::flush_locked(const char* call) {
                 call, n, cu::error_string(r));
     batch_api_ = false;
   }
+#endif
   for (size_t i = 0; i < n; ++i)
     check(call, g_.drv->cuMemcpyAsync(q_dst_[i], q_src_[i], q_n_[i], q_stream_), "cuMemcpyAsync(queued nbi put)");
   q_dst_.clear();
   q_src_.clear();
   q_n_.clear();
+  queued_.store(false, std::memory_order_release);
 }
 
 void DeviceOps::copy(const char* call, void* dst, const void* src, size_t bytes, bool blocking) {

@@ -1,4 +1,4 @@
-// Host-issued nonblocking puts to GPU memory (mem::DeviceOps::put_nbi: queued, issued as one batched
+// Host-issued nonblocking puts to GPU memory (mem::DeviceOps::put_from_heap: queued, issued as one batched
 // copy when the queue fills or at the next other host operation on GPU memory). Each PE puts to its
 // right neighbour; the receiver checks every byte of the destination against the payload and the
 // poison around it. Sections: (1) 600 puts of random sizes and alignments, sources in the heap
@@ -7,7 +7,8 @@
 // last group wins; (3) the source changed right after the quiet: the old data arrived; (4) puts, a
 // fence, then put_signal: the receiver waits for the signal on the host and finds the data; (5) a
 // context with its own stream and the default context interleaved, ctx_fence and ctx_quiet; (6)
-// blocking and nbi puts of a few MiB, odd sizes (issued at once).
+// blocking and nbi puts of a few MiB, odd sizes (issued at once); (7) puts and then shmem_malloc,
+// whose closing barrier completes them.
 // Run: oshrun -np N gpu_host_nbi (N >= 2, one GPU per PE), also with GSHMEM_HOST_NBI_BATCH=0 / 5.
 #include "gpu_util.cuh"
 
@@ -79,9 +80,10 @@ int main() {
   unsigned char* dev_src = nullptr;
   CK(cudaMalloc(&dev_src, kSrc));
   std::vector<unsigned char> host_src(kSrc);
-  for (size_t i = 0; i < kSrc; ++i) host_src[i] = byte_of(seed, me, i);
+  // each kind of source holds other bytes (seed, seed ^ 1, seed ^ 2), so a put that read the wrong one shows
+  for (size_t i = 0; i < kSrc; ++i) host_src[i] = byte_of(seed ^ 2, me, i);
   fill_k<<<64, 256>>>(src, kSrc, seed, me);
-  fill_k<<<64, 256>>>(dev_src, kSrc, seed, me);
+  fill_k<<<64, 256>>>(dev_src, kSrc, seed ^ 1, me);
   auto poison = [&] {
     CK(cudaMemset(dst, kPoison, kDst));
     CK(cudaDeviceSynchronize());
@@ -98,7 +100,7 @@ int main() {
     shmem_barrier_all();
     std::fill(want.begin(), want.end(), kPoison);
     for (const Put& p : plan(seed, left))
-      for (size_t i = 0; i < p.n; ++i) want[p.dst + i] = byte_of(seed, left, p.src + i);
+      for (size_t i = 0; i < p.n; ++i) want[p.dst + i] = byte_of(seed ^ static_cast<uint64_t>(p.where), left, p.src + i);
     compare("random puts", dst, want);
   }
 
@@ -151,7 +153,10 @@ int main() {
   {
     poison();
     shmem_ctx_t c = SHMEM_CTX_INVALID;
-    EXPECT(shmem_ctx_create(0, &c) == 0, "shmem_ctx_create");
+    if (shmem_ctx_create(0, &c) != 0) {
+      fprintf(stderr, "FAIL pe %d: shmem_ctx_create\n", me);
+      shmem_global_exit(1);
+    }
     for (int i = 0; i < 300; ++i) {
       shmem_putmem_nbi(dst + i * 256, src + i * 256, 256, right);
       shmem_ctx_putmem_nbi(c, dst + (1 << 20) + i * 256, src + i * 256 + 3, 256, right);
@@ -177,7 +182,7 @@ int main() {
   progress("6. blocking and nbi puts of a few MiB");
   {
     poison();
-    const size_t n1 = (3 << 20) + 4097, n2 = (1 << 20) + 3;  // odd sizes: a short last piece
+    const size_t n1 = (3 << 20) + 4097, n2 = (1 << 20) + 3;  // odd sizes, past the queued size
     shmem_putmem(dst + 11, src + 5, n1, right);
     shmem_putmem_nbi(dst + (4 << 20), src + 77, n2, right);
     shmem_quiet();
@@ -186,6 +191,18 @@ int main() {
     for (size_t i = 0; i < n1; ++i) w[11 + i] = byte_of(seed, left, 5 + i);
     for (size_t i = 0; i < n2; ++i) w[(4 << 20) + i] = byte_of(seed, left, 77 + i);
     compare("large puts", dst, w);
+  }
+
+  progress("7. puts, then shmem_malloc (a barrier on exit) with no quiet");
+  {
+    poison();
+    for (int i = 0; i < 30; ++i) shmem_putmem_nbi(dst + i * 512, src + 100 + i * 512, 512, right);
+    void* extra = shmem_malloc(1 << 20);  // completes the puts on every PE before it returns
+    std::vector<unsigned char> w(30 * 512 + 64, kPoison);
+    for (size_t i = 0; i < 30 * 512; ++i) w[i] = byte_of(seed, left, 100 + i);
+    compare("puts before shmem_malloc", dst, w);
+    shmem_barrier_all();
+    shmem_free(extra);
   }
 
   shmem_barrier_all();
