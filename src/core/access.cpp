@@ -26,9 +26,7 @@ void device_copy(const char* call, void* dst, const void* src, size_t bytes, boo
   ops(call).copy(call, dst, src, bytes, blocking);
 }
 void device_put(const char* call, void* dst, const void* src, size_t bytes, bool blocking) {
-  const heap::Region& h = g_rt->heap.heap_region();
-  const uintptr_t off = reinterpret_cast<uintptr_t>(src) - h.lo;
-  if (h.device && off < h.size && bytes <= h.size - off) ops(call).put_from_heap(call, dst, src, bytes, blocking);
+  if (on_device_heap(src, bytes)) ops(call).put_from_heap(call, dst, src, bytes, blocking);
   else ops(call).copy(call, dst, src, bytes, blocking);
 }
 void device_write64(const char* call, uint64_t* dst, uint64_t value) { ops(call).write64(call, dst, value); }
@@ -49,9 +47,10 @@ uint64_t device_amo(const char* call, void*, size_t, gshmem_amo_op, uint64_t, ui
 void device_quiet(const char*, Runtime&) {}
 #endif
 
-bool on_device_heap(const void* p) {
+bool on_device_heap(const void* p, size_t bytes) {
   const heap::Region& h = g_rt->heap.heap_region();
-  return h.device && reinterpret_cast<uintptr_t>(p) - h.lo < h.size;
+  const uintptr_t off = reinterpret_cast<uintptr_t>(p) - h.lo;
+  return h.device && off < h.size && bytes <= h.size - off;
 }
 
 }  // namespace gshmem::core

@@ -10,15 +10,9 @@
 
 namespace gshmem::core {
 
-namespace {
-// OpenSHMEM 1.5: the allocation routines end, and shmem_free and shmem_realloc begin, with a
-// barrier: earlier puts to the memory (queued host nbi puts included) are complete on every PE.
-void barrier(const char* call) {
-  quiet(call);
-  sync_all(call);
-}
-}  // namespace
-
+// OpenSHMEM 1.5: the allocation routines end with a barrier (barrier_all), and shmem_free and
+// shmem_realloc begin with one (a quiet, then the argument check's sync): earlier puts to the
+// memory, queued host nbi puts included, are complete on every PE.
 std::mutex& heap_mutex() {
   static std::mutex mu;
   return mu;
@@ -76,14 +70,14 @@ size_t offset_of(const char* call, Runtime& r, void* ptr) {
 
 void* malloc(const char* call, size_t size) {
   void* p = allocate(call, op_malloc, size, 0);
-  barrier(call);
+  barrier_all(call);
   return p;
 }
 
 void* malloc_with_hints(const char* call, size_t size, long hints) {
   (void)hints;  // advice: every placement already serves atomics and signals
   void* p = allocate(call, op_hints, size, 0);
-  barrier(call);
+  barrier_all(call);
   return p;
 }
 
@@ -99,7 +93,7 @@ void* calloc(const char* call, size_t count, size_t size) {
   } else if (p) {
     memset(p, 0, bytes);
   }
-  barrier(call);
+  barrier_all(call);
   return p;
 }
 
@@ -109,7 +103,7 @@ void* align(const char* call, size_t alignment, size_t size) {
   if (alignment > r.heap.max_alignment())
     fatal(call, "alignment %zu exceeds the largest supported alignment %zu", alignment, r.heap.max_alignment());
   void* p = allocate(call, op_align, size, alignment);
-  barrier(call);
+  barrier_all(call);
   return p;
 }
 
@@ -153,7 +147,7 @@ void* realloc(const char* call, void* ptr, size_t size) {
       }
     }
   }
-  barrier(call);
+  barrier_all(call);
   return out;
 }
 

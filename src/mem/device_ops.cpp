@@ -77,26 +77,22 @@ void DeviceOps::flush_locked(const char* call) {
   const size_t n = q_dst_.size();
   if (n == 0) return;
   gpu_make_current(g_);
+  bool batched = false;
 #if CUDA_VERSION >= 12080  // CUmemcpyAttributes
   if (n > 1 && batch_api_) {
     CUmemcpyAttributes attr{};
     attr.srcAccessOrder = CU_MEMCPY_SRC_ACCESS_ORDER_STREAM;  // device sources, read in stream order
     size_t first = 0;
     const CUresult r = g_.drv->memcpy_batch(q_dst_.data(), q_src_.data(), q_n_.data(), n, &attr, &first, 1, q_stream_);
-    if (r == CUDA_SUCCESS) {
-      q_dst_.clear();
-      q_src_.clear();
-      q_n_.clear();
-      queued_.store(false, std::memory_order_release);
-      return;
+    batched = r == CUDA_SUCCESS;
+    if (!batched) {  // nothing was enqueued: issue them one by one, now and from here on
+      GSHMEM_WARN(Subsys::mem, "%s: cuMemcpyBatchAsync of %zu nbi puts failed (%s); host nbi puts are issued one by one",
+                  call, n, cu::error_string(r));
+      batch_api_ = false;
     }
-    // Nothing was enqueued: issue them one by one, now and from here on.
-    GSHMEM_WARN(Subsys::mem, "%s: cuMemcpyBatchAsync of %zu nbi puts failed (%s); host nbi puts are issued one by one",
-                call, n, cu::error_string(r));
-    batch_api_ = false;
   }
 #endif
-  for (size_t i = 0; i < n; ++i)
+  for (size_t i = 0; i < n && !batched; ++i)
     check(call, g_.drv->cuMemcpyAsync(q_dst_[i], q_src_[i], q_n_[i], q_stream_), "cuMemcpyAsync(queued nbi put)");
   q_dst_.clear();
   q_src_.clear();

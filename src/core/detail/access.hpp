@@ -43,6 +43,6 @@ void device_write64(const char* call, uint64_t* dst, uint64_t value);
 uint64_t device_amo(const char* call, void* target, size_t size, gshmem_amo_op op, uint64_t a, uint64_t b);
 // The PE's stream and every proxied device operation so far have completed (no-op on CPU PEs).
 void device_quiet(const char* call, Runtime& r);
-bool on_device_heap(const void* p);  // p is in this PE's device heap
+bool on_device_heap(const void* p, size_t bytes = 1);  // [p, p + bytes) is in this PE's device heap
 
 }  // namespace gshmem::core
