@@ -76,7 +76,7 @@ class DeviceSegments {
   virtual size_t max_alignment() const = 0;
   virtual void release() noexcept = 0;
 
-  static std::unique_ptr<DeviceSegments> make_vmm(const cu::Driver* drv, CUdevice dev, size_t reserve);
+  static std::unique_ptr<DeviceSegments> make_vmm(const cu::Driver* drv, CUdevice dev, size_t reserve, size_t align);
   static std::unique_ptr<DeviceSegments> make_ipc(const cu::Driver* drv);
 
  protected:

@@ -15,12 +15,13 @@ namespace {
 
 class VmmSegments final : public DeviceSegments {
  public:
-  VmmSegments(const cu::Driver* drv, CUdevice dev, size_t reserve) : drv_(drv), dev_(dev), reserve_(reserve) {}
+  VmmSegments(const cu::Driver* drv, CUdevice dev, size_t reserve, size_t align)
+      : drv_(drv), dev_(dev), reserve_(reserve), align_(align) {}
   ~VmmSegments() override { release(); }
 
   Status create(int npes, int my_pe, size_t* heap_bytes) override {
     const size_t stride = std::max(reserve_, GSHMEM_DEV_CTRL_BYTES + *heap_bytes);
-    GSHMEM_CHECK(window_.reserve(drv_, dev_, npes, stride));
+    GSHMEM_CHECK(window_.reserve(drv_, dev_, npes, stride, align_));
     const size_t g = window_.granularity();
     *heap_bytes = (GSHMEM_DEV_CTRL_BYTES + *heap_bytes + g - 1) / g * g - GSHMEM_DEV_CTRL_BYTES;
     mapped_ = GSHMEM_DEV_CTRL_BYTES + *heap_bytes;
@@ -113,6 +114,7 @@ class VmmSegments final : public DeviceSegments {
   const cu::Driver* drv_;
   CUdevice dev_;
   size_t reserve_;
+  size_t align_;
   mem::DeviceWindow window_;
   CUmemGenericAllocationHandle own_{}, grow_h_{};
   int fd_ = -1;
@@ -123,8 +125,9 @@ class VmmSegments final : public DeviceSegments {
 
 }  // namespace
 
-std::unique_ptr<DeviceSegments> DeviceSegments::make_vmm(const cu::Driver* drv, CUdevice dev, size_t reserve) {
-  return std::make_unique<VmmSegments>(drv, dev, reserve);
+std::unique_ptr<DeviceSegments> DeviceSegments::make_vmm(const cu::Driver* drv, CUdevice dev, size_t reserve,
+                                                        size_t align) {
+  return std::make_unique<VmmSegments>(drv, dev, reserve, align);
 }
 
 }  // namespace gshmem::heap

@@ -34,7 +34,7 @@ Status SymmetricHeap::init(boot::Bootstrap& b, const std::vector<int>& local_pes
 #if GSHMEM_HAVE_CUDA
   if (st == Status::ok && device) {
     dev_ = device->ipc ? DeviceSegments::make_ipc(device->drv)
-                       : DeviceSegments::make_vmm(device->drv, device->dev, device->reserve);
+                       : DeviceSegments::make_vmm(device->drv, device->dev, device->reserve, device->align);
     st = dev_->create(npes, my_pe_, &heap_bytes);
   }
 #else

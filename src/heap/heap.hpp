@@ -41,6 +41,7 @@ struct DeviceHeapSpec {
   CUdevice dev = 0;
 #endif
   size_t reserve = 0;  // virtual bytes per PE (the most the heap can grow to)
+  size_t align = 0;    // alignment of each PE's segment in the window (a power of two)
   bool ipc = false;    // cudaMalloc + CUDA IPC instead of cuMem VMM (fixed size, no growth)
 };
 

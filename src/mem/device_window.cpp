@@ -17,16 +17,24 @@ CUmemAllocationProp alloc_prop(CUdevice dev) {
 }
 }  // namespace
 
-Status DeviceWindow::reserve(const cu::Driver* drv, CUdevice dev, int nslots, size_t stride) {
+Status DeviceWindow::reserve(const cu::Driver* drv, CUdevice dev, int nslots, size_t stride, size_t align) {
   drv_ = drv;
   dev_ = dev;
   CUmemAllocationProp p = alloc_prop(dev);
   GSHMEM_CU(*drv_, cuMemGetAllocationGranularity, &gran_, &p, CU_MEM_ALLOC_GRANULARITY_RECOMMENDED);
-  stride_ = (stride + gran_ - 1) / gran_ * gran_;
+  // Every slot starts on an align boundary (NVSHMEM aligns its heap to 512 MiB as well): the
+  // GPU's page tables can then map a large chunk with large pages, so a kernel streaming over
+  // tens of MiB of a peer's heap misses the translation caches less often.
+  if (align < gran_) align = gran_;
+  if ((align & (align - 1)) != 0) {
+    GSHMEM_WARN(Subsys::mem, "GSHMEM_DEVICE_HEAP_ALIGN=%zu is not a power of two", align);
+    return Status::invalid_argument;
+  }
+  stride_ = (stride + align - 1) / align * align;
   total_ = stride_ * static_cast<size_t>(nslots);
-  GSHMEM_CU(*drv_, cuMemAddressReserve, &base_, total_, gran_, 0, 0);
-  GSHMEM_DEBUG(Subsys::mem, "device window %#llx + %zu (%d slots of %zu, granularity %zu)",
-               (unsigned long long)base_, total_, nslots, stride_, gran_);
+  GSHMEM_CU(*drv_, cuMemAddressReserve, &base_, total_, align, 0, 0);
+  GSHMEM_DEBUG(Subsys::mem, "device window %#llx + %zu (%d slots of %zu, alignment %zu, granularity %zu)",
+               (unsigned long long)base_, total_, nslots, stride_, align, gran_);
   return Status::ok;
 }
 

@@ -19,8 +19,9 @@ class DeviceWindow {
   DeviceWindow& operator=(const DeviceWindow&) = delete;
   ~DeviceWindow() { release(); }
 
-  // Reserves nslots * stride bytes of device virtual address space for device dev.
-  Status reserve(const cu::Driver* drv, CUdevice dev, int nslots, size_t stride);
+  // Reserves nslots slots of device virtual address space for device dev: each slot at least
+  // stride bytes, every slot base aligned to align (a power of two; at least the granularity).
+  Status reserve(const cu::Driver* drv, CUdevice dev, int nslots, size_t stride, size_t align);
   size_t granularity() const noexcept { return gran_; }
   // Creates a physical chunk on this PE's GPU (bytes rounded up to the granularity) and exports
   // it; *fd is owned by the caller.

@@ -4,6 +4,7 @@
 #include "gpu_util.cuh"
 
 #include <algorithm>
+#include <cstdlib>
 #include <cstring>
 #include <vector>
 
@@ -459,6 +460,15 @@ int main() {
     const size_t before = shmemx_heap_size();
     const size_t big = before + (8u << 20);
     uint64_t* grown = static_cast<uint64_t*>(shmem_malloc(big));
+    if (shmemx_heap_growable() && !getenv("GSHMEM_DEVICE_HEAP_ALIGN")) {
+      // The VMM window puts every PE's segment on a 512 MiB boundary (GSHMEM_DEVICE_HEAP_ALIGN,
+      // docs/gpu.md), so a peer's copy of an object lies a multiple of 512 MiB away.
+      for (int pe = 0; pe < n; ++pe) {
+        const uintptr_t d = reinterpret_cast<uintptr_t>(shmem_ptr(src, pe)) - reinterpret_cast<uintptr_t>(src);
+        EXPECT(shmem_ptr(src, pe) != nullptr && d % (512ull << 20) == 0, "PE %d's heap is %#llx bytes from mine", pe,
+               static_cast<unsigned long long>(d));
+      }
+    }
     if (shmemx_heap_growable()) {
       EXPECT(grown != nullptr && shmemx_heap_size() > before, "heap growth: malloc(%zu) with heap %zu -> %p, heap %zu",
              big, before, static_cast<void*>(grown), shmemx_heap_size());
