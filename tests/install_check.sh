@@ -35,6 +35,9 @@ cp "$ROOT/tests/conformance/hello_oshmem.c" "$src/"
 cp "$ROOT/tests/conformance/hello_oshmem.c" "$src/hello_oshmem.cpp"
 cp "$ROOT/tests/install/device_api.cu" "$ROOT/tests/install/cmake/CMakeLists.txt" "$src/"
 cp "$ROOT/examples/04_nvshmem_host.c" "$ROOT/examples/05_nvshmem_device.cu" "$src/"
+mkdir -p "$src/perftest"
+cp "$ROOT/tests/perf/perf_api.cuh" "$src/"
+cp "$ROOT/tests/perf/perftest/perftest.cuh" "$ROOT/tests/perf/perftest/pt2pt_bw.cu" "$src/perftest/"
 cd "$tmp/out"
 export PKG_CONFIG_PATH="$PREFIX/lib/pkgconfig"
 have_pc=0
@@ -95,6 +98,15 @@ if command -v nvcc >/dev/null; then
   "$PREFIX/bin/oshc++" -O2 "${arch[@]}" -o device_api_cxx "$src/device_api.cu"
   [ $have_pc = 0 ] || nvcc -O2 "${arch[@]}" $(pkg-config --cflags gshmem-nvshmem) -o nvshmem_device_pc "$src/05_nvshmem_device.cu" \
     $(pkg-config --libs gshmem-nvshmem)
+  # NVSHMEM programs' own build lines pass -rdc=true (NVSHMEM needs it): the same program builds
+  # that way too, 1024-thread __launch_bounds__ kernels included (shmem_put_bw's).
+  if [ $have_pc = 1 ]; then
+    echo "== CUDA with -rdc=true (NVSHMEM build lines)"
+    nvcc -O2 -rdc=true "${arch[@]}" $(pkg-config --cflags gshmem-nvshmem) -o device_api_rdc "$src/device_api.cu" \
+      $(pkg-config --libs gshmem-nvshmem)
+    nvcc -O2 -rdc=true "${arch[@]}" $(pkg-config --cflags gshmem-nvshmem) -DPERFTEST_PROGRAM=shmem_put_bw \
+      -DPT_shmem_put_bw -o put_bw_rdc "$src/perftest/pt2pt_bw.cu" $(pkg-config --libs gshmem-nvshmem)
+  fi
   [ -x cmake-build/device_api ] || { echo "install check: CMake did not build the CUDA program"; exit 1; }
   [ -x cmake-build/nvshmem_device ] || { echo "install check: CMake did not build the NVSHMEM CUDA program"; exit 1; }
   # The NVSHMEM-perftest programs, where NVSHMEM's tree has them (docs/perf/definitions.md).
@@ -114,6 +126,10 @@ if command -v nvcc >/dev/null; then
     done
     [ $have_pc = 0 ] || LD_LIBRARY_PATH="$PREFIX/lib" timeout 120 "$PREFIX/bin/oshrun" -np 2 ./device_api_pc
     [ $have_pc = 0 ] || LD_LIBRARY_PATH="$PREFIX/lib" timeout 120 "$PREFIX/bin/oshrun" -np 2 ./nvshmem_device_pc
+    if [ $have_pc = 1 ]; then
+      LD_LIBRARY_PATH="$PREFIX/lib" timeout 120 "$PREFIX/bin/oshrun" -np 2 ./device_api_rdc
+      LD_LIBRARY_PATH="$PREFIX/lib" timeout 120 "$PREFIX/bin/oshrun" -np 2 ./put_bw_rdc -e 1M -n 5 -w 1 | grep -q "^#shmem_put_bw"
+    fi
   else
     echo "install check: no GPU here; the CUDA programs were compiled and linked, not run"
   fi

@@ -74,7 +74,7 @@ __device__ __forceinline__ T amo_apply(T *p, int op, T x, T y) {
 // The routed form (proxy, or a segment table), out of line like p_routed / g_routed: the direct
 // path of an atomic in a user's loop is the window address and the atomic instruction.
 template <typename T>
-__device__ __noinline__ T amo_routed(const char *c, const T *d, int op, T x, T y, bool fetch, int pe) {
+static __device__ __noinline__ T amo_routed(const char *c, const T *d, int op, T x, T y, bool fetch, int pe) {
   if (proxied(pe))
     return static_cast<T>(proxy_amo<T>(proxy_off(c, d, sizeof(T), pe), static_cast<gshmem_amo_op>(op), x, y, pe, fetch));
   return amo_apply<T>(amo_at(c, d, peer(c, d, sizeof(T), pe), pe), op, x, y);

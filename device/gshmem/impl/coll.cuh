@@ -22,7 +22,7 @@ namespace gshmem::dev {
 // The push path of broadcast, out of line: inlined next to the LL path it costs registers, and a
 // kernel of 1024 threads has 64 a thread.
 template <typename S>
-__device__ __noinline__ void broadcast_push(const char *call, const TeamDev &t, void *dest, const void *src,
+static __device__ __noinline__ void broadcast_push(const char *call, const TeamDev &t, void *dest, const void *src,
                                             size_t bytes, int root, int row, int nrows) {
   settle_ll<S>(t);
   if (t.me == root && bytes) {
@@ -53,7 +53,7 @@ __device__ __forceinline__ void broadcast(const char *call, int handle, void *de
 
 // The push path of fcollect, out of line (see broadcast_push).
 template <typename S>
-__device__ __noinline__ void fcollect_push(const char *call, const TeamDev &t, void *dest, const void *src, size_t bytes,
+static __device__ __noinline__ void fcollect_push(const char *call, const TeamDev &t, void *dest, const void *src, size_t bytes,
                                            int row, int nrows) {
   settle_ll<S>(t);
   if (bytes) {
@@ -227,7 +227,7 @@ __device__ __forceinline__ void reduce_range(const char *call, const TeamDev &t,
 // Reduce-scatter + all-gather, out of line (see broadcast_push): a phase (every member's source
 // is ready), the owner side of each slice, a phase (every slice delivered everywhere).
 template <typename S, typename T, typename Op>
-__device__ __noinline__ void reduce_rs(const char *call, const TeamDev &t, T *dest, const T *src, size_t n, int row,
+static __device__ __noinline__ void reduce_rs(const char *call, const TeamDev &t, T *dest, const T *src, size_t n, int row,
                                        int nrows) {
   phase<S>(call, t, row);
   constexpr size_t V = sizeof(T) <= 16 && 16 % sizeof(T) == 0 ? 16 / sizeof(T) : 1;

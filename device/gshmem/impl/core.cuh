@@ -1,5 +1,9 @@
 // Cooperation scopes, address translation and device-side checks; the macros every device header
 // uses (GSHMEM_D: the linkage of an inline device API function).
+// Every out-of-line (__noinline__) helper of these headers is static too: built with -rdc (as
+// NVSHMEM programs' build lines are), a helper with external linkage is compiled to its own
+// register count, and ptxas rejects a __launch_bounds__(1024) kernel that calls it (a 64-register
+// budget); with internal linkage ptxas fits the helper to its callers, as without -rdc.
 #pragma once
 #include <cuda/atomic>
 #include <stddef.h>
@@ -78,7 +82,7 @@ __device__ __forceinline__ void fence_release_sys() {
 #endif
 }
 
-[[noreturn]] __device__ __noinline__ inline void fail(const char *call, const char *what, const void *addr, int pe) {
+[[noreturn]] static __device__ __noinline__ inline void fail(const char *call, const char *what, const void *addr, int pe) {
   printf("gshmem[pe %d]: %s: %s (addr %p, target pe %d, pe %d of %d, heap %p + %llu, block %d thread %d)\n", st().my_pe,
          call, what, addr, pe, st().my_pe, st().npes, reinterpret_cast<void *>(st().heap_base),
          static_cast<unsigned long long>(st().heap_size), static_cast<int>(blockIdx.x), static_cast<int>(threadIdx.x));

@@ -401,7 +401,7 @@ __device__ __forceinline__ void raw_wait(const TeamDev &t, const LLRound &q, int
 // full batches without predicates keep it from spilling. In place is fine: every word was sent
 // before, and element i of src is read before dest[i] is written.
 template <typename T, typename Op>
-__device__ __noinline__ void reduce_raw(const TeamDev &t, T *dest, const T *src, size_t n) {
+static __device__ __noinline__ void reduce_raw(const TeamDev &t, T *dest, const T *src, size_t n) {
   const LLRound q = ll_begin<Thread>(t);
   raw_send(t, q, src, n * sizeof(T));
 #pragma unroll 1

@@ -122,7 +122,7 @@ __device__ __forceinline__ void copy(char *dst, const char *src, size_t n) {
 }
 
 template <typename S>
-__device__ __noinline__ void proxy_put_scope(const char *call, void *dest, const void *src, size_t bytes, int pe,
+static __device__ __noinline__ void proxy_put_scope(const char *call, void *dest, const void *src, size_t bytes, int pe,
                                              bool nbi) {
   S::sync();  // every thread of the scope has written its part of src
   if (S::rank() == 0 && bytes) {
@@ -133,7 +133,7 @@ __device__ __noinline__ void proxy_put_scope(const char *call, void *dest, const
 }
 
 template <typename S>
-__device__ __noinline__ void proxy_get_scope(const char *call, void *dest, const void *src, size_t bytes, int pe) {
+static __device__ __noinline__ void proxy_get_scope(const char *call, void *dest, const void *src, size_t bytes, int pe) {
   S::sync();
   if (S::rank() == 0 && bytes) proxy_get_bytes(static_cast<char *>(dest), proxy_off(call, src, bytes, pe), bytes, pe);
   S::sync();
@@ -196,7 +196,7 @@ __device__ __forceinline__ T load_weak(const T *p) {
 // Each is one function for every type (the value passed as its bits): with a callee per type,
 // ptxas held a p_bw / g_bw loop to 32 registers and reloaded loop values from the stack on every
 // slice (elem_bw: 8-20 bytes of spill stores; none with this form).
-__device__ __noinline__ inline void p_routed_bits(const char *call, void *dest, uint64_t bits, unsigned size, int pe) {
+static __device__ __noinline__ inline void p_routed_bits(const char *call, void *dest, uint64_t bits, unsigned size, int pe) {
   if (proxied(pe)) {
     proxy_put_inline(proxy_off(call, dest, size, pe), &bits, size, pe);
     return;
@@ -216,7 +216,7 @@ __device__ __forceinline__ void p_routed(const char *call, T *dest, T v, int pe)
   memcpy(&bits, &v, sizeof(T));
   p_routed_bits(call, dest, bits, sizeof(T), pe);
 }
-__device__ __noinline__ inline uint64_t g_routed_bits(const char *call, const void *src, unsigned size, int pe) {
+static __device__ __noinline__ inline uint64_t g_routed_bits(const char *call, const void *src, unsigned size, int pe) {
   uint64_t bits = 0;
   if (proxied(pe)) {
     proxy_get_bytes(reinterpret_cast<char *>(&bits), proxy_off(call, src, size, pe), size, pe);

@@ -20,7 +20,7 @@ struct TeamDev {
   __device__ __forceinline__ int pe(int i) const { return start + i * stride; }
 };
 
-[[noreturn]] __device__ __noinline__ inline void fail_value(const char *call, const char *what, long long v) {
+[[noreturn]] static __device__ __noinline__ inline void fail_value(const char *call, const char *what, long long v) {
   printf("gshmem: %s: %s (%lld; pe %d of %d, block %d thread %d)\n", call, what, v, st().my_pe, st().npes,
          static_cast<int>(blockIdx.x), static_cast<int>(threadIdx.x));
   __trap();
