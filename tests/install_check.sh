@@ -119,8 +119,12 @@ if command -v nvcc >/dev/null; then
   rc=0; "$pt/device/coll/bcast_latency" -e 12Q 2>bad.err || rc=$?
   [ $rc = 2 ] && grep -q "12Q" bad.err || { echo "install check: a bad -e gave rc $rc: $(cat bad.err)"; exit 1; }
   if command -v nvidia-smi >/dev/null && nvidia-smi -L 2>/dev/null | grep -q '^GPU'; then
-    timeout 120 "$PREFIX/bin/oshrun" -np 2 "$pt/device/pt-to-pt/shmem_put_latency" -e 64 -n 5 -w 1 | grep -q "^#shmem_put_latency"
-    timeout 120 "$PREFIX/bin/oshrun" -np 2 "$pt/device/coll/bcast_latency" -e 1K -n 5 -w 1 | grep -q "^#bcast_device"
+    # Output to a file, then grep: grep -q on a pipe exits at the first match and a PE still
+    # printing rows dies of SIGPIPE.
+    timeout 120 "$PREFIX/bin/oshrun" -np 2 "$pt/device/pt-to-pt/shmem_put_latency" -e 64 -n 5 -w 1 > put_latency.out
+    grep -q "^#shmem_put_latency" put_latency.out
+    timeout 120 "$PREFIX/bin/oshrun" -np 2 "$pt/device/coll/bcast_latency" -e 1K -n 5 -w 1 > bcast_latency.out
+    grep -q "^#bcast_device" bcast_latency.out
     for exe in device_api_w cmake-build/device_api cmake-build/nvshmem_device; do
       timeout 120 "$PREFIX/bin/oshrun" -np 2 "./$exe"
     done
@@ -128,7 +132,8 @@ if command -v nvcc >/dev/null; then
     [ $have_pc = 0 ] || LD_LIBRARY_PATH="$PREFIX/lib" timeout 120 "$PREFIX/bin/oshrun" -np 2 ./nvshmem_device_pc
     if [ $have_pc = 1 ]; then
       LD_LIBRARY_PATH="$PREFIX/lib" timeout 120 "$PREFIX/bin/oshrun" -np 2 ./device_api_rdc
-      LD_LIBRARY_PATH="$PREFIX/lib" timeout 120 "$PREFIX/bin/oshrun" -np 2 ./put_bw_rdc -e 1M -n 5 -w 1 | grep -q "^#shmem_put_bw"
+      LD_LIBRARY_PATH="$PREFIX/lib" timeout 120 "$PREFIX/bin/oshrun" -np 2 ./put_bw_rdc -e 1M -n 5 -w 1 > put_bw_rdc.out
+      grep -q "^#shmem_put_bw" put_bw_rdc.out
     fi
   else
     echo "install check: no GPU here; the CUDA programs were compiled and linked, not run"
