@@ -22,9 +22,9 @@ Status DeviceWindow::reserve(const cu::Driver* drv, CUdevice dev, int nslots, si
   dev_ = dev;
   CUmemAllocationProp p = alloc_prop(dev);
   GSHMEM_CU(*drv_, cuMemGetAllocationGranularity, &gran_, &p, CU_MEM_ALLOC_GRANULARITY_RECOMMENDED);
-  // Every slot starts on an align boundary (NVSHMEM aligns its heap to 512 MiB as well): the
-  // GPU's page tables can then map a large chunk with large pages, so a kernel streaming over
-  // tens of MiB of a peer's heap misses the translation caches less often.
+  // Every slot starts on an align boundary (NVSHMEM aligns its heap to 512 MiB as well), so the
+  // layout does not depend on where the driver puts the reservation. Tried as the cause of
+  // shmem_st_bw's 32 MiB gap on 2 x H200 (docs/perf/h200x2-perftest.md): 2M to 4G measure the same.
   if (align < gran_) align = gran_;
   if ((align & (align - 1)) != 0) {
     GSHMEM_WARN(Subsys::mem, "GSHMEM_DEVICE_HEAP_ALIGN=%zu is not a power of two", align);
