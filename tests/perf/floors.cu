@@ -171,7 +171,8 @@ __global__ void store_bw(uint4* dst, const uint4* src, size_t n) {
 }
 
 // One block copies nv 16-byte words: four loads in flight per thread, then the rest one by one
-// (the loop gshmem's block put uses).
+// (the loop of gshmem's gets and thread/warp puts; its block put has left the schedule to the
+// compiler since session 19, which measured faster for shmem_put_bw: docs/perf/h200x2-perftest.md).
 __device__ __forceinline__ void block_copy(uint4* d, const uint4* s, size_t nv) {
   const unsigned w = blockDim.x;
   size_t i = threadIdx.x;
