@@ -100,13 +100,10 @@ if command -v nvcc >/dev/null; then
     $(pkg-config --libs gshmem-nvshmem)
   # NVSHMEM programs' own build lines pass -rdc=true (NVSHMEM needs it): the same program builds
   # that way too, 1024-thread __launch_bounds__ kernels included (shmem_put_bw's).
-  if [ $have_pc = 1 ]; then
-    echo "== CUDA with -rdc=true (NVSHMEM build lines)"
-    nvcc -O2 -rdc=true "${arch[@]}" $(pkg-config --cflags gshmem-nvshmem) -o device_api_rdc "$src/device_api.cu" \
-      $(pkg-config --libs gshmem-nvshmem)
-    nvcc -O2 -rdc=true "${arch[@]}" $(pkg-config --cflags gshmem-nvshmem) -DPERFTEST_PROGRAM=shmem_put_bw \
-      -DPT_shmem_put_bw -o put_bw_rdc "$src/perftest/pt2pt_bw.cu" $(pkg-config --libs gshmem-nvshmem)
-  fi
+  echo "== CUDA with -rdc=true (NVSHMEM build lines)"
+  "$PREFIX/bin/oshnvcc" -O2 -rdc=true "${arch[@]}" -o device_api_rdc "$src/device_api.cu"
+  "$PREFIX/bin/oshnvcc" -O2 -rdc=true "${arch[@]}" -DPERFTEST_PROGRAM=shmem_put_bw -DPT_shmem_put_bw -o put_bw_rdc \
+    "$src/perftest/pt2pt_bw.cu"
   [ -x cmake-build/device_api ] || { echo "install check: CMake did not build the CUDA program"; exit 1; }
   [ -x cmake-build/nvshmem_device ] || { echo "install check: CMake did not build the NVSHMEM CUDA program"; exit 1; }
   # The NVSHMEM-perftest programs, where NVSHMEM's tree has them (docs/perf/definitions.md).
@@ -121,20 +118,18 @@ if command -v nvcc >/dev/null; then
   if command -v nvidia-smi >/dev/null && nvidia-smi -L 2>/dev/null | grep -q '^GPU'; then
     # Output to a file, then grep: grep -q on a pipe exits at the first match and a PE still
     # printing rows dies of SIGPIPE.
-    timeout 120 "$PREFIX/bin/oshrun" -np 2 "$pt/device/pt-to-pt/shmem_put_latency" -e 64 -n 5 -w 1 > put_latency.out
-    grep -q "^#shmem_put_latency" put_latency.out
-    timeout 120 "$PREFIX/bin/oshrun" -np 2 "$pt/device/coll/bcast_latency" -e 1K -n 5 -w 1 > bcast_latency.out
-    grep -q "^#bcast_device" bcast_latency.out
+    timeout 120 "$PREFIX/bin/oshrun" -np 2 "$pt/device/pt-to-pt/shmem_put_latency" -e 64 -n 5 -w 1 > put_latency.out &&
+      grep -q "^#shmem_put_latency" put_latency.out || { echo "install check: shmem_put_latency:"; cat put_latency.out; exit 1; }
+    timeout 120 "$PREFIX/bin/oshrun" -np 2 "$pt/device/coll/bcast_latency" -e 1K -n 5 -w 1 > bcast_latency.out &&
+      grep -q "^#bcast_device" bcast_latency.out || { echo "install check: bcast_latency:"; cat bcast_latency.out; exit 1; }
     for exe in device_api_w cmake-build/device_api cmake-build/nvshmem_device; do
       timeout 120 "$PREFIX/bin/oshrun" -np 2 "./$exe"
     done
     [ $have_pc = 0 ] || LD_LIBRARY_PATH="$PREFIX/lib" timeout 120 "$PREFIX/bin/oshrun" -np 2 ./device_api_pc
     [ $have_pc = 0 ] || LD_LIBRARY_PATH="$PREFIX/lib" timeout 120 "$PREFIX/bin/oshrun" -np 2 ./nvshmem_device_pc
-    if [ $have_pc = 1 ]; then
-      LD_LIBRARY_PATH="$PREFIX/lib" timeout 120 "$PREFIX/bin/oshrun" -np 2 ./device_api_rdc
-      LD_LIBRARY_PATH="$PREFIX/lib" timeout 120 "$PREFIX/bin/oshrun" -np 2 ./put_bw_rdc -e 1M -n 5 -w 1 > put_bw_rdc.out
-      grep -q "^#shmem_put_bw" put_bw_rdc.out
-    fi
+    timeout 120 "$PREFIX/bin/oshrun" -np 2 ./device_api_rdc
+    timeout 120 "$PREFIX/bin/oshrun" -np 2 ./put_bw_rdc -e 1M -n 5 -w 1 > put_bw_rdc.out &&
+      grep -q "^#shmem_put_bw" put_bw_rdc.out || { echo "install check: put_bw_rdc:"; cat put_bw_rdc.out; exit 1; }
   else
     echo "install check: no GPU here; the CUDA programs were compiled and linked, not run"
   fi

@@ -174,6 +174,9 @@ bool bind_gpu(const char* call, Runtime& r, heap::DeviceHeapSpec* spec) {
       spec->dev = r.gpu->dev;
       spec->reserve = r.cfg->GSHMEM_DEVICE_HEAP_RESERVE;
       spec->align = r.cfg->GSHMEM_DEVICE_HEAP_ALIGN;
+      if ((spec->align & (spec->align - 1)) != 0)
+        init_failed(call, "GSHMEM_DEVICE_HEAP_ALIGN must be a power of two (2M, 4M, ..., 512M, 1G, ...)",
+                    Status::invalid_argument);
       st = mem::gpu_alloc_mode(*r.gpu, r.cfg->GSHMEM_DEVICE_ALLOC, &spec->ipc);
       if (st != Status::ok) init_failed(call, "GSHMEM_DEVICE_ALLOC: unusable allocation mode", st);
       r.ops = std::make_unique<mem::DeviceOps>(*r.gpu, static_cast<size_t>(r.cfg->GSHMEM_HOST_NBI_BATCH),

@@ -100,8 +100,8 @@ class VmmSegments final : public DeviceSegments {
 
   uint64_t window_base() const override { return window_.base(); }
   uint64_t window_stride() const override { return window_.stride(); }
-  // Any alignment up to the control block's size is the same on every PE (segments start on the
-  // VMM granularity, the user heap GSHMEM_DEV_CTRL_BYTES after).
+  // Any alignment up to the control block's size is the same on every PE (segments start on a
+  // GSHMEM_DEVICE_HEAP_ALIGN boundary, the user heap GSHMEM_DEV_CTRL_BYTES after).
   size_t max_alignment() const override { return GSHMEM_DEV_CTRL_BYTES; }
   void release() noexcept override {
     if (fd_ >= 0) close(fd_);

@@ -30,8 +30,16 @@ Status DeviceWindow::reserve(const cu::Driver* drv, CUdevice dev, int nslots, si
     GSHMEM_WARN(Subsys::mem, "GSHMEM_DEVICE_HEAP_ALIGN=%zu is not a power of two", align);
     return Status::invalid_argument;
   }
-  stride_ = (stride + align - 1) / align * align;
-  total_ = stride_ * static_cast<size_t>(nslots);
+  size_t up = 0;
+  if (__builtin_add_overflow(stride, align - 1, &up) ||
+      __builtin_mul_overflow(up / align * align, static_cast<size_t>(nslots), &total_)) {
+    GSHMEM_WARN(Subsys::mem,
+                "device window of %d slots of %zu bytes (GSHMEM_DEVICE_HEAP_RESERVE, aligned to %zu) does not fit the "
+                "address space",
+                nslots, stride, align);
+    return Status::invalid_argument;
+  }
+  stride_ = up / align * align;
   GSHMEM_CU(*drv_, cuMemAddressReserve, &base_, total_, align, 0, 0);
   GSHMEM_DEBUG(Subsys::mem, "device window %#llx + %zu (%d slots of %zu, alignment %zu, granularity %zu)",
                (unsigned long long)base_, total_, nslots, stride_, align, gran_);
