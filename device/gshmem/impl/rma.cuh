@@ -142,8 +142,8 @@ static __device__ __noinline__ void proxy_get_scope(const char *call, void *dest
 template <typename S>
 __device__ __forceinline__ void put(const char *call, void *dest, const void *src, size_t bytes, int pe, bool nbi) {
   if (proxied(pe)) return proxy_put_scope<S>(call, dest, src, bytes, pe, nbi);
-  // A block's put takes copy_bulk's plain loop (measured there); the thread and warp puts keep
-  // four loads in flight, since their few threads need them.
+  // A block's put takes copy_bulk's plain loop (measured there, for the block put only); thread
+  // and warp puts keep four loads in flight.
   if (bytes) copy<S, std::is_same_v<S, Block>>(peer(call, dest, bytes, pe), static_cast<const char *>(src), bytes);
   if (!nbi) S::sync();
 }
