@@ -413,6 +413,7 @@ void init_runtime(const char* call, int requested_thread, int* provided, const b
   if (r->ops)
     for (int h : {team::kWorld, team::kShared, team::kNode}) coll::dev_team_publish(call, *r->ops, r->heap, *r->teams.get(h));
   if (r->ops && r->proxy) coll::dev_preload(call);
+  if (r->ops && r->cfg->GSHMEM_DEVICE_PRINTF_SETUP) r->ops->setup_printf(call);
 #endif
   phases.mark("device state");
   const Status st = r->boot->barrier();
