@@ -9,6 +9,7 @@
 #include <array>
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <mutex>
 
@@ -23,6 +24,7 @@
 #include "core/runtime.hpp"
 #include "core/buffers.hpp"
 #include "gshmem/constants.h"
+#include "mem/device_errors.hpp"
 #include "mem/device_state.hpp"
 
 namespace gshmem::core {
@@ -38,6 +40,7 @@ std::mutex g_init_mu;
 }
 // Once a bootstrap exists, an error anywhere ends the whole job: every PE and the launcher hear of it.
 void abort_job(int status, const char* msg) {
+  mem::device_errors_report();  // a kernel's failed check, usually what made the CUDA call fail
   if (g_rt && g_rt->boot) g_rt->boot->abort(status, msg);
 }
 void health_hook() {
@@ -103,6 +106,7 @@ void start_health_monitor(Runtime& r) {
     std::unique_lock<std::mutex> lk(r.monitor_mu);
     while (!r.monitor_stop) {
       r.monitor_cv.wait_for(lk, period);
+      mem::device_errors_report();
       if (!r.monitor_stop) r.boot->check_health();
     }
   });
@@ -182,6 +186,7 @@ bool bind_gpu(const char* call, Runtime& r, heap::DeviceHeapSpec* spec) {
       r.ops = std::make_unique<mem::DeviceOps>(*r.gpu, static_cast<size_t>(r.cfg->GSHMEM_HOST_NBI_BATCH),
                                                static_cast<size_t>(r.cfg->GSHMEM_HOST_NBI_BATCH_BYTES));
       r.local = std::make_unique<mem::GpuLocalMemory>(*r.ops);
+      r.error_rec = mem::device_errors_create(*r.gpu);
     }
   }
 #else
@@ -413,7 +418,10 @@ void init_runtime(const char* call, int requested_thread, int* provided, const b
   if (r->ops)
     for (int h : {team::kWorld, team::kShared, team::kNode}) coll::dev_team_publish(call, *r->ops, r->heap, *r->teams.get(h));
   if (r->ops && r->proxy) coll::dev_preload(call);
-  if (r->ops && r->cfg->GSHMEM_DEVICE_PRINTF_SETUP) r->ops->setup_printf(call);
+  if (r->error_rec) {
+    static const int registered = std::atexit([] { mem::device_errors_report(); });
+    (void)registered;
+  }
 #endif
   phases.mark("device state");
   const Status st = r->boot->barrier();
@@ -468,6 +476,7 @@ void finalize() {
   mem::forget_module_states();
   r.local.reset();
   r.ops.reset();
+  if (r.error_rec) mem::device_errors_destroy(*r.gpu);
   if (r.gpu) mem::gpu_release(r.gpu.get());
 #endif
   r.boot->finalize();
@@ -492,6 +501,7 @@ int device_ordinal(const char* call) {
 const Config& config(const char* call) { return *rt(call).cfg; }
 
 void global_exit(int status) {
+  mem::device_errors_report();
   fflush(nullptr);
   if (running()) g_rt->boot->global_exit(status);
   terminate(status);
@@ -538,6 +548,7 @@ void republish_device_state(Runtime& r) {
     s.peer_table = r.heap.peer_table();
     s.world_mapped = 1;
     for (int pe = 0; pe < r.npes; ++pe) s.world_mapped &= r.heap.device_segment(pe) != 0;
+    s.error_rec = r.error_rec;  // its claim word is in the device control block
     if (r.tcp)
       r.tcp->set_segment(transport::Seg::device, reinterpret_cast<char*>(r.heap.device_segment(r.my_pe)),
                          GSHMEM_DEV_CTRL_BYTES + r.heap.size());

@@ -126,29 +126,15 @@ void DeviceOps::quiet(const char* call) {
 
 void DeviceOps::load_module(const char* call) {
   if (mod_) return;
-  check(call, g_.drv->cuModuleLoadData(&mod_, gshmem_host_amo_fatbin), "cuModuleLoadData(libgshmem kernels)");
+  check(call, g_.drv->cuModuleLoadData(&mod_, gshmem_host_amo_fatbin), "cuModuleLoadData(host atomics)");
   check(call, g_.drv->cuModuleGetFunction(&fn_[0], mod_, "gshmem_amo32"), "cuModuleGetFunction");
   check(call, g_.drv->cuModuleGetFunction(&fn_[1], mod_, "gshmem_amo64"), "cuModuleGetFunction");
-  check(call, g_.drv->cuModuleGetFunction(&fn_printf_, mod_, "gshmem_printf_setup"), "cuModuleGetFunction");
 }
 
 CUfunction DeviceOps::amo_kernel(const char* call, size_t size) {
   load_module(call);
   if (size != 4 && size != 8) fatal(call, "atomics on GPU memory need 4- or 8-byte objects (got %zu)", size);
   return fn_[size == 8];
-}
-
-void DeviceOps::setup_printf(const char* call) {
-  gpu_make_current(g_);
-  {
-    std::lock_guard<std::mutex> lock(mu_);
-    load_module(call);
-  }
-  const int* never = nullptr;
-  void* args[] = {&never};
-  check(call, g_.drv->cuLaunchKernel(fn_printf_, 1, 1, 1, 1, 1, 1, 0, g_.stream, args, nullptr),
-        "cuLaunchKernel(printf setup)");
-  check(call, g_.drv->cuStreamSynchronize(g_.stream), "cuStreamSynchronize");
 }
 
 namespace {

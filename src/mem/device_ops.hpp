@@ -56,10 +56,6 @@ class DeviceOps {
   // for the first time while another kernel runs may wait for that kernel (lazy loading), which
   // would deadlock a kernel waiting for a proxied atomic. Called before the proxy starts.
   void preload(const char* call, void* word);
-  // Runs libgshmem's printf setup kernel once (a printf that never runs), so that CUDA sets up the
-  // context's device printf buffer now rather than in the launch of the program's first kernel
-  // with gshmem device calls (src/mem/host_amo.cu). shmem_init calls it (GSHMEM_DEVICE_PRINTF_SETUP).
-  void setup_printf(const char* call);
 
   // Streams of contexts (shmem_ctx_create on GPU PEs). While set on a thread (set_thread_stream),
   // copy, write64 and amo use that stream instead of the PE's, so a context's quiet waits only for
@@ -90,8 +86,7 @@ class DeviceOps {
   void* scratch_ = nullptr;
   std::mutex mu_;  // blocking atomics share the scratch word; module loading
   CUmodule mod_ = nullptr;
-  CUfunction fn_[2] = {nullptr, nullptr};  // atomics: 32-bit, 64-bit
-  CUfunction fn_printf_ = nullptr;
+  CUfunction fn_[2] = {nullptr, nullptr};  // 32-bit, 64-bit
 };
 
 // LocalMemory over a DeviceOps: what the transports use on a GPU PE.

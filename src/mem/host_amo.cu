@@ -1,11 +1,8 @@
-// Kernels of libgshmem's own module: those behind host-initiated atomics on GPU memory (the host
-// cannot issue NVLink atomics), and the printf setup kernel shmem_init launches. Compiled to a
-// fatbin at build time (SASS for sm_90, PTX for other GPUs), embedded in libgshmem, loaded through
-// the driver on first use. One thread performs one system-scope atomic; out (may be null)
-// receives the old value. op: gshmem_amo_op; operands (a, b) as device_host/ops.h says (cswap:
-// expected, new value).
-#include <cstdio>
-
+// Kernels behind host-initiated atomics on GPU memory (the host cannot issue NVLink atomics).
+// Compiled to a fatbin at build time (SASS for sm_90, PTX for other GPUs), embedded in libgshmem,
+// loaded through the driver on first use. One thread performs one system-scope atomic; out (may
+// be null) receives the old value. op: gshmem_amo_op; operands (a, b) as device_host/ops.h says
+// (cswap: expected, new value).
 #include "gshmem/device_host/ops.h"
 
 template <typename T>
@@ -33,11 +30,3 @@ extern "C" __global__ void gshmem_amo32(unsigned int* p, int op, unsigned int a,
   amo(p, op, a, b, out);
 }
 
-// Holds a printf that never runs (shmem_init passes null). CUDA sets up a context's device printf
-// buffer in the launch of the first kernel that holds a printf call: 3-4 ms inside that launch call
-// on H100, and the host's CUDA calls right after it run 2-3x slower. Every kernel that makes gshmem
-// device calls holds one (the error reports), so without this the program's first such kernel
-// would pay it, inside whatever the program times. mem::DeviceOps::setup_printf.
-extern "C" __global__ void gshmem_printf_setup(const int* never) {
-  if (never) printf("gshmem: %d\n", *never);
-}

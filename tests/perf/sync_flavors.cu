@@ -18,8 +18,9 @@
 //   frel_red     fence.release.sys (fence_release_sys), then red.relaxed.sys.add of 1; the
 //                counter is loaded before the fence and used only by the polls (the library's
 //                phase, since session 17, loads it after the update);
-//   frel_call    frel_red in a kernel that also holds a call (an error path that never runs):
-//                ptxas then puts a MEMBAR.CTA before the fence, as in the library's kernels;
+//   frel_call    frel_red in a kernel that also holds a printf call (an error path that never
+//                runs): ptxas then puts a MEMBAR.CTA before the fence, as in the library's
+//                kernels until their error reports stopped printing (session 20);
 //   pull         each PE releases its phase number into its own word and polls the peer's word
 //                over the link with ld.acquire.sys (no remote store, so the release waits for
 //                local stores only).

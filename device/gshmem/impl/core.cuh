@@ -82,14 +82,6 @@ __device__ __forceinline__ void fence_release_sys() {
 #endif
 }
 
-[[noreturn]] static __device__ __noinline__ inline void fail(const char *call, const char *what, const void *addr, int pe) {
-  printf("gshmem[pe %d]: %s: %s (addr %p, target pe %d, pe %d of %d, heap %p + %llu, block %d thread %d)\n", st().my_pe,
-         call, what, addr, pe, st().my_pe, st().npes, reinterpret_cast<void *>(st().heap_base),
-         static_cast<unsigned long long>(st().heap_size), static_cast<int>(blockIdx.x), static_cast<int>(threadIdx.x));
-  __trap();
-  __builtin_unreachable();
-}
-
 // Base of pe's device segment (control block first, user heap after GSHMEM_DEV_CTRL_BYTES).
 __device__ __forceinline__ char *window_segment(int pe) {
   return reinterpret_cast<char *>(st().window_base + static_cast<uint64_t>(pe) * st().window_stride);
@@ -98,6 +90,62 @@ __device__ __forceinline__ char *segment(int pe) {
   if (st().peer_table) return reinterpret_cast<char *>(reinterpret_cast<const uint64_t *>(st().peer_table)[pe]);
   return window_segment(pe);
 }
+
+// Device errors. A failing check writes this PE's error record (pinned host memory the device
+// state points to; the host prints it: src/mem/device_errors.cpp) and traps. No printf: ptxas
+// puts a MEMBAR.CTA in front of every fence of a kernel that holds a printf call (0.1-0.2 us a
+// sync step), and CUDA sets up its printf buffer in the launch of the first kernel that holds one
+// (3-4 ms inside that launch, docs/perf/h200x2-perftest.md, session 20). The first failing thread
+// of the PE (the claim word in its control block) writes the record; the others wait until it is
+// complete (at most a second), so that no trap cuts it short. Before shmem_init there is no
+// record and the trap alone ends the kernel.
+static __device__ __noinline__ void write_error_record(int kind, const char *call, const char *what,
+                                                       long long value, const void *addr, int pe) {
+  gshmem_device_error *r = reinterpret_cast<gshmem_device_error *>(st().error_rec);
+  if (!r) return;
+  volatile uint32_t *ready = &r->ready;
+  unsigned *claim = reinterpret_cast<unsigned *>(segment(st().my_pe) + GSHMEM_DEV_CTRL_ERROR_CLAIM);
+  if (atomicCAS(claim, 0u, 1u) == 0u) {
+    r->kind = kind;
+    r->pe = st().my_pe;
+    r->npes = st().npes;
+    r->target_pe = pe;
+    r->block = static_cast<int>(blockIdx.x);
+    r->thread = static_cast<int>(threadIdx.x);
+    r->value = value;
+    r->addr = reinterpret_cast<uint64_t>(addr);
+    r->heap_base = st().heap_base;
+    r->heap_size = st().heap_size;
+    int i = 0;
+    for (; call && i < static_cast<int>(sizeof r->call) - 1 && call[i]; ++i) r->call[i] = call[i];
+    r->call[i] = 0;
+    for (i = 0; what && i < static_cast<int>(sizeof r->what) - 1 && what[i]; ++i) r->what[i] = what[i];
+    r->what[i] = 0;
+    __threadfence_system();
+    *ready = 1;
+    __threadfence_system();
+    return;
+  }
+  uint64_t t0, t;
+  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t0));
+  do {
+    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
+  } while (*ready == 0 && t - t0 < 1000000000ull);
+}
+
+[[noreturn]] static __device__ __noinline__ inline void fail(const char *call, const char *what, const void *addr, int pe) {
+  write_error_record(GSHMEM_DEV_ERROR_ADDR, call, what, 0, addr, pe);
+  __trap();
+  __builtin_unreachable();
+}
+
+// A bad argument value (v) of call.
+[[noreturn]] static __device__ __noinline__ inline void fail_value(const char *call, const char *what, long long v) {
+  write_error_record(GSHMEM_DEV_ERROR_VALUE, call, what, v, nullptr, -1);
+  __trap();
+  __builtin_unreachable();
+}
+
 
 // Offset of addr in the user heap, with the device checks of every call that names a peer.
 __device__ __forceinline__ uint64_t heap_off(const char *call, const void *addr, size_t bytes, int pe) {

@@ -20,13 +20,6 @@ struct TeamDev {
   __device__ __forceinline__ int pe(int i) const { return start + i * stride; }
 };
 
-[[noreturn]] static __device__ __noinline__ inline void fail_value(const char *call, const char *what, long long v) {
-  printf("gshmem: %s: %s (%lld; pe %d of %d, block %d thread %d)\n", call, what, v, st().my_pe, st().npes,
-         static_cast<int>(blockIdx.x), static_cast<int>(threadIdx.x));
-  __trap();
-  __builtin_unreachable();
-}
-
 __device__ __forceinline__ char *ctrl(int pe, uint32_t off) { return segment(pe) + off; }
 
 __device__ __forceinline__ TeamDev team(const char *call, int handle) {
@@ -72,10 +65,11 @@ __device__ __forceinline__ uint64_t *phase_flag(int pe, int slot, int row, int i
 // acknowledged, the previous phase's flag update included, about 0.6 us; with st.release of
 // counter + 1 the fence also waited for the counter's L2 round trip before it could start (1.35
 // us a step); the reduction's operand does not depend on the counter, which is loaded after the
-// updates, so its round trip overlaps their flight (1.20 us in a kernel with no call: flavour
-// frel_red). A kernel holding a call (gshmem's error reports) gets a MEMBAR.CTA before each
-// fence, which waits for the thread's outstanding loads: 0.2 us more (frel_call), and a counter
-// load before the fence would be one of them. The library's step: 1.37 us. One fence per thread,
+// updates, so its round trip overlaps their flight (1.20 us: flavour frel_red). A kernel holding
+// a printf call gets a MEMBAR.CTA before each fence, which waits for the thread's outstanding
+// loads: 0.2 us more (frel_call; a counter load before the fence would be one of them). gshmem's
+// error reports held one until session 20 (the library's step was 1.37 us); they write a record
+// now (impl/core.cuh), and the library's kernels have no MEMBAR.CTA. One fence per thread,
 // not one per flag: a fence per flag waited for the update sent to the previous peer. The waits
 // are acquire loads; the closing scope barrier passes their ordering on to the scope's other
 // threads.

@@ -14,14 +14,15 @@
 
 #include "gshmem/export.h"
 
-#define GSHMEM_DEVICE_STATE_VERSION 5u
+#define GSHMEM_DEVICE_STATE_VERSION 6u
 /* 16 MiB (a multiple of the 2 MiB VMM granularity, so the user heap starts 16 MiB-aligned on
  * every PE); most of it is the LL area of the small team reductions. */
 #define GSHMEM_DEV_CTRL_BYTES (16u * 1024u * 1024u)
 #define GSHMEM_DEV_MAX_ROUNDS 32
 /* control block offsets (bytes) */
 #define GSHMEM_DEV_CTRL_LL_PUB 0u /* uint64[slot]: the LL count this PE last published in LL_DONE (local) */
-/* 512..4095: unused (the version-1 barrier flags lived here) */
+#define GSHMEM_DEV_CTRL_ERROR_CLAIM 512u /* uint32: taken (0 -> 1) by the thread that writes the error record */
+/* 516..4095: unused (the version-1 barrier flags lived here) */
 #define GSHMEM_DEV_CTRL_RAW_FLAGS 4096u /* uint64[slot][sender index]: raw rounds sent to this PE (impl/ll.cuh) */
 /* 8192..16383: unused */
 #define GSHMEM_DEV_CTRL_SCRATCH 16384u        /* uint64: result of a host-initiated atomic */
@@ -63,8 +64,24 @@ typedef struct gshmem_device_state {
   uint32_t routed; /* 0: every PE is reached by loads and stores through the window, and pe's copy of a
                       heap address is that address + (pe - my_pe) * window_stride; 1: p, g and
                       atomics take their out-of-line route (impl/core.cuh routed()) */
-  uint64_t reserved3[2];
+  uint64_t error_rec; /* gshmem_device_error, host-pinned, device-mapped: where a failing device check
+                        reports (impl/core.cuh); 0 before shmem_init */
+  uint64_t reserved3;
 } gshmem_device_state;
+
+/* What a failing device check reports (device/gshmem/impl/core.cuh writes it, then traps; the host
+ * prints it: src/mem/device_errors.cpp). One per PE; the first failing thread writes it. */
+#define GSHMEM_DEV_ERROR_ADDR 1  /* a call's address/PE check: addr and target_pe are set */
+#define GSHMEM_DEV_ERROR_VALUE 2 /* a bad argument value: value is set */
+typedef struct gshmem_device_error {
+  uint32_t ready; /* 1 once every other field is written (the writer fences before it) */
+  int32_t kind;   /* GSHMEM_DEV_ERROR_* */
+  int32_t pe, npes, target_pe, block, thread, pad;
+  int64_t value;
+  uint64_t addr, heap_base, heap_size;
+  char call[64];
+  char what[160];
+} gshmem_device_error;
 
 /* Proxy FIFO words. Producers (GPU threads) reserve slots with an atomic add on head (GPU memory).
  * The proxy thread publishes tail (slots it has copied out) and completed (slots whose operations
@@ -103,7 +120,8 @@ typedef struct gshmem_device_team {
 
 #ifdef __cplusplus
 static_assert(sizeof(gshmem_device_team) == 32, "gshmem_device_team layout is part of the ABI");
-static_assert(GSHMEM_DEV_CTRL_LL_PUB + GSHMEM_DEV_MAX_TEAMS * 8 <= GSHMEM_DEV_CTRL_RAW_FLAGS, "layout");
+static_assert(GSHMEM_DEV_CTRL_LL_PUB + GSHMEM_DEV_MAX_TEAMS * 8 <= GSHMEM_DEV_CTRL_ERROR_CLAIM, "layout");
+static_assert(GSHMEM_DEV_CTRL_ERROR_CLAIM + 4 <= GSHMEM_DEV_CTRL_RAW_FLAGS, "layout");
 static_assert(GSHMEM_DEV_CTRL_RAW_FLAGS + GSHMEM_DEV_MAX_TEAMS * GSHMEM_DEV_MAX_TEAM_PES * 8 <= GSHMEM_DEV_CTRL_SCRATCH, "layout");
 static_assert(GSHMEM_DEV_CTRL_TEAMS + GSHMEM_DEV_MAX_TEAMS * 32 <= GSHMEM_DEV_CTRL_PHASE_CNT, "layout");
 static_assert(GSHMEM_DEV_CTRL_PHASE_CNT + GSHMEM_DEV_MAX_TEAMS * GSHMEM_DEV_MAX_ROWS * 8 <= GSHMEM_DEV_CTRL_LL_CNT, "layout");
@@ -119,6 +137,7 @@ static_assert(GSHMEM_DEV_CTRL_RAW + GSHMEM_DEV_MAX_TEAMS * 2 * GSHMEM_DEV_MAX_TE
 static_assert(GSHMEM_DEV_CTRL_LL + GSHMEM_DEV_MAX_TEAMS * 2 * GSHMEM_DEV_MAX_TEAM_PES * GSHMEM_DEV_LL_BYTES <=
                   GSHMEM_DEV_CTRL_BYTES, "layout");
 static_assert(sizeof(gshmem_device_state) == 128, "gshmem_device_state layout is part of the ABI");
+static_assert(sizeof(gshmem_device_error) == 288, "gshmem_device_error layout is part of the ABI");
 static_assert(sizeof(gshmem_proxy_result) == 16 && sizeof(gshmem_proxy_host_words) == 128, "proxy words layout");
 #endif
 

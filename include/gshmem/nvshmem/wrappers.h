@@ -482,12 +482,9 @@ GSHMEM_NV_16(__nv_bfloat16, bfloat16)
 GSHMEM_NV_D int nvshmemx_barrier_warpgroup(nvshmem_team_t team) {
   const unsigned tid = threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z);
   const unsigned nthreads = blockDim.x * blockDim.y * blockDim.z;
-  if (nthreads % 128) {  /* a partial warpgroup would wait at its named barrier forever */
-    if (tid == 0)
-      printf("gshmem[pe %d]: nvshmemx_barrier_warpgroup: the block has %u threads, not a multiple of 128\n",
-             shmem_my_pe(), nthreads);
-    __trap();
-  }
+  if (nthreads % 128) /* a partial warpgroup would wait at its named barrier forever */
+    gshmem::dev::fail_value("nvshmemx_barrier_warpgroup", "the block's thread count is not a multiple of 128; threads",
+                            nthreads);
   const unsigned id = 1 + tid / 128;
   asm volatile("bar.sync %0, 128;" ::"r"(id) : "memory");
   int rc = 0;

@@ -49,6 +49,7 @@ struct Runtime {
 #endif
 #if GSHMEM_HAVE_CUDA
   std::unique_ptr<mem::GpuContext> gpu;          // GPU PEs (device heap kind)
+  uint64_t error_rec = 0;                        // device address of the device error record (mem/device_errors.hpp)
   std::unique_ptr<mem::DeviceOps> ops;           // host-side operations on GPU memory
   std::unique_ptr<mem::GpuLocalMemory> local;    // the transports' access to this PE's GPU memory
   std::unique_ptr<transport::CopyEngine> ce;     // proxied same-node peers (GSHMEM_FORCE_PROXY)
