@@ -548,7 +548,9 @@ void republish_device_state(Runtime& r) {
     s.peer_table = r.heap.peer_table();
     s.world_mapped = 1;
     for (int pe = 0; pe < r.npes; ++pe) s.world_mapped &= r.heap.device_segment(pe) != 0;
+#if GSHMEM_HAVE_CUDA
     s.error_rec = r.error_rec;  // its claim word is in the device control block
+#endif
     if (r.tcp)
       r.tcp->set_segment(transport::Seg::device, reinterpret_cast<char*>(r.heap.device_segment(r.my_pe)),
                          GSHMEM_DEV_CTRL_BYTES + r.heap.size());
