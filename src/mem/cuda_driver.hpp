@@ -20,7 +20,8 @@ namespace gshmem::cu {
   X(cuMemAlloc) X(cuMemFree) X(cuIpcGetMemHandle) X(cuIpcOpenMemHandle) X(cuIpcCloseMemHandle)          \
   X(cuMemHostAlloc) X(cuMemFreeHost) X(cuMemHostGetDevicePointer) X(cuStreamBatchMemOp) X(cuEventCreate)   \
   X(cuEventRecord) X(cuEventQuery) X(cuEventDestroy) X(cuStreamWaitEvent) X(cuMemGetHandleForAddressRange) \
-  X(cuMemRetainAllocationHandle) X(cuMemGetAddressRange) X(cuMemcpyHtoD) X(cuLibraryGetGlobal)
+  X(cuMemRetainAllocationHandle) X(cuMemGetAddressRange) X(cuMemcpyHtoD) X(cuLibraryGetGlobal)       \
+  X(cuMemHostRegister) X(cuMemHostUnregister)
 
 struct Driver {
 #define GSHMEM_CU_MEMBER(f) decltype(&::f) f = nullptr;

@@ -1,11 +1,16 @@
 // gshmem's device code holds no printf: its failed checks write an error record that the host
 // prints (docs/gpu.md, "Bad arguments"). CUDA refuses cudaLimitPrintfFifoSize once a kernel that
 // holds a printf call has run in the context, so setting that limit after kernels full of gshmem
-// device calls (puts, signals, waits, a team sync, atomics: every one compiled with its checks)
-// must still succeed, and read back at least the value set. The kernels' data is checked too:
+// device calls must still succeed, and read back at least the value set. Built with the device
+// checks forced on (meson.build), so every call holds its error path: a block put with signal, a
+// wait, an atomic and a team sync in one kernel, NVSHMEM's warpgroup barrier in another, and one
+// of libgshmem's own collective kernels (shmemx_barrier_all_on_stream). The kernels' data is checked too:
 // each PE puts a fresh random payload into its right neighbour's poisoned buffer with a block put
 // and a signal; the receiver checks every word and the poison after it.
 // Run: oshrun -np N gpu_printf_free (N >= 2, one GPU per PE).
+#include <nvshmem.h>
+#include <nvshmemx.h>
+
 #include "gpu_util.cuh"
 
 
@@ -21,6 +26,8 @@ __global__ void put_ring(uint64_t* dst, const uint64_t* src, uint64_t* sig, int*
     shmem_sync_all();
   }
 }
+
+__global__ void warpgroup_barrier() { nvshmemx_barrier_warpgroup(NVSHMEM_TEAM_WORLD); }
 
 __global__ void fill(uint64_t* p, size_t n, uint64_t seed, int pe) {
   for (size_t i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x) p[i] = payload(seed, pe, i);
@@ -49,6 +56,11 @@ int main() {
   shmem_barrier_all();
   put_ring<<<1, 256>>>(dst, src, sig, counter, (me + 1) % npes);
   CK(cudaGetLastError());
+  CK(cudaDeviceSynchronize());
+  warpgroup_barrier<<<1, 128>>>();
+  CK(cudaGetLastError());
+  CK(cudaDeviceSynchronize());
+  shmemx_barrier_all_on_stream(nullptr);
   CK(cudaDeviceSynchronize());
   shmem_barrier_all();
 

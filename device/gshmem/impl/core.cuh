@@ -91,27 +91,27 @@ __device__ __forceinline__ char *segment(int pe) {
   return window_segment(pe);
 }
 
-// Device errors. A failing check writes this PE's error record (pinned host memory the device
-// state points to; the host prints it: src/mem/device_errors.cpp) and traps. No printf: ptxas
-// puts a MEMBAR.CTA in front of every fence of a kernel that holds a printf call (0.1-0.2 us a
-// sync step), and CUDA sets up its printf buffer in the launch of the first kernel that holds one
-// (3-4 ms inside that launch, docs/perf/h200x2-perftest.md, session 20). The first failing thread
-// of the PE (the claim word in its control block) writes the record; the others wait until it is
-// complete (at most a second), so that no trap cuts it short. Before shmem_init there is no
-// record and the trap alone ends the kernel.
+// Device errors. A failing check writes this PE's error record (host memory registered for the
+// device, which the device state points to; the host prints it: src/mem/device_errors.cpp) and
+// traps. No printf: CUDA sets up its printf buffer in the launch of the first kernel that holds a
+// printf call (3-4 ms inside that launch, docs/perf/h200x2-perftest.md, session 20), and ptxas
+// puts a MEMBAR.CTA in front of every fence of such a kernel. The first failing thread of the PE
+// takes the claim word in its control block (0 -> 1), writes the record and sets the word to 2;
+// the others wait for the 2 (at most a second), so that no trap cuts the record short. Block and
+// thread are linear indices. Before shmem_init there is no record, and the trap alone ends the
+// kernel.
 static __device__ __noinline__ void write_error_record(int kind, const char *call, const char *what,
                                                        long long value, const void *addr, int pe) {
   gshmem_device_error *r = reinterpret_cast<gshmem_device_error *>(st().error_rec);
   if (!r) return;
-  volatile uint32_t *ready = &r->ready;
   unsigned *claim = reinterpret_cast<unsigned *>(segment(st().my_pe) + GSHMEM_DEV_CTRL_ERROR_CLAIM);
   if (atomicCAS(claim, 0u, 1u) == 0u) {
     r->kind = kind;
     r->pe = st().my_pe;
     r->npes = st().npes;
     r->target_pe = pe;
-    r->block = static_cast<int>(blockIdx.x);
-    r->thread = static_cast<int>(threadIdx.x);
+    r->block = static_cast<int>(blockIdx.x + gridDim.x * (blockIdx.y + gridDim.y * blockIdx.z));
+    r->thread = static_cast<int>(threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z));
     r->value = value;
     r->addr = reinterpret_cast<uint64_t>(addr);
     r->heap_base = st().heap_base;
@@ -122,15 +122,16 @@ static __device__ __noinline__ void write_error_record(int kind, const char *cal
     for (i = 0; what && i < static_cast<int>(sizeof r->what) - 1 && what[i]; ++i) r->what[i] = what[i];
     r->what[i] = 0;
     __threadfence_system();
-    *ready = 1;
+    *reinterpret_cast<volatile uint32_t *>(&r->ready) = 1;
     __threadfence_system();
+    atomicExch(claim, 2u);
     return;
   }
   uint64_t t0, t;
   asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t0));
   do {
     asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
-  } while (*ready == 0 && t - t0 < 1000000000ull);
+  } while (*reinterpret_cast<volatile unsigned *>(claim) != 2u && t - t0 < 1000000000ull);
 }
 
 [[noreturn]] static __device__ __noinline__ inline void fail(const char *call, const char *what, const void *addr, int pe) {
