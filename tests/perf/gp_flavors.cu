@@ -6,7 +6,8 @@
 // shmem_int_g / shmem_int_p (and once more with p's rounds closed by shmem_quiet), once with
 // peer() (segment base + control block + heap offset: the translation the fast path used before
 // 29b2125; the fast path is now window_peer's (pe - my_pe) * stride) but no proxy check, and once
-// with it and a weak access. CUDA
+// with it and a weak access; and the raw access with shmem_quiet closing p's rounds, and with a
+// word of gshmem's device state read into its index (what the library's p adds, split). CUDA
 // events around one launch of -n iterations after a warm-up launch; CSV rows "impl,suite,npes,size,metric,value,unit" (metric = shape_flavour).
 // Not a user benchmark: the measurements behind the choice in device/gshmem/impl/rma.cuh
 // (docs/perf/definitions.md).
@@ -20,16 +21,22 @@
 #include <cstring>
 
 // lib_weak: peer()'s address translation with a weak access; lib_quiet: gshmem's p/g with p's
-// round closed by shmem_quiet (as shmem_p_latency does) instead of __threadfence_system.
-enum Flavor { weak_cxx, volatile_cxx, relaxed_sys, weak_asm, cg_asm, lib, lib_noproxy, lib_weak, lib_quiet, kFlavors };
+// round closed by shmem_quiet (as shmem_p_latency does) instead of __threadfence_system;
+// raw_quiet: the weak access on shmem_ptr's address with shmem_quiet closing p's round (the
+// quiet's cost alone); raw_state: the weak access with one word of gshmem's device state (the
+// routed word, 0 here) read into the index of each access (a constant-bank read per access).
+enum Flavor { weak_cxx, volatile_cxx, relaxed_sys, weak_asm, cg_asm, lib, lib_noproxy, lib_weak, lib_quiet,
+              raw_quiet, raw_state, kFlavors };
 static const char* kFlavor[] = {"weak_cxx", "volatile", "relaxed_sys", "weak_asm", "cg_asm",
-                                "gshmem", "gshmem_noproxycheck", "gshmem_addr_weak", "gshmem_quiet"};
+                                "gshmem", "gshmem_noproxycheck", "gshmem_addr_weak", "gshmem_quiet",
+                                "raw_quiet", "raw_state"};
 static_assert(sizeof(kFlavor) / sizeof(kFlavor[0]) == kFlavors, "one name per flavour");
 
 template <int F>
 __device__ __forceinline__ int load(const int* p, const int* sym) {
   int v = 0;
-  if constexpr (F == weak_cxx) v = *p;
+  if constexpr (F == weak_cxx || F == raw_quiet) v = *p;
+  else if constexpr (F == raw_state) v = p[gshmem::dev::st().routed];
   else if constexpr (F == volatile_cxx) v = *reinterpret_cast<const volatile int*>(p);
   else if constexpr (F == relaxed_sys) asm volatile("ld.relaxed.sys.global.b32 %0, [%1];" : "=r"(v) : "l"(p) : "memory");
   else if constexpr (F == weak_asm) asm volatile("ld.global.b32 %0, [%1];" : "=r"(v) : "l"(p) : "memory");
@@ -41,7 +48,8 @@ __device__ __forceinline__ int load(const int* p, const int* sym) {
 }
 template <int F>
 __device__ __forceinline__ void store(int* p, int* sym, int v) {
-  if constexpr (F == weak_cxx) *p = v;
+  if constexpr (F == weak_cxx || F == raw_quiet) *p = v;
+  else if constexpr (F == raw_state) p[gshmem::dev::st().routed] = v;
   else if constexpr (F == volatile_cxx) *reinterpret_cast<volatile int*>(p) = v;
   else if constexpr (F == relaxed_sys) asm volatile("st.relaxed.sys.global.b32 [%0], %1;" ::"l"(p), "r"(v) : "memory");
   else if constexpr (F == weak_asm) asm volatile("st.global.b32 [%0], %1;" ::"l"(p), "r"(v) : "memory");
@@ -64,7 +72,7 @@ __global__ void __launch_bounds__(1024) p_shape(int* buf, int* remote, size_t n,
     for (size_t j = threadIdx.x; j < n; j += blockDim.x) store<F>(remote + j, buf + j, buf[j]);
     __syncthreads();
     if (threadIdx.x == 0) {
-      if constexpr (F == lib_quiet) shmem_quiet();
+      if constexpr (F == lib_quiet || F == raw_quiet) shmem_quiet();
       else __threadfence_system();
     }
     __syncthreads();
@@ -95,8 +103,8 @@ int main(int argc, char** argv) {
       shmem_global_exit(1);
     }
     printf("impl,suite,npes,size,metric,value,unit\n");
-    const L gl[] = {gk<0>, gk<1>, gk<2>, gk<3>, gk<4>, gk<5>, gk<6>, gk<7>, gk<8>};
-    const L pl[] = {pk<0>, pk<1>, pk<2>, pk<3>, pk<4>, pk<5>, pk<6>, pk<7>, pk<8>};
+    const L gl[] = {gk<0>, gk<1>, gk<2>, gk<3>, gk<4>, gk<5>, gk<6>, gk<7>, gk<8>, gk<9>, gk<10>};
+    const L pl[] = {pk<0>, pk<1>, pk<2>, pk<3>, pk<4>, pk<5>, pk<6>, pk<7>, pk<8>, pk<9>, pk<10>};
     static_assert(sizeof(gl) / sizeof(gl[0]) == kFlavors && sizeof(pl) / sizeof(pl[0]) == kFlavors, "one kernel per flavour");
     for (int shape = 0; shape < 2; ++shape)
       for (int f = 0; f < kFlavors; ++f)
