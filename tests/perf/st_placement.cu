@@ -3,11 +3,12 @@
 // One process, GPU 0 stores into GPU 1 over peer access. Each GPU gets one cudaMalloc of
 // size + max offset; for every offset (0, step, 2 step, ... max) the kernel reads `size` bytes of
 // GPU 0's buffer from that offset and stores them at the same offset of GPU 1's, as st_bw does with
-// a symmetric buffer: <<<4, 1024>>>, 8-byte elements, two per thread per slice of 2 x threads,
+// a symmetric buffer: <<<-c, -t>>> (default 4 x 1024, the runner's st_bw options), 8-byte
+// elements, two per thread per slice of 2 x threads,
 // __syncthreads after each slice, a grid barrier after each iteration; one warm-up launch of -w
 // iterations, then one timed launch of -n (CUDA events); bandwidth = size * iters / (ms * 10^6).
 // Prints CSV rows (impl "floor", metric st_bw_offset_<MiB>M) and, per size, the lowest, median and
-// highest figure over the offsets.
+// highest figure over the offsets. Offsets are whole MiB (-o and -s multiples of 1M).
 // Usage: shmem_st_placement [-b size] [-e size] [-o max offset] [-s step] [-n iters] [-w warm-up]
 //        [-c blocks] [-t threads]   (sizes take K/M/G; defaults 32M, 32M, 62M, 2M, 10, 10, 4, 1024)
 #include <cuda_runtime.h>
@@ -65,14 +66,20 @@ __global__ void __launch_bounds__(1024) st_loop(const double* data, double* remo
   if (threadIdx.x == 0) __threadfence_system();
 }
 
+// A size: digits with an optional K, M or G; kBad for anything else.
+static const size_t kBad = ~size_t{0};
 static size_t parse_size(const char* s) {
   char* end = nullptr;
-  const double v = strtod(s, &end);
+  if (!s || *s < '0' || *s > '9') return kBad;
+  const unsigned long long v = strtoull(s, &end, 10);
   size_t m = 1;
-  if (end && (*end == 'k' || *end == 'K')) m = size_t{1} << 10;
-  else if (end && (*end == 'm' || *end == 'M')) m = size_t{1} << 20;
-  else if (end && (*end == 'g' || *end == 'G')) m = size_t{1} << 30;
-  return static_cast<size_t>(v * static_cast<double>(m));
+  if (*end == 'k' || *end == 'K') m = size_t{1} << 10;
+  else if (*end == 'm' || *end == 'M') m = size_t{1} << 20;
+  else if (*end == 'g' || *end == 'G') m = size_t{1} << 30;
+  else if (*end) return kBad;
+  if (m != 1 && end[1]) return kBad;
+  if (v > (~size_t{0} >> 2) / m) return kBad;
+  return static_cast<size_t>(v) * m;
 }
 
 int main(int argc, char** argv) {
@@ -94,9 +101,12 @@ int main(int argc, char** argv) {
       return 2;
     }
   }
-  if ((argc - 1) % 2 || min_size < 8 || max_size < min_size || step == 0 || iters < 1 || warmup < 0 || blocks < 1 ||
-      threads < 1 || threads > 1024) {
-    fprintf(stderr, "shmem_st_placement: bad arguments (sizes >= 8 B, -b <= -e, -s > 0, -n >= 1, 1 <= -t <= 1024)\n");
+  const size_t mib = size_t{1} << 20;
+  if ((argc - 1) % 2 || min_size == kBad || max_size == kBad || max_off == kBad || step == kBad || min_size < 8 || max_size < min_size || step == 0 || step % mib || max_off % mib || iters < 1 ||
+      warmup < 0 || blocks < 1 || threads < 1 || threads > 1024) {
+    fprintf(stderr,
+            "shmem_st_placement: bad arguments (sizes >= 8 B with K/M/G, -b <= -e, -o and -s whole MiB, -s > 0, "
+            "-n >= 1, 1 <= -t <= 1024)\n");
     return 2;
   }
   int ngpu = 0, access = 0;
