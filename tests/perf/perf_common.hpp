@@ -5,6 +5,7 @@
 // the suite, the PE count and the options, so a runner can merge many suites into one file.
 #pragma once
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -22,6 +23,28 @@ struct Options {
   bool bidir = false;
   enum Format { table, csv, json } format = table;
 };
+
+// A size with an optional K/M/G/T suffix (powers of 1024; a fraction is rounded up): false for a
+// malformed or negative value. The NVSHMEM-perftest programs' options and shmem_st_placement.
+inline bool parse_scaled(const char* s, size_t* out) {
+  char* end = nullptr;
+  const double v = strtod(s, &end);
+  if (end == s || v < 0) return false;
+  int shift = 0;
+  switch (*end) {
+    case '\0': break;
+    case 'k': case 'K': shift = 10; break;
+    case 'm': case 'M': shift = 20; break;
+    case 'g': case 'G': shift = 30; break;
+    case 't': case 'T': shift = 40; break;
+    default: return false;
+  }
+  if (*end && end[1]) return false;
+  const double bytes = std::ceil(v * std::pow(2.0, shift));
+  if (!(bytes < 0x1p62)) return false;  // no conversion past size_t's range
+  *out = static_cast<size_t>(bytes);
+  return true;
+}
 
 inline size_t parse_size(const char* s) {
   char* end = nullptr;

@@ -20,6 +20,8 @@
 #include <cstring>
 #include <vector>
 
+#include "perf_common.hpp"
+
 #define CK(x)                                                                   \
   do {                                                                          \
     cudaError_t e_ = (x);                                                       \
@@ -66,43 +68,29 @@ __global__ void __launch_bounds__(1024) st_loop(const double* data, double* remo
   if (threadIdx.x == 0) __threadfence_system();
 }
 
-// A size: digits with an optional K, M or G; kBad for anything else.
-static const size_t kBad = ~size_t{0};
-static size_t parse_size(const char* s) {
-  char* end = nullptr;
-  if (!s || *s < '0' || *s > '9') return kBad;
-  const unsigned long long v = strtoull(s, &end, 10);
-  size_t m = 1;
-  if (*end == 'k' || *end == 'K') m = size_t{1} << 10;
-  else if (*end == 'm' || *end == 'M') m = size_t{1} << 20;
-  else if (*end == 'g' || *end == 'G') m = size_t{1} << 30;
-  else if (*end) return kBad;
-  if (m != 1 && end[1]) return kBad;
-  if (v > (~size_t{0} >> 2) / m) return kBad;
-  return static_cast<size_t>(v) * m;
-}
-
 int main(int argc, char** argv) {
   size_t min_size = 32u << 20, max_size = 32u << 20, max_off = 62u << 20, step = 2u << 20;
   int iters = 10, warmup = 10, blocks = 4, threads = 1024;
   for (int i = 1; i + 1 < argc; i += 2) {
     const char* o = argv[i];
     const char* v = argv[i + 1];
-    if (!strcmp(o, "-b")) min_size = parse_size(v);
-    else if (!strcmp(o, "-e")) max_size = parse_size(v);
-    else if (!strcmp(o, "-o")) max_off = parse_size(v);
-    else if (!strcmp(o, "-s")) step = parse_size(v);
+    bool ok = true;
+    if (!strcmp(o, "-b")) ok = perf::parse_scaled(v, &min_size);
+    else if (!strcmp(o, "-e")) ok = perf::parse_scaled(v, &max_size);
+    else if (!strcmp(o, "-o")) ok = perf::parse_scaled(v, &max_off);
+    else if (!strcmp(o, "-s")) ok = perf::parse_scaled(v, &step);
     else if (!strcmp(o, "-n")) iters = atoi(v);
     else if (!strcmp(o, "-w")) warmup = atoi(v);
     else if (!strcmp(o, "-c")) blocks = atoi(v);
     else if (!strcmp(o, "-t")) threads = atoi(v);
-    else {
-      fprintf(stderr, "shmem_st_placement: unknown option %s\n", o);
+    else ok = false;
+    if (!ok) {
+      fprintf(stderr, "shmem_st_placement: bad option or value: %s %s\n", o, v);
       return 2;
     }
   }
   const size_t mib = size_t{1} << 20;
-  if ((argc - 1) % 2 || min_size == kBad || max_size == kBad || max_off == kBad || step == kBad || min_size < 8 || max_size < min_size || step == 0 || step % mib || max_off % mib || iters < 1 ||
+  if ((argc - 1) % 2 || min_size < 8 || max_size < min_size || step == 0 || step % mib || max_off % mib || iters < 1 ||
       warmup < 0 || blocks < 1 || threads < 1 || threads > 1024) {
     fprintf(stderr,
             "shmem_st_placement: bad arguments (sizes >= 8 B with K/M/G, -b <= -e, -o and -s whole MiB, -s > 0, "

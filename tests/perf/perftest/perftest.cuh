@@ -24,6 +24,7 @@
 #include <vector>
 
 #include "../perf_api.cuh"
+#include "../perf_common.hpp"
 
 namespace pt {
 
@@ -34,24 +35,6 @@ struct Args {
               issue = "on_stream";
   bool bidir = false, csv = false;
 };
-
-inline bool parse_scaled(const char* s, size_t* out) {
-  char* end = nullptr;
-  const double v = strtod(s, &end);
-  if (end == s || v < 0) return false;
-  int shift = 0;
-  switch (*end) {
-    case '\0': break;
-    case 'k': case 'K': shift = 10; break;
-    case 'm': case 'M': shift = 20; break;
-    case 'g': case 'G': shift = 30; break;
-    case 't': case 'T': shift = 40; break;
-    default: return false;
-  }
-  if (*end && end[1]) return false;
-  *out = static_cast<size_t>(std::ceil(v * std::pow(2.0, shift)));
-  return true;
-}
 
 inline void usage(const char* prog, FILE* f) {
   fprintf(f,
@@ -76,7 +59,7 @@ inline Args parse(int argc, char** argv, const char* prog) {
     };
     auto size_opt = [&](size_t* dst) {
       const char* v = value();
-      if (!parse_scaled(v, dst)) {
+      if (!perf::parse_scaled(v, dst)) {
         fprintf(stderr, "%s: %s: not a size: '%s'\n", prog, o.c_str(), v);
         exit(2);
       }
