@@ -422,6 +422,51 @@ void ll_then_push_case(const Ctx& x, int team, bool stream, size_t nb) {
   shmem_free(buf);
 }
 
+// Small LL reductions (16 ints) and large ones (4096 ints: large LL rounds for team WORLD of up
+// to 5 PEs, reduce-scatter otherwise) alternately, back to back with no sync between, each
+// chained in place: the two LL areas share the slot's round count and parity.
+__global__ void ll_alternate(int team, int32_t* small, int32_t* large, int reps) {
+  for (int r = 0; r < reps; ++r) {
+    shmemx_int32_sum_reduce_block(team, small, small, 16);
+    shmemx_int32_sum_reduce_block(team, large, large, 4096);
+  }
+}
+
+void ll_alternate_case(const Ctx& x, Scope s, int team) {
+  const int tn = shmem_team_n_pes(team), reps = 7;
+  const size_t ns = 16, nl = 4096;
+  int32_t* small = static_cast<int32_t*>(shmem_malloc((ns + nl) * sizeof(int32_t)));
+  int32_t* large = small + ns;  // 64 bytes in: still 16-byte aligned
+  std::vector<int32_t> h(ns + nl);
+  for (size_t i = 0; i < h.size(); ++i) h[i] = src_elem<int32_t>(kSumI32, x.me, i);
+  CK(cudaMemcpy(small, h.data(), h.size() * sizeof(int32_t), cudaMemcpyHostToDevice));
+  CK(cudaDeviceSynchronize());
+  shmem_barrier_all();
+  if (s == kBlock) {
+    ll_alternate<<<1, 256, 0, x.stream>>>(team, small, large, reps);
+  } else {
+    for (int r = 0; r < reps; ++r) {
+      shmemx_int32_sum_reduce_on_stream(team, small, small, ns, x.stream);
+      shmemx_int32_sum_reduce_on_stream(team, large, large, nl, x.stream);
+    }
+  }
+  CK(cudaStreamSynchronize(x.stream));
+  std::vector<int32_t> got(ns + nl);
+  CK(cudaMemcpy(got.data(), small, got.size() * sizeof(int32_t), cudaMemcpyDeviceToHost));
+  size_t bad = 0, first = 0;
+  for (size_t i = 0; i < got.size(); ++i) {
+    uint32_t acc = 0;
+    for (int j = 0; j < tn; ++j)
+      acc += static_cast<uint32_t>(src_elem<int32_t>(kSumI32, shmem_team_translate_pe(team, j, SHMEM_TEAM_WORLD), i));
+    for (int r = 1; r < reps; ++r) acc *= static_cast<uint32_t>(tn);  // every member holds acc: the next sum is tn x acc
+    if (static_cast<uint32_t>(got[i]) != acc && bad++ == 0) first = i;
+  }
+  EXPECT(bad == 0, "%s small and large LL reductions alternately x %d, team %d: %zu of %zu values wrong, first at %zu",
+         scope_name[s], reps, team, bad, got.size(), first);
+  shmem_barrier_all();
+  shmem_free(small);
+}
+
 void ll_mixed_case(const Ctx& x, Scope s, int team) {
   const int tn = shmem_team_n_pes(team), reps = 37;
   unsigned char* m = static_cast<unsigned char*>(shmem_malloc(1024));
@@ -559,6 +604,19 @@ void all_cases(const Ctx& x, int team) {
     // back to back, no sync between: LL (small) and phased (large) paths
     reduce_case<int32_t>(x, kSumI32, sc, team, 8, 20, false);
     reduce_case<int32_t>(x, kSumI32, sc, team, big ? 200000 : 5000, 4, false);
+    // Around the large LL rounds of a block (team WORLD, gshmem_dev_ll_big_fits): 8 KiB, the
+    // 64 KiB limit of 2 PEs (in place), 16 bytes past it, a size not a multiple of 16 bytes,
+    // 1- and 2-byte elements, and alternating with small LL rounds.
+    if (sc >= kBlock) {
+      reduce_case<int32_t>(x, kSumI32, sc, team, 2048, 3, false);
+      reduce_case<int32_t>(x, kSumI32, sc, team, 16384, 2, true);
+      reduce_case<int32_t>(x, kSumI32, sc, team, 16388, 1, false);
+      reduce_case<int32_t>(x, kSumI32, sc, team, 2049, 1, false);
+      reduce_case<float>(x, kSumF32, sc, team, 4100, 1, true);
+      reduce_case<int8_t>(x, kMinI8, sc, team, 8208, 2, false);
+      reduce_case<uint16_t>(x, kProdU16, sc, team, 4104, 1, false);
+      if (sc <= kStream) ll_alternate_case(x, sc, team);
+    }
   }
 }
 

@@ -6,7 +6,8 @@
 // Data moves by push: broadcast (root → all), fcollect (each → all) and alltoall (each → each)
 // store straight into the peers' dest over NVLink, then one phase tells every member its dest is
 // complete. Small broadcasts and fcollects use LL words, reductions of at most 4 KiB LL words or
-// (at thread scope, above 64 bytes) raw rounds (impl/ll.cuh), and need no phase; a larger one is
+// (at thread scope, above 64 bytes) raw rounds (impl/ll.cuh), and need no phase; so do a block's
+// reductions of team WORLD up to 64 KiB sent (large LL rounds, impl/ll.cuh); a larger one is
 // reduce-scatter + all-gather: a phase (sources ready), the owner of each slice reads that slice
 // from every member, reduces it and stores the result into every member's dest, a phase (all
 // slices delivered). Slice k of any source is read only by slice k's owner before it writes
@@ -260,6 +261,10 @@ __device__ __forceinline__ void reduce(const char *call, int handle, T *dest, co
     reduce_small<S, T, Op>(t, dest, src, n);
     return;
   }
+  if constexpr (std::is_same_v<S, Block> && 16 % sizeof(T) == 0)
+    if (nrows == 1 && gshmem_dev_ll_big_fits(t.slot, t.size, bytes,
+                                             reinterpret_cast<uintptr_t>(dest) | reinterpret_cast<uintptr_t>(src)))
+      return reduce_ll_big<T, Op>(t, dest, src, n);
   reduce_rs<S, T, Op>(call, t, dest, src, n, row, nrows);
 }
 

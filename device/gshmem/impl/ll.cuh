@@ -301,6 +301,113 @@ __device__ __forceinline__ void reduce_ll(const TeamDev &t, T *dest, const T *sr
   ll_end<S>(t, q);
 }
 
+// ---- large LL rounds: block-scope reductions above kLLPayload (team slot 0) ----
+// Above 4 KiB a block's reduction went reduce-scatter + all-gather (impl/coll.cuh): an opening
+// phase, remote loads of every member's slice, remote stores of the result and a closing phase,
+// two system-scope releases and a remote-load round trip on the path (on-stream int32 sum of 8-64
+// KiB on 2 x H200: 12.2-12.6 us, against 7.4-8.0 us as LL words at 4 KiB and below). A large LL
+// round is the LL round with a bigger area (GSHMEM_DEV_CTRL_LL_BIG: 64 KiB of payload per sender
+// and parity, for team slot 0 only, 2 MiB of the control block): each member sends its whole
+// source as LL words to every other member and combines in team order, with no phase and no
+// remote load. It counts as a round of the slot like any other (same count, same parity rule, so
+// the argument at the top of this file holds). gshmem_dev_ll_big_fits (device_host/state.h) says
+// when it is taken: up to 64 KiB sent in all (bytes x (members - 1)), 16-byte aligned source,
+// dest and size; the host sizes the on-stream launch (one row) by the same test.
+// Each thread owns the 16-byte chunks rank, rank + size, ...: it sends them (a batch of 4 chunks
+// loaded before any is stored) and later combines the same chunks, so an in-place reduction needs
+// no barrier between the two (a chunk is read and written by one thread only).
+__device__ __forceinline__ uint64_t *ll_big_buf(int pe, int parity, int sender) {
+  return reinterpret_cast<uint64_t *>(ctrl(pe, GSHMEM_DEV_CTRL_LL_BIG) +
+                                      (static_cast<size_t>(parity) * GSHMEM_DEV_MAX_TEAM_PES + sender) *
+                                          GSHMEM_DEV_LL_BIG_BYTES);
+}
+
+template <typename T, typename Op>
+static __device__ __noinline__ void reduce_ll_big(const TeamDev &t, T *dest, const T *src, size_t n) {
+  const LLRound q = ll_begin<Block>(t);
+  const size_t nc = n * sizeof(T) / 16, r = static_cast<size_t>(Block::rank()), w = static_cast<size_t>(Block::size());
+  const uint4 *s4 = reinterpret_cast<const uint4 *>(src);
+  const uint64_t hi = static_cast<uint64_t>(q.seq) << 32;
+  constexpr int SB = 4;  // chunks a thread loads before it stores any
+#pragma unroll 1
+  for (size_t c0 = r; c0 < nc; c0 += SB * w) {
+    uint4 v[SB];
+#pragma unroll
+    for (int u = 0; u < SB; ++u)
+      if (c0 + u * w < nc) v[u] = s4[c0 + u * w];
+#pragma unroll 1
+    for (int k = 1; k < t.size; ++k) {
+      uint64_t *buf = ll_big_buf(t.pe((t.me + k) % t.size), q.par, t.me);
+#pragma unroll
+      for (int u = 0; u < SB; ++u) {
+        const size_t c = c0 + u * w;
+        if (c >= nc) continue;
+        ll_store2(buf + 4 * c, hi | v[u].x, hi | v[u].y);
+        ll_store2(buf + 4 * c + 2, hi | v[u].z, hi | v[u].w);
+      }
+    }
+  }
+  constexpr size_t V = 16 / sizeof(T);
+  union Vec {
+    uint4 u;
+    T e[V];
+  };
+  const int me_w = t.pe(t.me);
+  constexpr int RB = 2;  // chunks a thread combines per round trip
+#pragma unroll 1
+  for (size_t c0 = r; c0 < nc; c0 += RB * w) {
+    Vec mine[RB], acc[RB];
+#pragma unroll
+    for (int u = 0; u < RB; ++u)
+      if (c0 + u * w < nc) mine[u].u = s4[c0 + u * w];
+#pragma unroll 1
+    for (int j = 0; j < t.size; ++j) {
+      Vec x[RB];
+      if (j == t.me) {
+#pragma unroll
+        for (int u = 0; u < RB; ++u) x[u] = mine[u];
+      } else {
+        const uint64_t *buf = ll_big_buf(me_w, q.par, j);
+        uint64_t a[RB], b[RB], c[RB], d[RB];
+#pragma unroll
+        for (int u = 0; u < RB; ++u) {
+          a[u] = b[u] = c[u] = d[u] = 0;
+          if (c0 + u * w < nc) {
+            ll_load2(buf + 4 * (c0 + u * w), a[u], b[u]);
+            ll_load2(buf + 4 * (c0 + u * w) + 2, c[u], d[u]);
+          }
+        }
+#pragma unroll
+        for (int u = 0; u < RB; ++u) {
+          const size_t ch = c0 + u * w;
+          if (ch >= nc) continue;
+          const uint32_t seq = q.seq;
+          while (static_cast<uint32_t>(a[u] >> 32) != seq || static_cast<uint32_t>(b[u] >> 32) != seq)
+            ll_load2(buf + 4 * ch, a[u], b[u]);
+          while (static_cast<uint32_t>(c[u] >> 32) != seq || static_cast<uint32_t>(d[u] >> 32) != seq)
+            ll_load2(buf + 4 * ch + 2, c[u], d[u]);
+          x[u].u = make_uint4(static_cast<uint32_t>(a[u]), static_cast<uint32_t>(b[u]), static_cast<uint32_t>(c[u]),
+                              static_cast<uint32_t>(d[u]));
+        }
+      }
+#pragma unroll
+      for (int u = 0; u < RB; ++u) {
+        if (j == 0) {
+          acc[u] = x[u];
+        } else {
+#pragma unroll
+          for (size_t e = 0; e < V; ++e) acc[u].e[e] = Op()(acc[u].e[e], x[u].e[e]);
+        }
+      }
+    }
+    uint4 *d4 = reinterpret_cast<uint4 *>(dest);
+#pragma unroll
+    for (int u = 0; u < RB; ++u)
+      if (c0 + u * w < nc) d4[c0 + u * w] = acc[u].u;
+  }
+  ll_end<Block>(t, q);
+}
+
 // Copies at most kLLPayload bytes (a member's own block, or a raw round's data). A thread loads
 // up to 4 words before it stores any: the compiler cannot move a load above a store that may
 // alias it, so a plain word loop pays one memory latency per word. (Also kept apart from the

@@ -38,8 +38,28 @@
 #define GSHMEM_DEV_CTRL_COLLECT 102400u      /* uint64[slot][sender index]: collect sizes */
 #define GSHMEM_DEV_CTRL_LL_DONE 106496u      /* uint64[slot][sender index]: LL collectives finished (published lazily) */
 #define GSHMEM_DEV_CTRL_PHASE_FLAGS 131072u    /* uint64[slot][row][sender index] */
+/* 393216..1048575: unused */
+/* Block-scope LL reductions above LL_BYTES / 2 bytes, team slot 0 (team WORLD) only:
+ * [parity][sender index][LL_BIG_BYTES] (2 MiB; impl/ll.cuh reduce_ll_big) */
+#define GSHMEM_DEV_CTRL_LL_BIG 1048576u
+#define GSHMEM_DEV_LL_BIG_BYTES 131072u /* per sender: 16384 words of {4 data bytes, 4 flag bytes} */
+/* 3145728..4194303: unused */
 #define GSHMEM_DEV_CTRL_RAW 4194304u           /* [slot][parity][sender index][LL_BYTES / 2] (4 MiB) */
 #define GSHMEM_DEV_CTRL_LL 8388608u            /* [slot][parity][sender index][LL_BYTES] (8 MiB) */
+
+#ifdef __CUDACC__
+#define GSHMEM_DEV_HD __host__ __device__ __forceinline__
+#else
+#define GSHMEM_DEV_HD static inline
+#endif
+/* Whether a block-scope reduction of bytes (one row, source and dest at the addresses whose bits
+ * are or-ed in addr_bits) goes through the large LL area: team slot 0, 2 to MAX_TEAM_PES members,
+ * above the small LL payload, at most LL_BIG_BYTES / 2 bytes sent in all (bytes x (members - 1)),
+ * 16-byte aligned. The host decides the rows of the on-stream kernel by it, the kernel the path. */
+GSHMEM_DEV_HD int gshmem_dev_ll_big_fits(int slot, int members, uint64_t bytes, uint64_t addr_bits) {
+  return slot == 0 && members >= 2 && members <= (int)GSHMEM_DEV_MAX_TEAM_PES && bytes > GSHMEM_DEV_LL_BYTES / 2 &&
+         bytes * (uint64_t)(members - 1) <= GSHMEM_DEV_LL_BIG_BYTES / 2 && ((addr_bits | bytes) & 15u) == 0;
+}
 
 typedef struct gshmem_device_state {
   uint32_t version;
