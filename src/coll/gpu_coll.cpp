@@ -247,7 +247,7 @@ void dev_reduce(const char* call, int team, void* dest, const void* src, size_t 
   // LL reductions (small, and large ones of team WORLD: gshmem_dev_ll_big_fits) run in one block.
   // Otherwise a reduction row reads its slice from every member and writes it to every member:
   // its data is 2 x team size x its bytes (2 PEs, 64 KiB: 4 rows; 13.8 us against 15.8 us with one
-  // row, before team WORLD's went LL).
+  // row).
   const bool ll = bytes <= GSHMEM_DEV_LL_BYTES / 2 ||
                   gshmem_dev_ll_big_fits(t.slot, t.size(), bytes,
                                          reinterpret_cast<uintptr_t>(dest) | reinterpret_cast<uintptr_t>(src));

@@ -423,7 +423,7 @@ void ll_then_push_case(const Ctx& x, int team, bool stream, size_t nb) {
 }
 
 // Small LL reductions (16 ints) and large ones (4096 ints: large LL rounds for team WORLD of up
-// to 5 PEs, reduce-scatter otherwise) alternately, back to back with no sync between, each
+// to 3 PEs, reduce-scatter otherwise) alternately, back to back with no sync between, each
 // chained in place: the two LL areas share the slot's round count and parity.
 __global__ void ll_alternate(int team, int32_t* small, int32_t* large, int reps) {
   for (int r = 0; r < reps; ++r) {
@@ -605,12 +605,13 @@ void all_cases(const Ctx& x, int team) {
     reduce_case<int32_t>(x, kSumI32, sc, team, 8, 20, false);
     reduce_case<int32_t>(x, kSumI32, sc, team, big ? 200000 : 5000, 4, false);
     // Around the large LL rounds of a block (team WORLD, gshmem_dev_ll_big_fits): 8 KiB, the
-    // 64 KiB limit of 2 PEs (in place), 16 bytes past it, a size not a multiple of 16 bytes,
-    // 1- and 2-byte elements, and alternating with small LL rounds.
+    // 32 KiB limit of 2 PEs (in place), 16 bytes past it, 64 KiB, a size not a multiple of 16
+    // bytes, 1- and 2-byte elements, and alternating with small LL rounds.
     if (sc >= kBlock) {
       reduce_case<int32_t>(x, kSumI32, sc, team, 2048, 3, false);
-      reduce_case<int32_t>(x, kSumI32, sc, team, 16384, 2, true);
-      reduce_case<int32_t>(x, kSumI32, sc, team, 16388, 1, false);
+      reduce_case<int32_t>(x, kSumI32, sc, team, 8192, 2, true);
+      reduce_case<int32_t>(x, kSumI32, sc, team, 8196, 1, false);
+      reduce_case<int32_t>(x, kSumI32, sc, team, 16384, 1, false);
       reduce_case<int32_t>(x, kSumI32, sc, team, 2049, 1, false);
       reduce_case<float>(x, kSumF32, sc, team, 4100, 1, true);
       reduce_case<int8_t>(x, kMinI8, sc, team, 8208, 2, false);

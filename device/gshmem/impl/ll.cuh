@@ -306,21 +306,30 @@ __device__ __forceinline__ void reduce_ll(const TeamDev &t, T *dest, const T *sr
 // phase, remote loads of every member's slice, remote stores of the result and a closing phase,
 // two system-scope releases and a remote-load round trip on the path (on-stream int32 sum of 8-64
 // KiB on 2 x H200: 12.2-12.6 us, against 7.4-8.0 us as LL words at 4 KiB and below). A large LL
-// round is the LL round with a bigger area (GSHMEM_DEV_CTRL_LL_BIG: 64 KiB of payload per sender
-// and parity, for team slot 0 only, 2 MiB of the control block): each member sends its whole
+// round is the LL round with a bigger area (GSHMEM_DEV_CTRL_LL_BIG: 32 KiB of payload per sender
+// and parity, for team slot 0 only, 1 MiB of the control block): each member sends its whole
 // source as LL words to every other member and combines in team order, with no phase and no
 // remote load. It counts as a round of the slot like any other (same count, same parity rule, so
 // the argument at the top of this file holds). gshmem_dev_ll_big_fits (device_host/state.h) says
-// when it is taken: up to 64 KiB sent in all (bytes x (members - 1)), 16-byte aligned source,
+// when it is taken: up to 32 KiB sent in all (bytes x (members - 1)), 16-byte aligned source,
 // dest and size; the host sizes the on-stream launch (one row) by the same test.
 // Each thread owns the 16-byte chunks rank, rank + size, ...: it sends them (a batch of 4 chunks
 // loaded before any is stored) and later combines the same chunks, so an in-place reduction needs
 // no barrier between the two (a chunk is read and written by one thread only).
+// The area of a chunk's four LL words is laid out so that a warp's 32 consecutive chunks are one
+// 1 KiB group: the first halves (two words, 16 bytes) of the 32 chunks, then the second halves. So
+// each 16-byte store (and load) instruction of a warp covers 512 contiguous bytes. (With a chunk's
+// four words together, each instruction wrote every other 16 bytes of 1 KiB: partial sectors over
+// NVLink: an on-stream int32 sum of 64 KiB took 18.0 us, 15-16.4 us laid out as here, against
+// 14.5 us for reduce-scatter at 128 KiB in the same run. Hence the 32 KiB limit: 2 x H200, 8-32
+// KiB took 9.8-12.8 us, 4 KiB 9.6-10.3, while reduce-scatter took 4.5 us more than LL at 4 KiB.)
 __device__ __forceinline__ uint64_t *ll_big_buf(int pe, int parity, int sender) {
   return reinterpret_cast<uint64_t *>(ctrl(pe, GSHMEM_DEV_CTRL_LL_BIG) +
                                       (static_cast<size_t>(parity) * GSHMEM_DEV_MAX_TEAM_PES + sender) *
                                           GSHMEM_DEV_LL_BIG_BYTES);
 }
+// Word offset of chunk c's half h (0 or 1) in an area.
+__device__ __forceinline__ size_t ll_big_word(size_t c, int h) { return (c >> 5) * 128 + h * 64 + (c & 31) * 2; }
 
 template <typename T, typename Op>
 static __device__ __noinline__ void reduce_ll_big(const TeamDev &t, T *dest, const T *src, size_t n) {
@@ -342,8 +351,8 @@ static __device__ __noinline__ void reduce_ll_big(const TeamDev &t, T *dest, con
       for (int u = 0; u < SB; ++u) {
         const size_t c = c0 + u * w;
         if (c >= nc) continue;
-        ll_store2(buf + 4 * c, hi | v[u].x, hi | v[u].y);
-        ll_store2(buf + 4 * c + 2, hi | v[u].z, hi | v[u].w);
+        ll_store2(buf + ll_big_word(c, 0), hi | v[u].x, hi | v[u].y);
+        ll_store2(buf + ll_big_word(c, 1), hi | v[u].z, hi | v[u].w);
       }
     }
   }
@@ -373,8 +382,8 @@ static __device__ __noinline__ void reduce_ll_big(const TeamDev &t, T *dest, con
         for (int u = 0; u < RB; ++u) {
           a[u] = b[u] = c[u] = d[u] = 0;
           if (c0 + u * w < nc) {
-            ll_load2(buf + 4 * (c0 + u * w), a[u], b[u]);
-            ll_load2(buf + 4 * (c0 + u * w) + 2, c[u], d[u]);
+            ll_load2(buf + ll_big_word(c0 + u * w, 0), a[u], b[u]);
+            ll_load2(buf + ll_big_word(c0 + u * w, 1), c[u], d[u]);
           }
         }
 #pragma unroll
@@ -383,9 +392,9 @@ static __device__ __noinline__ void reduce_ll_big(const TeamDev &t, T *dest, con
           if (ch >= nc) continue;
           const uint32_t seq = q.seq;
           while (static_cast<uint32_t>(a[u] >> 32) != seq || static_cast<uint32_t>(b[u] >> 32) != seq)
-            ll_load2(buf + 4 * ch, a[u], b[u]);
+            ll_load2(buf + ll_big_word(ch, 0), a[u], b[u]);
           while (static_cast<uint32_t>(c[u] >> 32) != seq || static_cast<uint32_t>(d[u] >> 32) != seq)
-            ll_load2(buf + 4 * ch + 2, c[u], d[u]);
+            ll_load2(buf + ll_big_word(ch, 1), c[u], d[u]);
           x[u].u = make_uint4(static_cast<uint32_t>(a[u]), static_cast<uint32_t>(b[u]), static_cast<uint32_t>(c[u]),
                               static_cast<uint32_t>(d[u]));
         }

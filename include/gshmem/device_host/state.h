@@ -40,10 +40,10 @@
 #define GSHMEM_DEV_CTRL_PHASE_FLAGS 131072u    /* uint64[slot][row][sender index] */
 /* 393216..1048575: unused */
 /* Block-scope LL reductions above LL_BYTES / 2 bytes, team slot 0 (team WORLD) only:
- * [parity][sender index][LL_BIG_BYTES] (2 MiB; impl/ll.cuh reduce_ll_big) */
+ * [parity][sender index][LL_BIG_BYTES] (1 MiB; impl/ll.cuh reduce_ll_big) */
 #define GSHMEM_DEV_CTRL_LL_BIG 1048576u
-#define GSHMEM_DEV_LL_BIG_BYTES 131072u /* per sender: 16384 words of {4 data bytes, 4 flag bytes} */
-/* 3145728..4194303: unused */
+#define GSHMEM_DEV_LL_BIG_BYTES 65536u /* per sender: 8192 words of {4 data bytes, 4 flag bytes} */
+/* 2097152..4194303: unused */
 #define GSHMEM_DEV_CTRL_RAW 4194304u           /* [slot][parity][sender index][LL_BYTES / 2] (4 MiB) */
 #define GSHMEM_DEV_CTRL_LL 8388608u            /* [slot][parity][sender index][LL_BYTES] (8 MiB) */
 
