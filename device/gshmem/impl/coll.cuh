@@ -6,7 +6,7 @@
 // Data moves by push: broadcast (root → all), fcollect (each → all) and alltoall (each → each)
 // store straight into the peers' dest over NVLink, then one phase tells every member its dest is
 // complete. Small broadcasts and fcollects use LL words, reductions of at most 4 KiB LL words or
-// (at thread scope, above 64 bytes) raw rounds (impl/ll.cuh), and need no phase; so do a block's
+// (at thread scope, above 32 bytes) raw rounds (impl/ll.cuh), and need no phase; so do a block's
 // reductions of team WORLD up to 32 KiB sent (large LL rounds, impl/ll.cuh); a larger one is
 // reduce-scatter + all-gather: a phase (sources ready), the owner of each slice reads that slice
 // from every member, reduces it and stores the result into every member's dest, a phase (all

@@ -437,7 +437,7 @@ __device__ __forceinline__ void ll_copy_local(char *d, const char *s, size_t byt
   for (size_t i = done + r; i < bytes; i += w) d[i] = s[i];
 }
 
-// ---- raw rounds: thread-scope reductions of 64 bytes to 4 KiB ----
+// ---- raw rounds: thread-scope reductions of 33 bytes to 4 KiB ----
 // One thread's LL words cost a sequence check per word on both sides (thread-scope int32 sum of
 // 1 KiB on 2 x H100: 58 us as LL words, NVSHMEM 35 us). A raw round moves this member's bytes
 // with weak stores into its raw area (GSHMEM_DEV_CTRL_RAW, the LL area's layout with 4 KiB per
@@ -450,7 +450,10 @@ __device__ __forceinline__ void ll_copy_local(char *d, const char *s, size_t byt
 // Broadcast and fcollect stay LL / push at thread scope: as raw rounds (one copy into the raw
 // area, one out of it) they measured slower on 2 x H100 (thread-scope fcollect of 1 KiB: 10.7 us
 // against 6.1 us pushed; broadcast of 128 B: 4.4 us against 3.9 us as LL words).
-constexpr size_t kRawMinBytes = 64;
+// From 33 bytes: 64 bytes as LL words (8 pairs, two sending batches) took 4.0-5.7 us on 2 x H200
+// (reduction_latency, thread scope, int32 and int64), while 32 bytes as LL words and 128 bytes as
+// a raw round took 3.5-3.8 us.
+constexpr size_t kRawMinBytes = 32;
 
 template <typename S>
 __device__ __forceinline__ bool raw_fits(const TeamDev &t, size_t bytes, int nrows) {
