@@ -100,12 +100,13 @@ __global__ void coll2_kernel(Coll c, Scope s, int team, void* d, const void* src
   }
 }
 
-// An LL reduction of 16 ints into d immediately followed by a broadcast of nb ints into d (no
-// sync between; nb = 16: an LL broadcast, nb = 2048: the push path): the broadcast's data must win
-// on every member.
-__global__ void ll_then_bcast(int team, int32_t* d, const int32_t* s, const int32_t* s2, size_t nb, int root, int reps) {
+// An LL reduction of nr ints into d (16: small LL words; 2048: a large LL round for team WORLD)
+// immediately followed by a broadcast of nb ints into d (no sync between; nb = 16: an LL
+// broadcast, nb = 2048: the push path): the broadcast's data must win on every member.
+__global__ void ll_then_bcast(int team, int32_t* d, const int32_t* s, const int32_t* s2, size_t nr, size_t nb, int root,
+                              int reps) {
   for (int r = 0; r < reps; ++r) {
-    shmemx_int32_sum_reduce_block(team, d, s, 16);
+    shmemx_int32_sum_reduce_block(team, d, s, nr);
     shmemx_int32_broadcast_block(team, d, s2, nb, root);
   }
 }
@@ -197,13 +198,16 @@ T combine(Coll c, T a, T b) {
 }
 
 // One reduction case: fill, poison, run (reps chained), verify on the host.
+// off: elements from the allocation's start to src and dest (an 8-byte offset with 4-byte elements
+// keeps the size a multiple of 16 bytes but not the addresses).
 template <typename T>
-void reduce_case(const Ctx& x, Coll c, Scope s, int team, size_t n, int reps, bool in_place) {
+void reduce_case(const Ctx& x, Coll c, Scope s, int team, size_t n, int reps, bool in_place, size_t off = 0) {
   const int tn = shmem_team_n_pes(team), tme = shmem_team_my_pe(team);
   std::vector<T> h(n);
   for (size_t i = 0; i < n; ++i) h[i] = src_elem<T>(c, x.me, i);
-  T* src = static_cast<T*>(shmem_malloc(n * sizeof(T)));
-  T* dst = in_place ? src : static_cast<T*>(shmem_malloc(n * sizeof(T)));
+  T* src_base = static_cast<T*>(shmem_malloc((n + off) * sizeof(T)));
+  T* dst_base = in_place ? src_base : static_cast<T*>(shmem_malloc((n + off) * sizeof(T)));
+  T *src = src_base + off, *dst = dst_base + off;
   CK(cudaMemcpy(src, h.data(), n * sizeof(T), cudaMemcpyHostToDevice));
   if (!in_place) CK(cudaMemset(dst, 0xA5, n * sizeof(T)));
   CK(cudaDeviceSynchronize());
@@ -235,11 +239,12 @@ void reduce_case(const Ctx& x, Coll c, Scope s, int team, size_t n, int reps, bo
     }
     if (memcmp(&acc, &got[i], sizeof(T)) != 0 && bad++ == 0) first = i;
   }
-  EXPECT(bad == 0, "%s %s team %d (index %d of %d) n %zu reps %d%s: %zu of %zu elements wrong, first at %zu",
-         scope_name[s], coll_name[c], team, tme, tn, n, reps, in_place ? " in place" : "", bad, n, first);
+  EXPECT(bad == 0, "%s %s team %d (index %d of %d) n %zu reps %d%s, offset %zu elements: %zu of %zu elements wrong, "
+         "first at %zu", scope_name[s], coll_name[c], team, tme, tn, n, reps, in_place ? " in place" : "", off, bad, n,
+         first);
   shmem_barrier_all();
-  if (!in_place) shmem_free(dst);
-  shmem_free(src);
+  if (!in_place) shmem_free(dst_base);
+  shmem_free(src_base);
 }
 
 // broadcast / fcollect / alltoall of `bytes` per block (one block per member for alltoall source).
@@ -392,32 +397,33 @@ void alltoalls_case(const Ctx& x, Scope s, int team, size_t n) {
   shmem_free(src);
 }
 
-void ll_then_push_case(const Ctx& x, int team, bool stream, size_t nb) {
+void ll_then_push_case(const Ctx& x, int team, bool stream, size_t nb, size_t nr = 16) {
   const int tn = shmem_team_n_pes(team), root = tn - 1;
-  int32_t* buf = static_cast<int32_t*>(shmem_malloc((2 * nb + 16) * sizeof(int32_t)));
-  int32_t *d = buf, *s = buf + nb, *s2 = buf + nb + 16;
-  std::vector<int32_t> h(nb + 16);
-  for (size_t i = 0; i < nb + 16; ++i) h[i] = static_cast<int32_t>(payload(g_seed ^ 0x11, x.me, i));
-  CK(cudaMemcpy(s, h.data(), (nb + 16) * sizeof(int32_t), cudaMemcpyHostToDevice));
-  CK(cudaMemset(d, 0xA5, nb * sizeof(int32_t)));
+  const size_t nd = nb > nr ? nb : nr;
+  int32_t* buf = static_cast<int32_t*>(shmem_malloc((nd + nr + nb) * sizeof(int32_t)));
+  int32_t *d = buf, *s = buf + nd, *s2 = buf + nd + nr;
+  std::vector<int32_t> h(nr + nb);
+  for (size_t i = 0; i < nr + nb; ++i) h[i] = static_cast<int32_t>(payload(g_seed ^ 0x11, x.me, i));
+  CK(cudaMemcpy(s, h.data(), (nr + nb) * sizeof(int32_t), cudaMemcpyHostToDevice));
+  CK(cudaMemset(d, 0xA5, nd * sizeof(int32_t)));
   CK(cudaDeviceSynchronize());
   shmem_barrier_all();
   if (stream) {
     for (int r = 0; r < 50; ++r) {
-      shmemx_int32_sum_reduce_on_stream(team, d, s, 16, x.stream);
+      shmemx_int32_sum_reduce_on_stream(team, d, s, nr, x.stream);
       shmemx_int32_broadcast_on_stream(team, d, s2, nb, root, x.stream);
     }
   } else {
-    ll_then_bcast<<<1, 256, 0, x.stream>>>(team, d, s, s2, nb, root, 50);
+    ll_then_bcast<<<1, 256, 0, x.stream>>>(team, d, s, s2, nr, nb, root, 50);
   }
   CK(cudaStreamSynchronize(x.stream));
   std::vector<int32_t> got(nb);
   CK(cudaMemcpy(got.data(), d, nb * sizeof(int32_t), cudaMemcpyDeviceToHost));
   const int rw = shmem_team_translate_pe(team, root, SHMEM_TEAM_WORLD);
   size_t bad = 0;
-  for (size_t i = 0; i < nb; ++i) bad += got[i] != static_cast<int32_t>(payload(g_seed ^ 0x11, rw, 16 + i));
-  EXPECT(bad == 0, "LL reduction then broadcast of %zu ints into the same dest (%s), team %d: %zu of %zu wrong", nb,
-         stream ? "on-stream" : "block", team, bad, nb);
+  for (size_t i = 0; i < nb; ++i) bad += got[i] != static_cast<int32_t>(payload(g_seed ^ 0x11, rw, nr + i));
+  EXPECT(bad == 0, "LL reduction of %zu ints then broadcast of %zu ints into the same dest (%s), team %d: %zu of %zu wrong",
+         nr, nb, stream ? "on-stream" : "block", team, bad, nb);
   shmem_barrier_all();
   shmem_free(buf);
 }
@@ -570,6 +576,10 @@ void all_cases(const Ctx& x, int team) {
   ll_then_push_case(x, team, false, 2048);
   ll_then_push_case(x, team, true, 16);
   ll_then_push_case(x, team, true, 2048);
+  for (bool stream : {false, true}) {  // a large LL reduction (team WORLD) before each broadcast path
+    ll_then_push_case(x, team, stream, 16, 2048);
+    ll_then_push_case(x, team, stream, 2048, 2048);
+  }
   for (int s = kThread; s <= kHost; ++s) {
     const Scope sc = static_cast<Scope>(s);
     const bool big = sc >= kStream;
@@ -599,6 +609,9 @@ void all_cases(const Ctx& x, int team) {
     reduce_case<float>(x, kSumF32, sc, team, 1024, 6, false);    // LL at its 4 KiB limit, chained
     reduce_case<uint64_t>(x, kXorU64, sc, team, big ? 300000 : 3000, 1, true);
     reduce_case<int8_t>(x, kMinI8, sc, team, 77, 1, false);
+    reduce_case<int8_t>(x, kMinI8, sc, team, 33, 2, false);        // the first raw round at thread scope
+    reduce_case<int8_t>(x, kMinI8, sc, team, 32, 2, false);        // the last LL one
+    reduce_case<uint16_t>(x, kProdU16, sc, team, 17, 1, false);
     reduce_case<int8_t>(x, kMinI8, sc, team, 4099, 1, false);
     reduce_case<uint16_t>(x, kProdU16, sc, team, 10, 1, false);
     // back to back, no sync between: LL (small) and phased (large) paths
@@ -616,6 +629,8 @@ void all_cases(const Ctx& x, int team) {
       reduce_case<float>(x, kSumF32, sc, team, 4100, 1, true);
       reduce_case<int8_t>(x, kMinI8, sc, team, 8208, 2, false);
       reduce_case<uint16_t>(x, kProdU16, sc, team, 4104, 1, false);
+      reduce_case<int32_t>(x, kSumI32, sc, team, 2048, 2, false, 2);  // 8-byte aligned: reduce-scatter
+      reduce_case<int32_t>(x, kSumI32, sc, team, 2048, 1, true, 2);
       if (sc <= kStream) ll_alternate_case(x, sc, team);
     }
   }
@@ -653,6 +668,8 @@ int main() {
     shmem_team_t t = SHMEM_TEAM_INVALID;
     shmem_team_split_strided(SHMEM_TEAM_WORLD, 0, 1, x.npes, nullptr, 0, &t);
     reduce_case<int32_t>(x, kSumI32, kBlock, t, 16, 3, false);
+    reduce_case<int32_t>(x, kSumI32, kBlock, t, 2048, 3, false);  // slot != 0: reduce-scatter, not large LL
+    reduce_case<int32_t>(x, kSumI32, kStream, t, 2048, 3, true);
     reduce_case<int32_t>(x, kSumI32, kStream, t, 100000, 2, false);
     data_case(x, kFcollect, kBlock, t, 4096, 2);
     shmem_team_destroy(t);

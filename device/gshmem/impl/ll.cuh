@@ -305,7 +305,8 @@ __device__ __forceinline__ void reduce_ll(const TeamDev &t, T *dest, const T *sr
 // Above 4 KiB a block's reduction went reduce-scatter + all-gather (impl/coll.cuh): an opening
 // phase, remote loads of every member's slice, remote stores of the result and a closing phase,
 // two system-scope releases and a remote-load round trip on the path (on-stream int32 sum of 8-64
-// KiB on 2 x H200: 12.2-12.6 us, against 7.4-8.0 us as LL words at 4 KiB and below). A large LL
+// KiB on 2 x H200, run c19: 12.2-12.6 us, against 7.4-8.0 us as LL words at 4 KiB and below;
+// docs/perf/h200x2-perftest.md). A large LL
 // round is the LL round with a bigger area (GSHMEM_DEV_CTRL_LL_BIG: 32 KiB of payload per sender
 // and parity, for team slot 0 only, 1 MiB of the control block): each member sends its whole
 // source as LL words to every other member and combines in team order, with no phase and no
@@ -320,9 +321,10 @@ __device__ __forceinline__ void reduce_ll(const TeamDev &t, T *dest, const T *sr
 // 1 KiB group: the first halves (two words, 16 bytes) of the 32 chunks, then the second halves. So
 // each 16-byte store (and load) instruction of a warp covers 512 contiguous bytes. (With a chunk's
 // four words together, each instruction wrote every other 16 bytes of 1 KiB: partial sectors over
-// NVLink: an on-stream int32 sum of 64 KiB took 18.0 us, 15-16.4 us laid out as here, against
-// 14.5 us for reduce-scatter at 128 KiB in the same run. Hence the 32 KiB limit: 2 x H200, 8-32
-// KiB took 9.8-12.8 us, 4 KiB 9.6-10.3, while reduce-scatter took 4.5 us more than LL at 4 KiB.)
+// NVLink: an on-stream int32 sum of 64 KiB took 18.0 us, and 14.9-16.4 us laid out as here, while
+// reduce-scatter took 14.5-16.0 us at 128 KiB in the same run. Hence the 32 KiB limit. In that run
+// (x40, 512 and 1024 threads) 8-32 KiB took 9.9-12.8 us and 4 KiB (small LL) 9.6-10.1; in c19,
+// on another machine start, reduce-scatter at 8-32 KiB took 4.2-4.7 us more than LL at 4 KiB.)
 __device__ __forceinline__ uint64_t *ll_big_buf(int pe, int parity, int sender) {
   return reinterpret_cast<uint64_t *>(ctrl(pe, GSHMEM_DEV_CTRL_LL_BIG) +
                                       (static_cast<size_t>(parity) * GSHMEM_DEV_MAX_TEAM_PES + sender) *
@@ -452,7 +454,7 @@ __device__ __forceinline__ void ll_copy_local(char *d, const char *s, size_t byt
 // against 6.1 us pushed; broadcast of 128 B: 4.4 us against 3.9 us as LL words).
 // From 33 bytes: 64 bytes as LL words (8 pairs, two sending batches) took 4.0-5.7 us on 2 x H200
 // (reduction_latency, thread scope, int32 and int64), while 32 bytes as LL words and 128 bytes as
-// a raw round took 3.5-3.8 us.
+// a raw round took 3.2-3.9 us (c31).
 constexpr size_t kRawMinBytes = 32;
 
 template <typename S>

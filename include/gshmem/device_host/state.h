@@ -58,7 +58,7 @@
  * 16-byte aligned. The host decides the rows of the on-stream kernel by it, the kernel the path. */
 GSHMEM_DEV_HD int gshmem_dev_ll_big_fits(int slot, int members, uint64_t bytes, uint64_t addr_bits) {
   return slot == 0 && members >= 2 && members <= (int)GSHMEM_DEV_MAX_TEAM_PES && bytes > GSHMEM_DEV_LL_BYTES / 2 &&
-         bytes * (uint64_t)(members - 1) <= GSHMEM_DEV_LL_BIG_BYTES / 2 && ((addr_bits | bytes) & 15u) == 0;
+         bytes <= GSHMEM_DEV_LL_BIG_BYTES / 2 / (uint64_t)(members - 1) && ((addr_bits | bytes) & 15u) == 0;
 }
 
 typedef struct gshmem_device_state {
@@ -151,7 +151,10 @@ static_assert(GSHMEM_DEV_CTRL_COLLECT + GSHMEM_DEV_MAX_TEAMS * GSHMEM_DEV_MAX_TE
 static_assert(GSHMEM_DEV_CTRL_LL_DONE + GSHMEM_DEV_MAX_TEAMS * GSHMEM_DEV_MAX_TEAM_PES * 8 <= GSHMEM_DEV_CTRL_PHASE_FLAGS,
               "layout");
 static_assert(GSHMEM_DEV_CTRL_PHASE_FLAGS + GSHMEM_DEV_MAX_TEAMS * GSHMEM_DEV_MAX_ROWS * GSHMEM_DEV_MAX_TEAM_PES * 8 <=
-                  GSHMEM_DEV_CTRL_RAW, "layout");
+                  GSHMEM_DEV_CTRL_LL_BIG, "layout");
+static_assert(GSHMEM_DEV_CTRL_LL_BIG + 2 * GSHMEM_DEV_MAX_TEAM_PES * GSHMEM_DEV_LL_BIG_BYTES <= GSHMEM_DEV_CTRL_RAW, "layout");
+/* ll_big_word: whole 1 KiB groups of 32 16-byte chunks, each chunk 32 bytes of LL words */
+static_assert(GSHMEM_DEV_LL_BIG_BYTES % 1024 == 0 && GSHMEM_DEV_LL_BIG_BYTES / 2 > GSHMEM_DEV_LL_BYTES / 2, "layout");
 static_assert(GSHMEM_DEV_CTRL_RAW + GSHMEM_DEV_MAX_TEAMS * 2 * GSHMEM_DEV_MAX_TEAM_PES * (GSHMEM_DEV_LL_BYTES / 2) <=
                   GSHMEM_DEV_CTRL_LL, "layout");
 static_assert(GSHMEM_DEV_CTRL_LL + GSHMEM_DEV_MAX_TEAMS * 2 * GSHMEM_DEV_MAX_TEAM_PES * GSHMEM_DEV_LL_BYTES <=
