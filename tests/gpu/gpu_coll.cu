@@ -459,11 +459,12 @@ void ll_alternate_case(const Ctx& x, Scope s, int team) {
   CK(cudaStreamSynchronize(x.stream));
   std::vector<int32_t> got(ns + nl);
   CK(cudaMemcpy(got.data(), small, got.size() * sizeof(int32_t), cudaMemcpyDeviceToHost));
+  std::vector<int> world(static_cast<size_t>(tn));
+  for (int j = 0; j < tn; ++j) world[static_cast<size_t>(j)] = shmem_team_translate_pe(team, j, SHMEM_TEAM_WORLD);
   size_t bad = 0, first = 0;
   for (size_t i = 0; i < got.size(); ++i) {
     uint32_t acc = 0;
-    for (int j = 0; j < tn; ++j)
-      acc += static_cast<uint32_t>(src_elem<int32_t>(kSumI32, shmem_team_translate_pe(team, j, SHMEM_TEAM_WORLD), i));
+    for (int w : world) acc += static_cast<uint32_t>(src_elem<int32_t>(kSumI32, w, i));
     for (int r = 1; r < reps; ++r) acc *= static_cast<uint32_t>(tn);  // every member holds acc: the next sum is tn x acc
     if (static_cast<uint32_t>(got[i]) != acc && bad++ == 0) first = i;
   }

@@ -47,16 +47,16 @@
 #define GSHMEM_DEV_CTRL_RAW 4194304u           /* [slot][parity][sender index][LL_BYTES / 2] (4 MiB) */
 #define GSHMEM_DEV_CTRL_LL 8388608u            /* [slot][parity][sender index][LL_BYTES] (8 MiB) */
 
-#ifdef __CUDACC__
-#define GSHMEM_DEV_HD __host__ __device__ __forceinline__
+#if defined(__CUDACC__)
+#define GSHMEM_DEV_HD __host__ __device__
 #else
-#define GSHMEM_DEV_HD static inline
+#define GSHMEM_DEV_HD
 #endif
 /* Whether a block-scope reduction of bytes (one row, source and dest at the addresses whose bits
  * are or-ed in addr_bits) goes through the large LL area: team slot 0, 2 to MAX_TEAM_PES members,
  * above the small LL payload, at most LL_BIG_BYTES / 2 bytes sent in all (bytes x (members - 1)),
  * 16-byte aligned. The host decides the rows of the on-stream kernel by it, the kernel the path. */
-GSHMEM_DEV_HD int gshmem_dev_ll_big_fits(int slot, int members, uint64_t bytes, uint64_t addr_bits) {
+static inline GSHMEM_DEV_HD int gshmem_dev_ll_big_fits(int slot, int members, uint64_t bytes, uint64_t addr_bits) {
   return slot == 0 && members >= 2 && members <= (int)GSHMEM_DEV_MAX_TEAM_PES && bytes > GSHMEM_DEV_LL_BYTES / 2 &&
          bytes <= GSHMEM_DEV_LL_BIG_BYTES / 2 / (uint64_t)(members - 1) && ((addr_bits | bytes) & 15u) == 0;
 }
