@@ -244,13 +244,12 @@ void dev_reduce(const char* call, int team, void* dest, const void* src, size_t 
   dev_range(call, src, bytes, "source");
   const int id = k_reduce0 + reduce_type(call, elem, kind, op);
   void* args[] = {&team, &dest, &src, &n};
-  // LL reductions (small, and large ones of team WORLD: gshmem_dev_ll_big_fits) run in one block.
-  // Otherwise a reduction row reads its slice from every member and writes it to every member:
-  // its data is 2 x team size x its bytes (2 PEs, 64 KiB: 4 rows; 13.8 us against 15.8 us with one
-  // row).
-  const bool ll = bytes <= GSHMEM_DEV_LL_BYTES / 2 ||
-                  gshmem_dev_ll_big_fits(t.slot, t.size(), bytes,
-                                         reinterpret_cast<uintptr_t>(dest) | reinterpret_cast<uintptr_t>(src));
+  // Small LL reductions (up to 4 KiB) run in one block. Otherwise a reduction row handles its part
+  // of the data: reduce-scatter reads its slice from every member and writes it to every member,
+  // a large LL round (team WORLD, gshmem_dev_ll_big_fits, which the kernel decides by the rows)
+  // sends it to every member as LL words; either way its data is 2 x team size x its bytes (2 PEs,
+  // 64 KiB: 4 rows; reduce-scatter took 13.8 us against 15.8 us with one row).
+  const bool ll = bytes <= GSHMEM_DEV_LL_BYTES / 2;
   launch(call, id, ll ? 1 : rows_for(2 * bytes * static_cast<size_t>(t.size())), args, stream);
 }
 

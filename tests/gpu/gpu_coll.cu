@@ -428,9 +428,9 @@ void ll_then_push_case(const Ctx& x, int team, bool stream, size_t nb, size_t nr
   shmem_free(buf);
 }
 
-// Small LL reductions (16 ints) and large ones (4096 ints: large LL rounds for team WORLD of up
-// to 3 PEs, reduce-scatter otherwise) alternately, back to back with no sync between, each
-// chained in place: the two LL areas share the slot's round count and parity.
+// Small LL reductions (16 ints) and large ones (4096 ints: a large LL round for team WORLD of 2
+// PEs, reduce-scatter otherwise) alternately, back to back with no sync between, each chained in
+// place: the two LL areas share the slot's round count and parity.
 __global__ void ll_alternate(int team, int32_t* small, int32_t* large, int reps) {
   for (int r = 0; r < reps; ++r) {
     shmemx_int32_sum_reduce_block(team, small, small, 16);
@@ -438,12 +438,16 @@ __global__ void ll_alternate(int team, int32_t* small, int32_t* large, int reps)
   }
 }
 
+// Reductions of 16, 4096 and (on stream) 16384 ints alternately, in place, with no sync between.
+// Team WORLD of 2 PEs: small LL, large LL of one row and large LL of 4 rows (of 4 PEs on stream:
+// small LL, large LL of 2 rows, reduce-scatter), which share the slot's count and parity.
 void ll_alternate_case(const Ctx& x, Scope s, int team) {
   const int tn = shmem_team_n_pes(team), reps = 7;
-  const size_t ns = 16, nl = 4096;
-  int32_t* small = static_cast<int32_t*>(shmem_malloc((ns + nl) * sizeof(int32_t)));
+  const size_t ns = 16, nl = 4096, nh = s == kStream ? 16384 : 0;
+  int32_t* small = static_cast<int32_t*>(shmem_malloc((ns + nl + nh) * sizeof(int32_t)));
   int32_t* large = small + ns;  // 64 bytes in: still 16-byte aligned
-  std::vector<int32_t> h(ns + nl);
+  int32_t* huge = large + nl;
+  std::vector<int32_t> h(ns + nl + nh);
   for (size_t i = 0; i < h.size(); ++i) h[i] = src_elem<int32_t>(kSumI32, x.me, i);
   CK(cudaMemcpy(small, h.data(), h.size() * sizeof(int32_t), cudaMemcpyHostToDevice));
   CK(cudaDeviceSynchronize());
@@ -454,10 +458,11 @@ void ll_alternate_case(const Ctx& x, Scope s, int team) {
     for (int r = 0; r < reps; ++r) {
       shmemx_int32_sum_reduce_on_stream(team, small, small, ns, x.stream);
       shmemx_int32_sum_reduce_on_stream(team, large, large, nl, x.stream);
+      shmemx_int32_sum_reduce_on_stream(team, huge, huge, nh, x.stream);
     }
   }
   CK(cudaStreamSynchronize(x.stream));
-  std::vector<int32_t> got(ns + nl);
+  std::vector<int32_t> got(h.size());
   CK(cudaMemcpy(got.data(), small, got.size() * sizeof(int32_t), cudaMemcpyDeviceToHost));
   std::vector<int> world(static_cast<size_t>(tn));
   for (int j = 0; j < tn; ++j) world[static_cast<size_t>(j)] = shmem_team_translate_pe(team, j, SHMEM_TEAM_WORLD);
@@ -618,10 +623,16 @@ void all_cases(const Ctx& x, int team) {
     // back to back, no sync between: LL (small) and phased (large) paths
     reduce_case<int32_t>(x, kSumI32, sc, team, 8, 20, false);
     reduce_case<int32_t>(x, kSumI32, sc, team, big ? 200000 : 5000, 4, false);
-    // Around the large LL rounds of a block (team WORLD, gshmem_dev_ll_big_fits): 8 KiB, the
-    // 32 KiB limit of 2 PEs (in place), 16 bytes past it, 64 KiB, a size not a multiple of 16
-    // bytes, 1- and 2-byte elements, and alternating with small LL rounds.
+    // Around the large LL rounds (team WORLD, gshmem_dev_ll_big_fits): 8 KiB; 16 KiB, the limit of
+    // one block on 2 PEs, and 16 bytes past it; 32 KiB in place (2 rows on stream by default; a
+    // block's reduce-scatter); 64 KiB, the limit of several rows on 2 PEs (4 rows), and 16 bytes
+    // past it; 3 rows of unequal ranges (32784 bytes); a size not a multiple of 16 bytes; 1- and
+    // 2-byte elements; and alternating with small LL rounds. gpu-coll-rows-oshrun-* runs these
+    // with 1 KiB per row, so up to 64 rows, some with empty ranges.
     if (sc >= kBlock) {
+      reduce_case<int32_t>(x, kSumI32, sc, team, 4096, 2, false);
+      reduce_case<int32_t>(x, kSumI32, sc, team, 4100, 1, false);
+      reduce_case<int32_t>(x, kSumI32, sc, team, 16388, 1, false);
       reduce_case<int32_t>(x, kSumI32, sc, team, 2048, 3, false);
       reduce_case<int32_t>(x, kSumI32, sc, team, 8192, 2, true);
       reduce_case<int32_t>(x, kSumI32, sc, team, 8196, 1, false);

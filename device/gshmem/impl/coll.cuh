@@ -7,14 +7,16 @@
 // store straight into the peers' dest over NVLink, then one phase tells every member its dest is
 // complete. Small broadcasts and fcollects use LL words, reductions of at most 4 KiB LL words or
 // (at thread scope, above 32 bytes) raw rounds (impl/ll.cuh), and need no phase; so do a block's
-// reductions of team WORLD up to 32 KiB sent (large LL rounds, impl/ll.cuh); a larger one is
+// reductions of team WORLD up to 16 KiB sent, and on-stream ones of several rows up to 64 KiB
+// sent (large LL rounds, impl/ll.cuh); a larger one is
 // reduce-scatter + all-gather: a phase (sources ready), the owner of each slice reads that slice
 // from every member, reduces it and stores the result into every member's dest, a phase (all
 // slices delivered). Slice k of any source is read only by slice k's owner before it writes
 // slice k anywhere, so dest == source is allowed.
 //
 // Rows: an on-stream collective runs one block per row; row r moves the r-th part of the data and
-// synchronises on row r only, so no grid-wide barrier is needed. In-kernel calls use row 0.
+// synchronises on row r only, so no grid-wide barrier is needed (a large LL round's rows count
+// themselves done, impl/ll.cuh). In-kernel calls use row 0.
 #pragma once
 #include "gshmem/impl/ll.cuh"
 
@@ -262,9 +264,9 @@ __device__ __forceinline__ void reduce(const char *call, int handle, T *dest, co
     return;
   }
   if constexpr (std::is_same_v<S, Block> && 16 % sizeof(T) == 0)
-    if (nrows == 1 && gshmem_dev_ll_big_fits(t.slot, t.size, bytes,
-                                             reinterpret_cast<uintptr_t>(dest) | reinterpret_cast<uintptr_t>(src)))
-      return reduce_ll_big<T, Op>(t, dest, src, n);
+    if (gshmem_dev_ll_big_fits(t.slot, t.size, nrows, bytes,
+                               reinterpret_cast<uintptr_t>(dest) | reinterpret_cast<uintptr_t>(src)))
+      return reduce_ll_big<T, Op>(t, dest, src, n, row, nrows);
   reduce_rs<S, T, Op>(call, t, dest, src, n, row, nrows);
 }
 

@@ -306,25 +306,33 @@ __device__ __forceinline__ void reduce_ll(const TeamDev &t, T *dest, const T *sr
 // phase, remote loads of every member's slice, remote stores of the result and a closing phase,
 // two system-scope releases and a remote-load round trip on the path (on-stream int32 sum of 8-64
 // KiB on 2 x H200, run c19: 12.2-12.6 us, against 7.4-8.0 us as LL words at 4 KiB and below;
-// docs/perf/h200x2-perftest.md). A large LL
-// round is the LL round with a bigger area (GSHMEM_DEV_CTRL_LL_BIG: 32 KiB of payload per sender
-// and parity, for team slot 0 only, 1 MiB of the control block): each member sends its whole
-// source as LL words to every other member and combines in team order, with no phase and no
-// remote load. It counts as a round of the slot like any other (same count, same parity rule, so
-// the argument at the top of this file holds). gshmem_dev_ll_big_fits (device_host/state.h) says
-// when it is taken: up to 32 KiB sent in all (bytes x (members - 1)), 16-byte aligned source,
-// dest and size; the host sizes the on-stream launch (one row) by the same test.
-// Each thread owns the 16-byte chunks rank, rank + size, ...: it sends them (a batch of 4 chunks
-// loaded before any is stored) and later combines the same chunks, so an in-place reduction needs
-// no barrier between the two (a chunk is read and written by one thread only).
+// docs/perf/h200x2-perftest.md). A large LL round is the LL round with a bigger area
+// (GSHMEM_DEV_CTRL_LL_BIG: 64 KiB of payload per sender and parity, for team slot 0 only, 2 MiB of
+// the control block): each member sends its whole source as LL words to every other member and
+// combines in team order, with no phase and no remote load. It counts as a round of the slot like
+// any other (same count, same parity rule, so the argument at the top of this file holds).
+// gshmem_dev_ll_big_fits (device_host/state.h) says when it is taken: 16-byte aligned source, dest
+// and size, and up to 16 KiB sent in all (bytes x (members - 1)) by one block, 64 KiB by the
+// several rows of an on-stream launch.
+// Each thread owns the 16-byte chunks rank, rank + size, ... of its row's range: it sends them (a
+// batch of 4 chunks loaded before any is stored) and later combines the same chunks, so an
+// in-place reduction needs no barrier between the two (a chunk is read and written by one thread
+// only).
 // The area of a chunk's four LL words is laid out so that a warp's 32 consecutive chunks are one
 // 1 KiB group: the first halves (two words, 16 bytes) of the 32 chunks, then the second halves. So
 // each 16-byte store (and load) instruction of a warp covers 512 contiguous bytes. (With a chunk's
 // four words together, each instruction wrote every other 16 bytes of 1 KiB: partial sectors over
 // NVLink: an on-stream int32 sum of 64 KiB took 18.0 us, and 14.9-16.4 us laid out as here, while
-// reduce-scatter took 14.5-16.0 us at 128 KiB in the same run. Hence the 32 KiB limit. In that run
-// (x40, 512 and 1024 threads) 8-32 KiB took 9.9-12.8 us and 4 KiB (small LL) 9.6-10.1; in c19,
-// on another machine start, reduce-scatter at 8-32 KiB took 4.2-4.7 us more than LL at 4 KiB.)
+// reduce-scatter in 4 rows took 14.5-16.0 us at 128 KiB in the same run, x40.)
+// One block moves about 10 GB/s of LL words to a peer, so one block's round grows by about 3.5 us
+// per 16 KiB sent (in-kernel block int32 sum, 2 x H200: 8 KiB 2.9 us, 16 KiB 4.6 us, 32 KiB 8.1 us,
+// where reduce-scatter took 7.1 us): hence 16 KiB for one row. On stream, the rows split the
+// chunks (ranges of whole warp groups) and each row sends and combines its own: one round in
+// several blocks. The rows read the slot's count when they start; each row adds itself to
+// LL_BIG_ROWS when it has combined its chunks, and the last to do so clears it and writes the
+// count, so the count moves once every row of this member is done with the round, as the argument
+// needs (a row whose range is empty sends nothing; the others' words stand for this member, whose
+// rows all began the round after its previous round ended).
 __device__ __forceinline__ uint64_t *ll_big_buf(int pe, int parity, int sender) {
   return reinterpret_cast<uint64_t *>(ctrl(pe, GSHMEM_DEV_CTRL_LL_BIG) +
                                       (static_cast<size_t>(parity) * GSHMEM_DEV_MAX_TEAM_PES + sender) *
@@ -334,14 +342,18 @@ __device__ __forceinline__ uint64_t *ll_big_buf(int pe, int parity, int sender) 
 __device__ __forceinline__ size_t ll_big_word(size_t c, int h) { return (c >> 5) * 128 + h * 64 + (c & 31) * 2; }
 
 template <typename T, typename Op>
-static __device__ __noinline__ void reduce_ll_big(const TeamDev &t, T *dest, const T *src, size_t n) {
+static __device__ __noinline__ void reduce_ll_big(const TeamDev &t, T *dest, const T *src, size_t n, int row,
+                                                  int nrows) {
   const LLRound q = ll_begin<Block>(t);
-  const size_t nc = n * sizeof(T) / 16, r = static_cast<size_t>(Block::rank()), w = static_cast<size_t>(Block::size());
+  const size_t all = n * sizeof(T) / 16, r = static_cast<size_t>(Block::rank()), w = static_cast<size_t>(Block::size());
+  const size_t per = ((all + static_cast<size_t>(nrows) - 1) / static_cast<size_t>(nrows) + 31) & ~size_t{31};
+  const size_t c_lo = per * static_cast<size_t>(row) < all ? per * static_cast<size_t>(row) : all;
+  const size_t nc = c_lo + per < all ? c_lo + per : all;  // this row's chunks: [c_lo, nc)
   const uint4 *s4 = reinterpret_cast<const uint4 *>(src);
   const uint64_t hi = static_cast<uint64_t>(q.seq) << 32;
   constexpr int SB = 4;  // chunks a thread loads before it stores any
 #pragma unroll 1
-  for (size_t c0 = r; c0 < nc; c0 += SB * w) {
+  for (size_t c0 = c_lo + r; c0 < nc; c0 += SB * w) {
     uint4 v[SB];
 #pragma unroll
     for (int u = 0; u < SB; ++u)
@@ -366,7 +378,7 @@ static __device__ __noinline__ void reduce_ll_big(const TeamDev &t, T *dest, con
   const int me_w = t.pe(t.me);
   constexpr int RB = 2;  // chunks a thread combines per round trip
 #pragma unroll 1
-  for (size_t c0 = r; c0 < nc; c0 += RB * w) {
+  for (size_t c0 = c_lo + r; c0 < nc; c0 += RB * w) {
     Vec mine[RB], acc[RB];
 #pragma unroll
     for (int u = 0; u < RB; ++u)
@@ -416,7 +428,16 @@ static __device__ __noinline__ void reduce_ll_big(const TeamDev &t, T *dest, con
     for (int u = 0; u < RB; ++u)
       if (c0 + u * w < nc) d4[c0 + u * w] = acc[u].u;
   }
-  ll_end<Block>(t, q);
+  if (nrows == 1) return ll_end<Block>(t, q);
+  Block::sync();
+  if (Block::rank() == 0) {
+    cuda::atomic_ref<uint32_t, cuda::thread_scope_device> done(
+        *reinterpret_cast<uint32_t *>(ctrl(st().my_pe, GSHMEM_DEV_CTRL_LL_BIG_ROWS)));
+    if (done.fetch_add(1, cuda::memory_order_acq_rel) == static_cast<uint32_t>(nrows - 1)) {
+      done.store(0, cuda::memory_order_relaxed);
+      *ll_count(t.slot) = q.c;
+    }
+  }
 }
 
 // Copies at most kLLPayload bytes (a member's own block, or a raw round's data). A thread loads

@@ -22,7 +22,10 @@
 /* control block offsets (bytes) */
 #define GSHMEM_DEV_CTRL_LL_PUB 0u /* uint64[slot]: the LL count this PE last published in LL_DONE (local) */
 #define GSHMEM_DEV_CTRL_ERROR_CLAIM 512u /* uint32: taken (0 -> 1) by the thread that writes the error record */
-/* 516..4095: unused (the version-1 barrier flags lived here) */
+/* uint32: rows of this PE's current multi-row large LL round that have finished (local; 0 between
+ * rounds; impl/ll.cuh reduce_ll_big) */
+#define GSHMEM_DEV_CTRL_LL_BIG_ROWS 1024u
+/* 516..1023 and 1028..4095: unused (the version-1 barrier flags lived here) */
 #define GSHMEM_DEV_CTRL_RAW_FLAGS 4096u /* uint64[slot][sender index]: raw rounds sent to this PE (impl/ll.cuh) */
 /* 8192..16383: unused */
 #define GSHMEM_DEV_CTRL_SCRATCH 16384u        /* uint64: result of a host-initiated atomic */
@@ -40,10 +43,11 @@
 #define GSHMEM_DEV_CTRL_PHASE_FLAGS 131072u    /* uint64[slot][row][sender index] */
 /* 393216..1048575: unused */
 /* Block-scope LL reductions above LL_BYTES / 2 bytes, team slot 0 (team WORLD) only:
- * [parity][sender index][LL_BIG_BYTES] (1 MiB; impl/ll.cuh reduce_ll_big) */
+ * [parity][sender index][LL_BIG_BYTES] (2 MiB; impl/ll.cuh reduce_ll_big) */
 #define GSHMEM_DEV_CTRL_LL_BIG 1048576u
-#define GSHMEM_DEV_LL_BIG_BYTES 65536u /* per sender: 8192 words of {4 data bytes, 4 flag bytes} */
-/* 2097152..4194303: unused */
+#define GSHMEM_DEV_LL_BIG_BYTES 131072u /* per sender: 16384 words of {4 data bytes, 4 flag bytes} */
+#define GSHMEM_DEV_LL_BIG_ONE_ROW 16384u /* most bytes sent in all by a large LL round of one row */
+/* 3145728..4194303: unused */
 #define GSHMEM_DEV_CTRL_RAW 4194304u           /* [slot][parity][sender index][LL_BYTES / 2] (4 MiB) */
 #define GSHMEM_DEV_CTRL_LL 8388608u            /* [slot][parity][sender index][LL_BYTES] (8 MiB) */
 
@@ -52,13 +56,17 @@
 #else
 #define GSHMEM_DEV_HD
 #endif
-/* Whether a block-scope reduction of bytes (one row, source and dest at the addresses whose bits
- * are or-ed in addr_bits) goes through the large LL area: team slot 0, 2 to MAX_TEAM_PES members,
- * above the small LL payload, at most LL_BIG_BYTES / 2 bytes sent in all (bytes x (members - 1)),
- * 16-byte aligned. The host decides the rows of the on-stream kernel by it, the kernel the path. */
-static inline GSHMEM_DEV_HD int gshmem_dev_ll_big_fits(int slot, int members, uint64_t bytes, uint64_t addr_bits) {
+/* Whether a block-scope reduction of bytes in nrows rows (source and dest at the addresses whose
+ * bits are or-ed in addr_bits) goes through the large LL area: team slot 0, 2 to MAX_TEAM_PES
+ * members, above the small LL payload, 16-byte aligned, and at most LL_BIG_BYTES / 2 bytes sent in
+ * all (bytes x (members - 1)) by several rows, LL_BIG_ONE_ROW by one (a block in a kernel, or an
+ * on-stream launch of one row). The kernel decides the path by it; the host sizes an on-stream
+ * launch alike for both paths. */
+static inline GSHMEM_DEV_HD int gshmem_dev_ll_big_fits(int slot, int members, int nrows, uint64_t bytes,
+                                                       uint64_t addr_bits) {
+  const uint64_t most = nrows > 1 ? GSHMEM_DEV_LL_BIG_BYTES / 2 : GSHMEM_DEV_LL_BIG_ONE_ROW;
   return slot == 0 && members >= 2 && members <= (int)GSHMEM_DEV_MAX_TEAM_PES && bytes > GSHMEM_DEV_LL_BYTES / 2 &&
-         bytes <= GSHMEM_DEV_LL_BIG_BYTES / 2 / (uint64_t)(members - 1) && ((addr_bits | bytes) & 15u) == 0;
+         bytes <= most / (uint64_t)(members - 1) && ((addr_bits | bytes) & 15u) == 0;
 }
 
 typedef struct gshmem_device_state {
@@ -141,7 +149,8 @@ typedef struct gshmem_device_team {
 #ifdef __cplusplus
 static_assert(sizeof(gshmem_device_team) == 32, "gshmem_device_team layout is part of the ABI");
 static_assert(GSHMEM_DEV_CTRL_LL_PUB + GSHMEM_DEV_MAX_TEAMS * 8 <= GSHMEM_DEV_CTRL_ERROR_CLAIM, "layout");
-static_assert(GSHMEM_DEV_CTRL_ERROR_CLAIM + 4 <= GSHMEM_DEV_CTRL_RAW_FLAGS, "layout");
+static_assert(GSHMEM_DEV_CTRL_ERROR_CLAIM + 4 <= GSHMEM_DEV_CTRL_LL_BIG_ROWS, "layout");
+static_assert(GSHMEM_DEV_CTRL_LL_BIG_ROWS + 4 <= GSHMEM_DEV_CTRL_RAW_FLAGS, "layout");
 static_assert(GSHMEM_DEV_CTRL_RAW_FLAGS + GSHMEM_DEV_MAX_TEAMS * GSHMEM_DEV_MAX_TEAM_PES * 8 <= GSHMEM_DEV_CTRL_SCRATCH, "layout");
 static_assert(GSHMEM_DEV_CTRL_TEAMS + GSHMEM_DEV_MAX_TEAMS * 32 <= GSHMEM_DEV_CTRL_PHASE_CNT, "layout");
 static_assert(GSHMEM_DEV_CTRL_PHASE_CNT + GSHMEM_DEV_MAX_TEAMS * GSHMEM_DEV_MAX_ROWS * 8 <= GSHMEM_DEV_CTRL_LL_CNT, "layout");
@@ -154,7 +163,8 @@ static_assert(GSHMEM_DEV_CTRL_PHASE_FLAGS + GSHMEM_DEV_MAX_TEAMS * GSHMEM_DEV_MA
                   GSHMEM_DEV_CTRL_LL_BIG, "layout");
 static_assert(GSHMEM_DEV_CTRL_LL_BIG + 2 * GSHMEM_DEV_MAX_TEAM_PES * GSHMEM_DEV_LL_BIG_BYTES <= GSHMEM_DEV_CTRL_RAW, "layout");
 /* ll_big_word: whole 1 KiB groups of 32 16-byte chunks, each chunk 32 bytes of LL words */
-static_assert(GSHMEM_DEV_LL_BIG_BYTES % 1024 == 0 && GSHMEM_DEV_LL_BIG_BYTES / 2 > GSHMEM_DEV_LL_BYTES / 2, "layout");
+static_assert(GSHMEM_DEV_LL_BIG_BYTES % 1024 == 0 && GSHMEM_DEV_LL_BIG_ONE_ROW > GSHMEM_DEV_LL_BYTES / 2 &&
+                  GSHMEM_DEV_LL_BIG_ONE_ROW <= GSHMEM_DEV_LL_BIG_BYTES / 2, "layout");
 static_assert(GSHMEM_DEV_CTRL_RAW + GSHMEM_DEV_MAX_TEAMS * 2 * GSHMEM_DEV_MAX_TEAM_PES * (GSHMEM_DEV_LL_BYTES / 2) <=
                   GSHMEM_DEV_CTRL_LL, "layout");
 static_assert(GSHMEM_DEV_CTRL_LL + GSHMEM_DEV_MAX_TEAMS * 2 * GSHMEM_DEV_MAX_TEAM_PES * GSHMEM_DEV_LL_BYTES <=
