@@ -623,16 +623,17 @@ void all_cases(const Ctx& x, int team) {
     // back to back, no sync between: LL (small) and phased (large) paths
     reduce_case<int32_t>(x, kSumI32, sc, team, 8, 20, false);
     reduce_case<int32_t>(x, kSumI32, sc, team, big ? 200000 : 5000, 4, false);
-    // Around the large LL rounds (team WORLD, gshmem_dev_ll_big_fits): 8 KiB; 16 KiB, the limit of
-    // one block on 2 PEs, and 16 bytes past it; 32 KiB in place (2 rows on stream by default; a
-    // block's reduce-scatter); 64 KiB, the limit of several rows on 2 PEs (4 rows), and 16 bytes
-    // past it; 3 rows of unequal ranges (32784 bytes); a size not a multiple of 16 bytes; 1- and
-    // 2-byte elements; and alternating with small LL rounds. gpu-coll-rows-oshrun-* runs these
-    // with 1 KiB per row, so up to 64 rows, some with empty ranges.
+    // Around the large LL rounds (team WORLD, gshmem_dev_ll_big_fits), for 2 PEs: 8 KiB; 16 KiB,
+    // the limit of one block, and 16 bytes past it; 32 KiB in place (2 rows on stream by default;
+    // a block's reduce-scatter); 64 KiB (4 rows); 3 rows of unequal ranges (32784 bytes); 512 KiB
+    // in place, the limit of several rows, and 16 bytes past it; a size not a multiple of 16
+    // bytes; 1- and 2-byte elements; and alternating with small LL rounds. gpu-coll-rows-oshrun-*
+    // runs these with 1 KiB per row, so up to 64 rows, some with empty ranges.
     if (sc >= kBlock) {
       reduce_case<int32_t>(x, kSumI32, sc, team, 4096, 2, false);
       reduce_case<int32_t>(x, kSumI32, sc, team, 4100, 1, false);
-      reduce_case<int32_t>(x, kSumI32, sc, team, 16388, 1, false);
+      reduce_case<int32_t>(x, kSumI32, sc, team, 131072, 2, true);
+      reduce_case<int32_t>(x, kSumI32, sc, team, 131076, 1, false);
       reduce_case<int32_t>(x, kSumI32, sc, team, 2048, 3, false);
       reduce_case<int32_t>(x, kSumI32, sc, team, 8192, 2, true);
       reduce_case<int32_t>(x, kSumI32, sc, team, 8196, 1, false);

@@ -307,13 +307,15 @@ __device__ __forceinline__ void reduce_ll(const TeamDev &t, T *dest, const T *sr
 // two system-scope releases and a remote-load round trip on the path (on-stream int32 sum of 8-64
 // KiB on 2 x H200, run c19: 12.2-12.6 us, against 7.4-8.0 us as LL words at 4 KiB and below;
 // docs/perf/h200x2-perftest.md). A large LL round is the LL round with a bigger area
-// (GSHMEM_DEV_CTRL_LL_BIG: 64 KiB of payload per sender and parity, for team slot 0 only, 2 MiB of
-// the control block): each member sends its whole source as LL words to every other member and
-// combines in team order, with no phase and no remote load. It counts as a round of the slot like
-// any other (same count, same parity rule, so the argument at the top of this file holds).
+// (GSHMEM_DEV_CTRL_LL_BIG: 1 MiB per parity, for team slot 0 only): each member sends its whole
+// source as LL words to every other member and combines in team order, with no phase and no
+// remote load. Member j's words go to region (j - i - 1) mod size of member i's area, each region
+// 1 KiB per 512 bytes of data. It counts as a round of the slot like any other (same count, same
+// parity rule, so the argument at the top of this file holds; the layout may differ from round
+// to round, since a member writes a parity only after every member finished reading all of it).
 // gshmem_dev_ll_big_fits (device_host/state.h) says when it is taken: 16-byte aligned source, dest
-// and size, and up to 16 KiB sent in all (bytes x (members - 1)) by one block, 64 KiB by the
-// several rows of an on-stream launch.
+// and size, and up to 16 KiB sent in all (bytes x (members - 1)) by one block, a parity's area
+// (2 PEs: 512 KiB) by the several rows of an on-stream launch.
 // Each thread owns the 16-byte chunks rank, rank + size, ... of its row's range: it sends them (a
 // batch of 4 chunks loaded before any is stored) and later combines the same chunks, so an
 // in-place reduction needs no barrier between the two (a chunk is read and written by one thread
@@ -333,10 +335,10 @@ __device__ __forceinline__ void reduce_ll(const TeamDev &t, T *dest, const T *sr
 // count, so the count moves once every row of this member is done with the round, as the argument
 // needs (a row whose range is empty sends nothing; the others' words stand for this member, whose
 // rows all began the round after its previous round ended).
-__device__ __forceinline__ uint64_t *ll_big_buf(int pe, int parity, int sender) {
+__device__ __forceinline__ uint64_t *ll_big_buf(int pe, int parity, int idx, size_t region) {
   return reinterpret_cast<uint64_t *>(ctrl(pe, GSHMEM_DEV_CTRL_LL_BIG) +
-                                      (static_cast<size_t>(parity) * GSHMEM_DEV_MAX_TEAM_PES + sender) *
-                                          GSHMEM_DEV_LL_BIG_BYTES);
+                                      static_cast<size_t>(parity) * GSHMEM_DEV_LL_BIG_AREA +
+                                      static_cast<size_t>(idx) * region);
 }
 // Word offset of chunk c's half h (0 or 1) in an area.
 __device__ __forceinline__ size_t ll_big_word(size_t c, int h) { return (c >> 5) * 128 + h * 64 + (c & 31) * 2; }
@@ -349,6 +351,7 @@ static __device__ __noinline__ void reduce_ll_big(const TeamDev &t, T *dest, con
   const size_t per = ((all + static_cast<size_t>(nrows) - 1) / static_cast<size_t>(nrows) + 31) & ~size_t{31};
   const size_t c_lo = per * static_cast<size_t>(row) < all ? per * static_cast<size_t>(row) : all;
   const size_t nc = c_lo + per < all ? c_lo + per : all;  // this row's chunks: [c_lo, nc)
+  const size_t region = (n * sizeof(T) + 511) / 512 * 1024;
   const uint4 *s4 = reinterpret_cast<const uint4 *>(src);
   const uint64_t hi = static_cast<uint64_t>(q.seq) << 32;
   constexpr int SB = 4;  // chunks a thread loads before it stores any
@@ -360,7 +363,7 @@ static __device__ __noinline__ void reduce_ll_big(const TeamDev &t, T *dest, con
       if (c0 + u * w < nc) v[u] = s4[c0 + u * w];
 #pragma unroll 1
     for (int k = 1; k < t.size; ++k) {
-      uint64_t *buf = ll_big_buf(t.pe((t.me + k) % t.size), q.par, t.me);
+      uint64_t *buf = ll_big_buf(t.pe((t.me + k) % t.size), q.par, t.size - k - 1, region);
 #pragma unroll
       for (int u = 0; u < SB; ++u) {
         const size_t c = c0 + u * w;
@@ -390,7 +393,7 @@ static __device__ __noinline__ void reduce_ll_big(const TeamDev &t, T *dest, con
 #pragma unroll
         for (int u = 0; u < RB; ++u) x[u] = mine[u];
       } else {
-        const uint64_t *buf = ll_big_buf(me_w, q.par, j);
+        const uint64_t *buf = ll_big_buf(me_w, q.par, (j - t.me - 1 + t.size) % t.size, region);
         uint64_t a[RB], b[RB], c[RB], d[RB];
 #pragma unroll
         for (int u = 0; u < RB; ++u) {

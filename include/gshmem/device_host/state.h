@@ -43,9 +43,11 @@
 #define GSHMEM_DEV_CTRL_PHASE_FLAGS 131072u    /* uint64[slot][row][sender index] */
 /* 393216..1048575: unused */
 /* Block-scope LL reductions above LL_BYTES / 2 bytes, team slot 0 (team WORLD) only:
- * [parity][sender index][LL_BIG_BYTES] (2 MiB; impl/ll.cuh reduce_ll_big) */
+ * [parity][LL_BIG_AREA] (2 MiB; impl/ll.cuh reduce_ll_big). A round lays out one region per other
+ * member in each parity's area: 1 KiB of LL words ({4 data bytes, 4 flag bytes}) per 512 bytes
+ * of data, rounded up. */
 #define GSHMEM_DEV_CTRL_LL_BIG 1048576u
-#define GSHMEM_DEV_LL_BIG_BYTES 131072u /* per sender: 16384 words of {4 data bytes, 4 flag bytes} */
+#define GSHMEM_DEV_LL_BIG_AREA 1048576u  /* per parity */
 #define GSHMEM_DEV_LL_BIG_ONE_ROW 16384u /* most bytes sent in all by a large LL round of one row */
 /* 3145728..4194303: unused */
 #define GSHMEM_DEV_CTRL_RAW 4194304u           /* [slot][parity][sender index][LL_BYTES / 2] (4 MiB) */
@@ -58,15 +60,17 @@
 #endif
 /* Whether a block-scope reduction of bytes in nrows rows (source and dest at the addresses whose
  * bits are or-ed in addr_bits) goes through the large LL area: team slot 0, 2 to MAX_TEAM_PES
- * members, above the small LL payload, 16-byte aligned, and at most LL_BIG_BYTES / 2 bytes sent in
- * all (bytes x (members - 1)) by several rows, LL_BIG_ONE_ROW by one (a block in a kernel, or an
- * on-stream launch of one row). The kernel decides the path by it; the host sizes an on-stream
- * launch alike for both paths. */
+ * members, above the small LL payload, 16-byte aligned, and its regions (one per other member,
+ * 1 KiB per 512 bytes) fill at most a parity's area when several rows send (2 PEs: 512 KiB) or
+ * LL_BIG_ONE_ROW bytes of data when one does (a block in a kernel, or an on-stream launch of one
+ * row). The kernel decides the path by it; the host sizes an on-stream launch alike for both
+ * paths. */
 static inline GSHMEM_DEV_HD int gshmem_dev_ll_big_fits(int slot, int members, int nrows, uint64_t bytes,
                                                        uint64_t addr_bits) {
-  const uint64_t most = nrows > 1 ? GSHMEM_DEV_LL_BIG_BYTES / 2 : GSHMEM_DEV_LL_BIG_ONE_ROW;
+  const uint64_t groups = nrows > 1 ? GSHMEM_DEV_LL_BIG_AREA / 1024 : GSHMEM_DEV_LL_BIG_ONE_ROW / 512;
   return slot == 0 && members >= 2 && members <= (int)GSHMEM_DEV_MAX_TEAM_PES && bytes > GSHMEM_DEV_LL_BYTES / 2 &&
-         bytes <= most / (uint64_t)(members - 1) && ((addr_bits | bytes) & 15u) == 0;
+         bytes <= GSHMEM_DEV_LL_BIG_AREA / 2 && ((addr_bits | bytes) & 15u) == 0 &&
+         (bytes + 511) / 512 * (uint64_t)(members - 1) <= groups;
 }
 
 typedef struct gshmem_device_state {
@@ -161,10 +165,11 @@ static_assert(GSHMEM_DEV_CTRL_LL_DONE + GSHMEM_DEV_MAX_TEAMS * GSHMEM_DEV_MAX_TE
               "layout");
 static_assert(GSHMEM_DEV_CTRL_PHASE_FLAGS + GSHMEM_DEV_MAX_TEAMS * GSHMEM_DEV_MAX_ROWS * GSHMEM_DEV_MAX_TEAM_PES * 8 <=
                   GSHMEM_DEV_CTRL_LL_BIG, "layout");
-static_assert(GSHMEM_DEV_CTRL_LL_BIG + 2 * GSHMEM_DEV_MAX_TEAM_PES * GSHMEM_DEV_LL_BIG_BYTES <= GSHMEM_DEV_CTRL_RAW, "layout");
+static_assert(GSHMEM_DEV_CTRL_LL_BIG + 2 * GSHMEM_DEV_LL_BIG_AREA <= GSHMEM_DEV_CTRL_RAW, "layout");
 /* ll_big_word: whole 1 KiB groups of 32 16-byte chunks, each chunk 32 bytes of LL words */
-static_assert(GSHMEM_DEV_LL_BIG_BYTES % 1024 == 0 && GSHMEM_DEV_LL_BIG_ONE_ROW > GSHMEM_DEV_LL_BYTES / 2 &&
-                  GSHMEM_DEV_LL_BIG_ONE_ROW <= GSHMEM_DEV_LL_BIG_BYTES / 2, "layout");
+static_assert(GSHMEM_DEV_LL_BIG_AREA % 1024 == 0 && GSHMEM_DEV_LL_BIG_ONE_ROW % 512 == 0 &&
+                  GSHMEM_DEV_LL_BIG_ONE_ROW > GSHMEM_DEV_LL_BYTES / 2 &&
+                  GSHMEM_DEV_LL_BIG_ONE_ROW <= GSHMEM_DEV_LL_BIG_AREA / 2, "layout");
 static_assert(GSHMEM_DEV_CTRL_RAW + GSHMEM_DEV_MAX_TEAMS * 2 * GSHMEM_DEV_MAX_TEAM_PES * (GSHMEM_DEV_LL_BYTES / 2) <=
                   GSHMEM_DEV_CTRL_LL, "layout");
 static_assert(GSHMEM_DEV_CTRL_LL + GSHMEM_DEV_MAX_TEAMS * 2 * GSHMEM_DEV_MAX_TEAM_PES * GSHMEM_DEV_LL_BYTES <=
