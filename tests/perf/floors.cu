@@ -347,6 +347,12 @@ static void row(const char* metric, size_t size, double value, const char* unit)
 //   host_copy_async_bw      100 cudaMemcpyAsync, one cudaStreamSynchronize (bw --issue host with
 //                           one driver copy per put), GB/s (10^9 bytes)
 //   host_copy_sync_latency_stream<k>  the 8-byte latency on each of 8 further streams
+//   host_kernel_sync_latency       an empty kernel (one warp) + cudaStreamSynchronize, us
+//   host_copy_kernel_sync_latency  a kernel storing 8 bytes into GPU 1 + cudaStreamSynchronize, us
+// (Would a host put be faster as a kernel than as a driver copy? Not on 2 x H200: session 23.)
+__global__ void host_floor_empty() {}
+__global__ void host_floor_copy8(uint64_t *d, const uint64_t *s) { *d = *s; }
+
 static int host_copy_floors() {
   const size_t max = size_t(128) << 20;
   void *a, *b;
@@ -405,6 +411,23 @@ static int host_copy_floors() {
     row(name, 8, median(samples), "us");
     CK(cudaStreamDestroy(t));
   }
+  CK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
+  for (int copy = 0; copy < 2; ++copy) {
+    std::vector<double> samples;
+    for (int rep = 0; rep < 7; ++rep) {
+      clk::time_point t0;
+      for (int i = 0; i < 20; ++i) {
+        if (i == 10) t0 = clk::now();
+        if (copy) host_floor_copy8<<<1, 1, 0, s>>>(static_cast<uint64_t *>(b), static_cast<const uint64_t *>(a));
+        else host_floor_empty<<<1, 32, 0, s>>>();
+        CK(cudaGetLastError());
+        CK(cudaStreamSynchronize(s));
+      }
+      samples.push_back(std::chrono::duration<double, std::micro>(clk::now() - t0).count() / 10);
+    }
+    row(copy ? "host_copy_kernel_sync_latency" : "host_kernel_sync_latency", 8, median(samples), "us");
+  }
+  CK(cudaStreamDestroy(s));
   CK(cudaFree(a));
   CK(cudaSetDevice(1));
   CK(cudaFree(b));
