@@ -250,7 +250,14 @@ void dev_reduce(const char* call, int team, void* dest, const void* src, size_t 
   // sends it to every member as LL words; either way its data is 2 x team size x its bytes (2 PEs,
   // 64 KiB: 4 rows; reduce-scatter took 13.8 us against 15.8 us with one row).
   const bool ll = bytes <= GSHMEM_DEV_LL_BYTES / 2;
-  launch(call, id, ll ? 1 : rows_for(2 * bytes * static_cast<size_t>(t.size())), args, stream);
+  int rows = ll ? 1 : rows_for(2 * bytes * static_cast<size_t>(t.size()));
+  // Past one row's large LL limit but within the rows' (3 to 8 members; 2 reach 2 rows there
+  // anyway): 2 rows, so the kernel takes the LL round rather than one block of reduce-scatter.
+  const uint64_t addr = reinterpret_cast<uintptr_t>(dest) | reinterpret_cast<uintptr_t>(src);
+  if (rows == 1 && !ll && env(call).cfg->GSHMEM_COLL_MAX_BLOCKS >= 2 &&
+      !gshmem_dev_ll_big_fits(t.slot, t.size(), 1, bytes, addr) && gshmem_dev_ll_big_fits(t.slot, t.size(), 2, bytes, addr))
+    rows = 2;
+  launch(call, id, rows, args, stream);
 }
 
 void dev_reducescatter(const char* call, int team, void* dest, const void* src, size_t n, size_t elem, char kind,

@@ -4,6 +4,7 @@
 // first; back-to-back collectives without syncs; 10,000 barriers; team destroy + slot reuse.
 // Run: oshrun -np N gpu_coll (N = 2 or 4 GPUs).
 #include "gpu_util.cuh"
+#include "gshmem/device_host/state.h"  // the large LL limits (GSHMEM_DEV_LL_BIG_*)
 
 #include <cstdlib>
 #include <cstring>
@@ -21,6 +22,7 @@ enum Scope { kThread, kWarp, kBlock, kStream, kHost };
 const char* scope_name[] = {"thread", "warp", "block", "on-stream", "host"};
 
 uint64_t g_seed;
+Scope g_first_scope = kThread;  // the first scope of the team cases (main: --on-stream-only)
 
 // Deterministic per-(pe, byte index) source bytes; reductions get values whose result is exact.
 unsigned char src_byte(int pe, size_t i) { return static_cast<unsigned char>(payload(g_seed, pe, i / 8) >> (8 * (i % 8))); }
@@ -439,8 +441,9 @@ __global__ void ll_alternate(int team, int32_t* small, int32_t* large, int reps)
 }
 
 // Reductions of 16, 4096 and (on stream) 16384 ints alternately, in place, with no sync between.
-// Team WORLD of 2 PEs: small LL, large LL of one row and large LL of 4 rows (of 4 PEs on stream:
-// small LL, large LL of 2 rows, reduce-scatter), which share the slot's count and parity.
+// Team WORLD of 2 PEs: small LL, large LL of one row and large LL of 4 rows (4 PEs on stream:
+// small LL, large LL of 2 rows and of 8 rows), which share the slot's count and parity while
+// the large area's layout changes from round to round.
 void ll_alternate_case(const Ctx& x, Scope s, int team) {
   const int tn = shmem_team_n_pes(team), reps = 7;
   const size_t ns = 16, nl = 4096, nh = s == kStream ? 16384 : 0;
@@ -586,7 +589,7 @@ void all_cases(const Ctx& x, int team) {
     ll_then_push_case(x, team, stream, 16, 2048);
     ll_then_push_case(x, team, stream, 2048, 2048);
   }
-  for (int s = kThread; s <= kHost; ++s) {
+  for (int s = g_first_scope; s <= kHost; ++s) {
     const Scope sc = static_cast<Scope>(s);
     const bool big = sc >= kStream;
     for (Coll c : {kBcast, kFcollect, kAlltoall})
@@ -623,17 +626,22 @@ void all_cases(const Ctx& x, int team) {
     // back to back, no sync between: LL (small) and phased (large) paths
     reduce_case<int32_t>(x, kSumI32, sc, team, 8, 20, false);
     reduce_case<int32_t>(x, kSumI32, sc, team, big ? 200000 : 5000, 4, false);
-    // Around the large LL rounds (team WORLD, gshmem_dev_ll_big_fits), for 2 PEs: 8 KiB; 16 KiB,
-    // the limit of one block, and 16 bytes past it; 32 KiB in place (2 rows on stream by default;
-    // a block's reduce-scatter); 64 KiB (4 rows); 3 rows of unequal ranges (32784 bytes); 512 KiB
-    // in place, the limit of several rows, and 16 bytes past it; a size not a multiple of 16
-    // bytes; 1- and 2-byte elements; and alternating with small LL rounds. gpu-coll-rows-oshrun-*
-    // runs these with 1 KiB per row, so up to 64 rows, some with empty ranges.
+    // Around the large LL rounds (team WORLD, gshmem_dev_ll_big_fits; other teams run the same
+    // sizes as reduce-scatter): one block's limit (16 KiB sent in all: 2 PEs 16 KiB, 4 PEs 5456
+    // bytes) and 16 bytes past it (on stream: 2 rows); the limit of several rows (regions of
+    // 1 KiB per 512 bytes filling a parity's 1 MiB: 2 PEs 512 KiB, 4 PEs 174592 bytes), in place,
+    // and 16 bytes past it; 8 KiB; 32 KiB in place; 64 KiB; 3 rows of unequal ranges (32784
+    // bytes); a size not a multiple of 16 bytes; 1- and 2-byte elements; and alternating with
+    // small LL rounds. gpu-coll-rows-oshrun-* runs the on-stream and host cases with 1 KiB per
+    // row, so up to 64 rows, some with empty ranges.
     if (sc >= kBlock) {
-      reduce_case<int32_t>(x, kSumI32, sc, team, 4096, 2, false);
-      reduce_case<int32_t>(x, kSumI32, sc, team, 4100, 1, false);
-      reduce_case<int32_t>(x, kSumI32, sc, team, 131072, 2, true);
-      reduce_case<int32_t>(x, kSumI32, sc, team, 131076, 1, false);
+      const size_t others = static_cast<size_t>(shmem_team_n_pes(team) > 1 ? shmem_team_n_pes(team) - 1 : 1);
+      const size_t one_row = GSHMEM_DEV_LL_BIG_ONE_ROW / others / 16 * 4;  // int32s, 16-byte multiple
+      const size_t rows = GSHMEM_DEV_LL_BIG_AREA / 1024 / others * 128;    // 128 int32s per 1 KiB region
+      reduce_case<int32_t>(x, kSumI32, sc, team, one_row, 2, false);
+      reduce_case<int32_t>(x, kSumI32, sc, team, one_row + 4, 1, false);
+      reduce_case<int32_t>(x, kSumI32, sc, team, rows, 2, true);
+      reduce_case<int32_t>(x, kSumI32, sc, team, rows + 4, 1, false);
       reduce_case<int32_t>(x, kSumI32, sc, team, 2048, 3, false);
       reduce_case<int32_t>(x, kSumI32, sc, team, 8192, 2, true);
       reduce_case<int32_t>(x, kSumI32, sc, team, 8196, 1, false);
@@ -651,7 +659,10 @@ void all_cases(const Ctx& x, int team) {
 
 }  // namespace
 
-int main() {
+int main(int argc, char** argv) {
+  // --on-stream-only (gpu-coll-rows-oshrun-*): the team cases at on-stream and host scope only,
+  // the scopes that GSHMEM_COLL_BLOCK_BYTES and GSHMEM_COLL_THREADS reach
+  if (argc > 1 && strcmp(argv[1], "--on-stream-only") == 0) g_first_scope = kStream;
   skip_without_gpu();
   shmem_init();
   Ctx x{shmem_my_pe(), shmem_n_pes(), nullptr};

@@ -7,8 +7,8 @@
 // store straight into the peers' dest over NVLink, then one phase tells every member its dest is
 // complete. Small broadcasts and fcollects use LL words, reductions of at most 4 KiB LL words or
 // (at thread scope, above 32 bytes) raw rounds (impl/ll.cuh), and need no phase; so do a block's
-// reductions of team WORLD up to 16 KiB sent, and on-stream ones of several rows up to 64 KiB
-// sent (large LL rounds, impl/ll.cuh); a larger one is
+// reductions of team WORLD up to 16 KiB sent, and on-stream ones of several rows up to a parity's
+// 1 MiB of LL words (2 PEs: 512 KiB; large LL rounds, impl/ll.cuh); a larger one is
 // reduce-scatter + all-gather: a phase (sources ready), the owner of each slice reads that slice
 // from every member, reduces it and stores the result into every member's dest, a phase (all
 // slices delivered). Slice k of any source is read only by slice k's owner before it writes

@@ -60,17 +60,18 @@
 #endif
 /* Whether a block-scope reduction of bytes in nrows rows (source and dest at the addresses whose
  * bits are or-ed in addr_bits) goes through the large LL area: team slot 0, 2 to MAX_TEAM_PES
- * members, above the small LL payload, 16-byte aligned, and its regions (one per other member,
- * 1 KiB per 512 bytes) fill at most a parity's area when several rows send (2 PEs: 512 KiB) or
- * LL_BIG_ONE_ROW bytes of data when one does (a block in a kernel, or an on-stream launch of one
- * row). The kernel decides the path by it; the host sizes an on-stream launch alike for both
- * paths. */
+ * members, above the small LL payload, 16-byte aligned, and at most LL_BIG_ONE_ROW bytes sent in
+ * all (bytes x (members - 1)) by one row (a block in a kernel, or an on-stream launch of one row),
+ * or, by several rows, regions (one per other member, 1 KiB per 512 bytes, rounded up) that fill
+ * at most a parity's area (2 PEs: 512 KiB). The kernel decides the path by it; the host sizes an
+ * on-stream launch alike for both paths, giving 2 rows where only several rows fit. */
 static inline GSHMEM_DEV_HD int gshmem_dev_ll_big_fits(int slot, int members, int nrows, uint64_t bytes,
                                                        uint64_t addr_bits) {
-  const uint64_t groups = nrows > 1 ? GSHMEM_DEV_LL_BIG_AREA / 1024 : GSHMEM_DEV_LL_BIG_ONE_ROW / 512;
-  return slot == 0 && members >= 2 && members <= (int)GSHMEM_DEV_MAX_TEAM_PES && bytes > GSHMEM_DEV_LL_BYTES / 2 &&
-         bytes <= GSHMEM_DEV_LL_BIG_AREA / 2 && ((addr_bits | bytes) & 15u) == 0 &&
-         (bytes + 511) / 512 * (uint64_t)(members - 1) <= groups;
+  if (!(slot == 0 && members >= 2 && members <= (int)GSHMEM_DEV_MAX_TEAM_PES && bytes > GSHMEM_DEV_LL_BYTES / 2 &&
+        bytes <= GSHMEM_DEV_LL_BIG_AREA / 2 && ((addr_bits | bytes) & 15u) == 0))
+    return 0;
+  if (nrows > 1) return (bytes + 511) / 512 * (uint64_t)(members - 1) <= GSHMEM_DEV_LL_BIG_AREA / 1024;
+  return bytes * (uint64_t)(members - 1) <= GSHMEM_DEV_LL_BIG_ONE_ROW;
 }
 
 typedef struct gshmem_device_state {
