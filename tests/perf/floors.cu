@@ -393,40 +393,47 @@ static int host_copy_floors() {
   CK(cudaStreamDestroy(s));
   // the same 8-byte latency on 8 more streams created now (does the driver's choice of copy
   // engine per stream set the latency?)
+  // us per call of issue() + a synchronize of t: 10 calls after 10, the median of 7 such samples;
+  // -1 after an error (reported)
+  auto per_call = [&](cudaStream_t t, auto issue) -> double {
+    std::vector<double> samples;
+    for (int rep = 0; rep < 7; ++rep) {
+      clk::time_point t0;
+      for (int i = 0; i < 20; ++i) {
+        if (i == 10) t0 = clk::now();
+        cudaError_t e = issue();
+        if (e == cudaSuccess) e = cudaStreamSynchronize(t);
+        if (e != cudaSuccess) {
+          fprintf(stderr, "floors: host call + cudaStreamSynchronize: %s\n", cudaGetErrorString(e));
+          return -1;
+        }
+      }
+      samples.push_back(std::chrono::duration<double, std::micro>(clk::now() - t0).count() / 10);
+    }
+    return median(samples);
+  };
   for (int k = 0; k < 8; ++k) {
     cudaStream_t t;
     CK(cudaStreamCreateWithFlags(&t, cudaStreamNonBlocking));
-    std::vector<double> samples;
-    for (int rep = 0; rep < 7; ++rep) {
-      clk::time_point t0;
-      for (int i = 0; i < 20; ++i) {
-        if (i == 10) t0 = clk::now();
-        CK(cudaMemcpyAsync(b, a, 8, cudaMemcpyDefault, t));
-        CK(cudaStreamSynchronize(t));
-      }
-      samples.push_back(std::chrono::duration<double, std::micro>(clk::now() - t0).count() / 10);
-    }
+    const double us = per_call(t, [&] { return cudaMemcpyAsync(b, a, 8, cudaMemcpyDefault, t); });
+    if (us < 0) return 1;
     char name[64];
     snprintf(name, sizeof name, "host_copy_sync_latency_stream%d", k);
-    row(name, 8, median(samples), "us");
+    row(name, 8, us, "us");
     CK(cudaStreamDestroy(t));
   }
   CK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
-  for (int copy = 0; copy < 2; ++copy) {
-    std::vector<double> samples;
-    for (int rep = 0; rep < 7; ++rep) {
-      clk::time_point t0;
-      for (int i = 0; i < 20; ++i) {
-        if (i == 10) t0 = clk::now();
-        if (copy) host_floor_copy8<<<1, 1, 0, s>>>(static_cast<uint64_t *>(b), static_cast<const uint64_t *>(a));
-        else host_floor_empty<<<1, 32, 0, s>>>();
-        CK(cudaGetLastError());
-        CK(cudaStreamSynchronize(s));
-      }
-      samples.push_back(std::chrono::duration<double, std::micro>(clk::now() - t0).count() / 10);
-    }
-    row(copy ? "host_copy_kernel_sync_latency" : "host_kernel_sync_latency", 8, median(samples), "us");
-  }
+  const double empty_us = per_call(s, [&] {
+    host_floor_empty<<<1, 32, 0, s>>>();
+    return cudaGetLastError();
+  });
+  const double copy_us = per_call(s, [&] {
+    host_floor_copy8<<<1, 1, 0, s>>>(static_cast<uint64_t *>(b), static_cast<const uint64_t *>(a));
+    return cudaGetLastError();
+  });
+  if (empty_us < 0 || copy_us < 0) return 1;
+  row("host_kernel_sync_latency", 8, empty_us, "us");
+  row("host_copy_kernel_sync_latency", 8, copy_us, "us");
   CK(cudaStreamDestroy(s));
   CK(cudaFree(a));
   CK(cudaSetDevice(1));

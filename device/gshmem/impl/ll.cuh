@@ -98,10 +98,20 @@ __device__ __forceinline__ LLRound ll_begin(const TeamDev &t) {
   return {c, static_cast<uint32_t>(c) | 0x80000000u, static_cast<int>(c & 1)};
 }
 
+// nrows > 1: the round is shared by the rows (blocks) of an on-stream launch (large LL rounds).
+// Each row adds itself to LL_BIG_ROWS when done with the round; the last one clears it and moves
+// the count, so the count moves once, after every row (each read it when it began the round).
 template <typename S>
-__device__ __forceinline__ void ll_end(const TeamDev &t, const LLRound &q) {
+__device__ __forceinline__ void ll_end(const TeamDev &t, const LLRound &q, int nrows = 1) {
   S::sync();
-  if (S::rank() == 0) *ll_count(t.slot) = q.c;
+  if (S::rank() != 0) return;
+  if (nrows > 1) {
+    cuda::atomic_ref<uint32_t, cuda::thread_scope_device> done(
+        *reinterpret_cast<uint32_t *>(ctrl(st().my_pe, GSHMEM_DEV_CTRL_LL_BIG_ROWS)));
+    if (done.fetch_add(1, cuda::memory_order_acq_rel) != static_cast<uint32_t>(nrows - 1)) return;
+    done.store(0, cuda::memory_order_relaxed);
+  }
+  *ll_count(t.slot) = q.c;
 }
 
 // 4 data bytes of word w of [0, bytes) (zero past the end).
@@ -330,11 +340,10 @@ __device__ __forceinline__ void reduce_ll(const TeamDev &t, T *dest, const T *sr
 // per 16 KiB sent (in-kernel block int32 sum, 2 x H200: 8 KiB 2.9 us, 16 KiB 4.6 us, 32 KiB 8.1 us,
 // where reduce-scatter took 7.1 us): hence 16 KiB for one row. On stream, the rows split the
 // chunks (ranges of whole warp groups) and each row sends and combines its own: one round in
-// several blocks. The rows read the slot's count when they start; each row adds itself to
-// LL_BIG_ROWS when it has combined its chunks, and the last to do so clears it and writes the
-// count, so the count moves once every row of this member is done with the round, as the argument
-// needs (a row whose range is empty sends nothing; the others' words stand for this member, whose
-// rows all began the round after its previous round ended).
+// several blocks. The rows read the slot's count when they start, and ll_end moves it once every
+// row of this member is done with the round, as the argument needs (a row whose range is empty
+// sends nothing; the others' words stand for this member, whose rows all began the round after
+// its previous round ended).
 __device__ __forceinline__ uint64_t *ll_big_buf(int pe, int parity, int idx, size_t region) {
   return reinterpret_cast<uint64_t *>(ctrl(pe, GSHMEM_DEV_CTRL_LL_BIG) +
                                       static_cast<size_t>(parity) * GSHMEM_DEV_LL_BIG_AREA +
@@ -347,11 +356,11 @@ template <typename T, typename Op>
 static __device__ __noinline__ void reduce_ll_big(const TeamDev &t, T *dest, const T *src, size_t n, int row,
                                                   int nrows) {
   const LLRound q = ll_begin<Block>(t);
-  const size_t all = n * sizeof(T) / 16, r = static_cast<size_t>(Block::rank()), w = static_cast<size_t>(Block::size());
-  const size_t per = ((all + static_cast<size_t>(nrows) - 1) / static_cast<size_t>(nrows) + 31) & ~size_t{31};
-  const size_t c_lo = per * static_cast<size_t>(row) < all ? per * static_cast<size_t>(row) : all;
-  const size_t nc = c_lo + per < all ? c_lo + per : all;  // this row's chunks: [c_lo, nc)
-  const size_t region = (n * sizeof(T) + 511) / 512 * 1024;
+  const size_t r = static_cast<size_t>(Block::rank()), w = static_cast<size_t>(Block::size());
+  size_t b_lo, b_hi;
+  row_range<512>(n * sizeof(T), row, nrows, &b_lo, &b_hi);  // whole warp groups of 32 chunks
+  const size_t c_lo = b_lo / 16, nc = b_hi / 16;            // this row's chunks: [c_lo, nc)
+  const size_t region = gshmem_dev_ll_big_groups(n * sizeof(T)) * 1024;
   const uint4 *s4 = reinterpret_cast<const uint4 *>(src);
   const uint64_t hi = static_cast<uint64_t>(q.seq) << 32;
   constexpr int SB = 4;  // chunks a thread loads before it stores any
@@ -431,16 +440,7 @@ static __device__ __noinline__ void reduce_ll_big(const TeamDev &t, T *dest, con
     for (int u = 0; u < RB; ++u)
       if (c0 + u * w < nc) d4[c0 + u * w] = acc[u].u;
   }
-  if (nrows == 1) return ll_end<Block>(t, q);
-  Block::sync();
-  if (Block::rank() == 0) {
-    cuda::atomic_ref<uint32_t, cuda::thread_scope_device> done(
-        *reinterpret_cast<uint32_t *>(ctrl(st().my_pe, GSHMEM_DEV_CTRL_LL_BIG_ROWS)));
-    if (done.fetch_add(1, cuda::memory_order_acq_rel) == static_cast<uint32_t>(nrows - 1)) {
-      done.store(0, cuda::memory_order_relaxed);
-      *ll_count(t.slot) = q.c;
-    }
-  }
+  ll_end<Block>(t, q, nrows);
 }
 
 // Copies at most kLLPayload bytes (a member's own block, or a raw round's data). A thread loads

@@ -148,9 +148,11 @@ __device__ __forceinline__ void team_barrier(const char *call, int handle) {
   phase<S>(call, team(call, handle), 0);
 }
 
-// [lo, hi) of row's share of bytes, in 16-byte multiples.
+// [lo, hi) of row's share of bytes, in multiples of A bytes (a power of two).
+template <size_t A = 16>
 __device__ __forceinline__ void row_range(size_t bytes, int row, int nrows, size_t *lo, size_t *hi) {
-  const size_t per = ((bytes + nrows - 1) / nrows + 15) & ~static_cast<size_t>(15);
+  static_assert(A != 0 && (A & (A - 1)) == 0, "row_range: A is a power of two");
+  const size_t per = ((bytes + nrows - 1) / nrows + A - 1) & ~(A - 1);
   *lo = per * row < bytes ? per * row : bytes;
   *hi = *lo + per < bytes ? *lo + per : bytes;
 }

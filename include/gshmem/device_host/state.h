@@ -65,12 +65,15 @@
  * or, by several rows, regions (one per other member, 1 KiB per 512 bytes, rounded up) that fill
  * at most a parity's area (2 PEs: 512 KiB). The kernel decides the path by it; the host sizes an
  * on-stream launch alike for both paths, giving 2 rows where only several rows fit. */
+/* 1 KiB groups of LL words in a sender's region of a large LL round of bytes (32 16-byte chunks of
+ * data a group; impl/ll.cuh ll_big_word). */
+static inline GSHMEM_DEV_HD uint64_t gshmem_dev_ll_big_groups(uint64_t bytes) { return (bytes + 511) / 512; }
 static inline GSHMEM_DEV_HD int gshmem_dev_ll_big_fits(int slot, int members, int nrows, uint64_t bytes,
                                                        uint64_t addr_bits) {
   if (!(slot == 0 && members >= 2 && members <= (int)GSHMEM_DEV_MAX_TEAM_PES && bytes > GSHMEM_DEV_LL_BYTES / 2 &&
         bytes <= GSHMEM_DEV_LL_BIG_AREA / 2 && ((addr_bits | bytes) & 15u) == 0))
     return 0;
-  if (nrows > 1) return (bytes + 511) / 512 * (uint64_t)(members - 1) <= GSHMEM_DEV_LL_BIG_AREA / 1024;
+  if (nrows > 1) return gshmem_dev_ll_big_groups(bytes) * (uint64_t)(members - 1) <= GSHMEM_DEV_LL_BIG_AREA / 1024;
   return bytes * (uint64_t)(members - 1) <= GSHMEM_DEV_LL_BIG_ONE_ROW;
 }
 
