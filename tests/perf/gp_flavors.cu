@@ -23,21 +23,22 @@
 // lib_weak: peer()'s address translation with a weak access; lib_quiet: gshmem's p/g with p's
 // round closed by shmem_quiet (as shmem_p_latency does) instead of __threadfence_system;
 // raw_quiet: the weak access on shmem_ptr's address with shmem_quiet closing p's round (the
-// quiet's cost alone); raw_state: the weak access with one word of gshmem's device state (the
+// quiet's cost alone); raw_quiet_post: the same with the quiet's earlier form (the fence, then the
+// proxy test and the proxied wait inline after it); raw_state: the weak access with one word of gshmem's device state (the
 // routed word) added to its index. ptxas reads that constant-bank word once per round of the
 // loop (its SASS), not once per access; the flavour runs only where the word is 0 (every peer
 // mapped, no proxy), so the access stays on the element.
 enum Flavor { weak_cxx, volatile_cxx, relaxed_sys, weak_asm, cg_asm, lib, lib_noproxy, lib_weak, lib_quiet,
-              raw_quiet, raw_state, kFlavors };
+              raw_quiet, raw_state, raw_quiet_post, kFlavors };
 static const char* kFlavor[] = {"weak_cxx", "volatile", "relaxed_sys", "weak_asm", "cg_asm",
                                 "gshmem", "gshmem_noproxycheck", "gshmem_addr_weak", "gshmem_quiet",
-                                "raw_quiet", "raw_state"};
+                                "raw_quiet", "raw_state", "raw_quiet_post"};
 static_assert(sizeof(kFlavor) / sizeof(kFlavor[0]) == kFlavors, "one name per flavour");
 
 template <int F>
 __device__ __forceinline__ int load(const int* p, const int* sym) {
   int v = 0;
-  if constexpr (F == weak_cxx || F == raw_quiet) v = *p;
+  if constexpr (F == weak_cxx || F == raw_quiet || F == raw_quiet_post) v = *p;
   else if constexpr (F == raw_state) v = p[gshmem::dev::st().routed];
   else if constexpr (F == volatile_cxx) v = *reinterpret_cast<const volatile int*>(p);
   else if constexpr (F == relaxed_sys) asm volatile("ld.relaxed.sys.global.b32 %0, [%1];" : "=r"(v) : "l"(p) : "memory");
@@ -50,7 +51,7 @@ __device__ __forceinline__ int load(const int* p, const int* sym) {
 }
 template <int F>
 __device__ __forceinline__ void store(int* p, int* sym, int v) {
-  if constexpr (F == weak_cxx || F == raw_quiet) *p = v;
+  if constexpr (F == weak_cxx || F == raw_quiet || F == raw_quiet_post) *p = v;
   else if constexpr (F == raw_state) p[gshmem::dev::st().routed] = v;
   else if constexpr (F == volatile_cxx) *reinterpret_cast<volatile int*>(p) = v;
   else if constexpr (F == relaxed_sys) asm volatile("st.relaxed.sys.global.b32 [%0], %1;" ::"l"(p), "r"(v) : "memory");
@@ -75,6 +76,10 @@ __global__ void __launch_bounds__(1024) p_shape(int* buf, int* remote, size_t n,
     __syncthreads();
     if (threadIdx.x == 0) {
       if constexpr (F == lib_quiet || F == raw_quiet) shmem_quiet();
+      else if constexpr (F == raw_quiet_post) {
+        __threadfence_system();
+        gshmem::dev::proxy_quiet();
+      }
       else __threadfence_system();
     }
     __syncthreads();
@@ -105,8 +110,8 @@ int main(int argc, char** argv) {
       shmem_global_exit(1);
     }
     printf("impl,suite,npes,size,metric,value,unit\n");
-    const L gl[] = {gk<0>, gk<1>, gk<2>, gk<3>, gk<4>, gk<5>, gk<6>, gk<7>, gk<8>, gk<9>, gk<10>};
-    const L pl[] = {pk<0>, pk<1>, pk<2>, pk<3>, pk<4>, pk<5>, pk<6>, pk<7>, pk<8>, pk<9>, pk<10>};
+    const L gl[] = {gk<0>, gk<1>, gk<2>, gk<3>, gk<4>, gk<5>, gk<6>, gk<7>, gk<8>, gk<9>, gk<10>, gk<11>};
+    const L pl[] = {pk<0>, pk<1>, pk<2>, pk<3>, pk<4>, pk<5>, pk<6>, pk<7>, pk<8>, pk<9>, pk<10>, pk<11>};
     static_assert(sizeof(gl) / sizeof(gl[0]) == kFlavors && sizeof(pl) / sizeof(pl[0]) == kFlavors, "one kernel per flavour");
     gshmem_device_state ds{};
     const bool state_zero = cudaMemcpyFromSymbol(&ds, gshmemi_dstate, sizeof ds) == cudaSuccess && ds.routed == 0;

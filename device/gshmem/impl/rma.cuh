@@ -298,9 +298,15 @@ __device__ __forceinline__ void fence() {
   __threadfence_system();
   if (proxy_on()) proxy_fence();
 }
-__device__ __forceinline__ void quiet() {
+// The quiet tests for the proxy before its fence and keeps the proxied wait out of line, so the
+// direct path is the fence alone with no branch after it (the form NVSHMEM's quiet compiles to).
+static __device__ __noinline__ inline void quiet_proxied() {
   __threadfence_system();
-  proxy_quiet();
+  proxy_wait(ld_volatile_u64(&proxy_dev()->head));
+}
+__device__ __forceinline__ void quiet() {
+  if (proxy_on()) return quiet_proxied();
+  __threadfence_system();
 }
 
 }  // namespace gshmem::dev
