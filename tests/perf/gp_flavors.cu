@@ -24,21 +24,38 @@
 // round closed by shmem_quiet (as shmem_p_latency does) instead of __threadfence_system;
 // raw_quiet: the weak access on shmem_ptr's address with shmem_quiet closing p's round (the
 // quiet's cost alone); raw_quiet_post: the same with the quiet's earlier form (the fence, then the
-// proxy test and the proxied wait inline after it); raw_state: the weak access with one word of gshmem's device state (the
+// proxy test and the proxied wait inline after it); raw_call: the weak access, the round closed by
+// the bare fence with a never-taken call of an out-of-line function beside it in thread 0's branch
+// (a straight-line callee: ptxas keeps BSSY/BSYNC); raw_call_loop: the same with a callee that
+// holds a loop (ptxas then reconverges with WARPSYNC.ALL before the barrier, as in the library's
+// quiet); raw_loop_first: the never-taken loop callee beside each access instead (WARPSYNC.ALL
+// before the first barrier, as in the library's p); raw_generic: the weak access as a generic
+// st/ld (NVSHMEM's p is a generic ST); raw_state: the weak access with one word of gshmem's device state (the
 // routed word) added to its index. ptxas reads that constant-bank word once per round of the
 // loop (its SASS), not once per access; the flavour runs only where the word is 0 (every peer
 // mapped, no proxy), so the access stays on the element.
 enum Flavor { weak_cxx, volatile_cxx, relaxed_sys, weak_asm, cg_asm, lib, lib_noproxy, lib_weak, lib_quiet,
-              raw_quiet, raw_state, raw_quiet_post, kFlavors };
+              raw_quiet, raw_state, raw_quiet_post, raw_call, raw_generic, raw_call_loop, raw_loop_first, kFlavors };
 static const char* kFlavor[] = {"weak_cxx", "volatile", "relaxed_sys", "weak_asm", "cg_asm",
                                 "gshmem", "gshmem_noproxycheck", "gshmem_addr_weak", "gshmem_quiet",
-                                "raw_quiet", "raw_state", "raw_quiet_post"};
+                                "raw_quiet", "raw_state", "raw_quiet_post", "raw_call", "raw_generic", "raw_call_loop", "raw_loop_first"};
 static_assert(sizeof(kFlavor) / sizeof(kFlavor[0]) == kFlavors, "one name per flavour");
+
+// raw_call's and raw_call_loop's callees: never run (n is never SIZE_MAX, no peer address is 1), only
+// present.
+static __device__ __noinline__ void never_called(int* buf) { buf[0] = clock(); }
+static __device__ __noinline__ int never_loop(int* buf) {
+  while (*reinterpret_cast<volatile int*>(buf) != 0) {
+  }
+  return 0;
+}
 
 template <int F>
 __device__ __forceinline__ int load(const int* p, const int* sym) {
   int v = 0;
-  if constexpr (F == weak_cxx || F == raw_quiet || F == raw_quiet_post) v = *p;
+  if constexpr (F == weak_cxx || F == raw_quiet || F == raw_quiet_post || F == raw_call || F == raw_call_loop) v = *p;
+  else if constexpr (F == raw_loop_first) v = reinterpret_cast<uintptr_t>(p) == 1 ? never_loop(const_cast<int*>(p)) : *p;
+  else if constexpr (F == raw_generic) asm volatile("ld.b32 %0, [%1];" : "=r"(v) : "l"(p) : "memory");
   else if constexpr (F == raw_state) v = p[gshmem::dev::st().routed];
   else if constexpr (F == volatile_cxx) v = *reinterpret_cast<const volatile int*>(p);
   else if constexpr (F == relaxed_sys) asm volatile("ld.relaxed.sys.global.b32 %0, [%1];" : "=r"(v) : "l"(p) : "memory");
@@ -51,7 +68,12 @@ __device__ __forceinline__ int load(const int* p, const int* sym) {
 }
 template <int F>
 __device__ __forceinline__ void store(int* p, int* sym, int v) {
-  if constexpr (F == weak_cxx || F == raw_quiet || F == raw_quiet_post) *p = v;
+  if constexpr (F == weak_cxx || F == raw_quiet || F == raw_quiet_post || F == raw_call || F == raw_call_loop) *p = v;
+  else if constexpr (F == raw_loop_first) {
+    if (reinterpret_cast<uintptr_t>(p) == 1) never_loop(p);
+    *p = v;
+  }
+  else if constexpr (F == raw_generic) asm volatile("st.b32 [%0], %1;" ::"l"(p), "r"(v) : "memory");
   else if constexpr (F == raw_state) p[gshmem::dev::st().routed] = v;
   else if constexpr (F == volatile_cxx) *reinterpret_cast<volatile int*>(p) = v;
   else if constexpr (F == relaxed_sys) asm volatile("st.relaxed.sys.global.b32 [%0], %1;" ::"l"(p), "r"(v) : "memory");
@@ -76,7 +98,13 @@ __global__ void __launch_bounds__(1024) p_shape(int* buf, int* remote, size_t n,
     __syncthreads();
     if (threadIdx.x == 0) {
       if constexpr (F == lib_quiet || F == raw_quiet) shmem_quiet();
-      else if constexpr (F == raw_quiet_post) {
+      else if constexpr (F == raw_call) {
+        if (n == ~size_t(0)) never_called(buf);
+        __threadfence_system();
+      } else if constexpr (F == raw_call_loop) {
+        if (n == ~size_t(0)) never_loop(buf);
+        __threadfence_system();
+      } else if constexpr (F == raw_quiet_post) {
         __threadfence_system();
         gshmem::dev::proxy_quiet();
       }
@@ -110,8 +138,8 @@ int main(int argc, char** argv) {
       shmem_global_exit(1);
     }
     printf("impl,suite,npes,size,metric,value,unit\n");
-    const L gl[] = {gk<0>, gk<1>, gk<2>, gk<3>, gk<4>, gk<5>, gk<6>, gk<7>, gk<8>, gk<9>, gk<10>, gk<11>};
-    const L pl[] = {pk<0>, pk<1>, pk<2>, pk<3>, pk<4>, pk<5>, pk<6>, pk<7>, pk<8>, pk<9>, pk<10>, pk<11>};
+    const L gl[] = {gk<0>, gk<1>, gk<2>, gk<3>, gk<4>, gk<5>, gk<6>, gk<7>, gk<8>, gk<9>, gk<10>, gk<11>, gk<12>, gk<13>, gk<14>, gk<15>};
+    const L pl[] = {pk<0>, pk<1>, pk<2>, pk<3>, pk<4>, pk<5>, pk<6>, pk<7>, pk<8>, pk<9>, pk<10>, pk<11>, pk<12>, pk<13>, pk<14>, pk<15>};
     static_assert(sizeof(gl) / sizeof(gl[0]) == kFlavors && sizeof(pl) / sizeof(pl[0]) == kFlavors, "one kernel per flavour");
     gshmem_device_state ds{};
     const bool state_zero = cudaMemcpyFromSymbol(&ds, gshmemi_dstate, sizeof ds) == cudaSuccess && ds.routed == 0;

@@ -298,14 +298,13 @@ __device__ __forceinline__ void fence() {
   __threadfence_system();
   if (proxy_on()) proxy_fence();
 }
-// The quiet tests for the proxy before its fence and keeps the proxied wait out of line, so the
-// direct path is the fence alone with no branch after it (the form NVSHMEM's quiet compiles to).
-static __device__ __noinline__ inline void quiet_proxied() {
-  __threadfence_system();
-  proxy_wait(ld_volatile_u64(&proxy_dev()->head));
-}
+// The quiet waits for the proxy out of line, then fences: with the fence after the branch, ptxas
+// reconverges a quiet in one thread of a block (NVSHMEM's shmem_p_latency loop) with BSSY/BSYNC
+// instead of WARPSYNC.ALL (docs/perf/h200x2-perftest.md, session 24). Either order is a quiet: the
+// proxy's completion count is read with acquire, and the fence orders the stores to peers.
+static __device__ __noinline__ inline void quiet_proxied() { proxy_wait(ld_volatile_u64(&proxy_dev()->head)); }
 __device__ __forceinline__ void quiet() {
-  if (proxy_on()) return quiet_proxied();
+  if (proxy_on()) quiet_proxied();
   __threadfence_system();
 }
 
