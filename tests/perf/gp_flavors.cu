@@ -7,8 +7,11 @@
 // peer() (segment base + control block + heap offset: the translation the fast path used before
 // 29b2125; the fast path is now window_peer's (pe - my_pe) * stride) but no proxy check, and once
 // with it and a weak access; and the raw access with shmem_quiet closing p's rounds, and with a
-// word of gshmem's device state read into its index (what the library's p adds, split). CUDA
-// events around one launch of -n iterations after a warm-up launch; CSV rows "impl,suite,npes,size,metric,value,unit" (metric = shape_flavour).
+// word of gshmem's device state read into its index (what the library's p adds, split); and the
+// raw access with one change each in how the round's branches are laid out (session 24: a generic
+// access, never-taken calls beside the fence or the store, the quiet's earlier form). CUDA events
+// around one launch of -n iterations after a warm-up launch; CSV rows
+// "impl,suite,npes,size,metric,value,unit" (metric = shape_flavour).
 // Not a user benchmark: the measurements behind the choice in device/gshmem/impl/rma.cuh
 // (docs/perf/definitions.md).
 #include <cuda_runtime.h>
@@ -30,19 +33,21 @@
 // holds a loop (ptxas then reconverges with WARPSYNC.ALL before the barrier, as in the library's
 // quiet); raw_loop_first: the never-taken loop callee beside each access instead (WARPSYNC.ALL
 // before the first barrier, as in the library's p); raw_generic: the weak access as a generic
-// st/ld (NVSHMEM's p is a generic ST); raw_state: the weak access with one word of gshmem's device state (the
-// routed word) added to its index. ptxas reads that constant-bank word once per round of the
-// loop (its SASS), not once per access; the flavour runs only where the word is 0 (every peer
-// mapped, no proxy), so the access stays on the element.
+// st/ld (NVSHMEM's p is a generic ST); raw_state: the weak access with one word of gshmem's device
+// state (the routed word) added to its index. ptxas reads that constant-bank word once per round
+// of the loop (its SASS), not once per access; the flavour runs only where the word is 0 (every
+// peer mapped, no proxy), so the access stays on the element.
 enum Flavor { weak_cxx, volatile_cxx, relaxed_sys, weak_asm, cg_asm, lib, lib_noproxy, lib_weak, lib_quiet,
-              raw_quiet, raw_state, raw_quiet_post, raw_call, raw_generic, raw_call_loop, raw_loop_first, kFlavors };
+              raw_quiet, raw_state, raw_quiet_post, raw_call, raw_generic, raw_call_loop, raw_loop_first,
+              kFlavors };
 static const char* kFlavor[] = {"weak_cxx", "volatile", "relaxed_sys", "weak_asm", "cg_asm",
                                 "gshmem", "gshmem_noproxycheck", "gshmem_addr_weak", "gshmem_quiet",
-                                "raw_quiet", "raw_state", "raw_quiet_post", "raw_call", "raw_generic", "raw_call_loop", "raw_loop_first"};
+                                "raw_quiet", "raw_state", "raw_quiet_post", "raw_call", "raw_generic",
+                                "raw_call_loop", "raw_loop_first"};
 static_assert(sizeof(kFlavor) / sizeof(kFlavor[0]) == kFlavors, "one name per flavour");
 
-// raw_call's and raw_call_loop's callees: never run (n is never SIZE_MAX, no peer address is 1), only
-// present.
+// The callees of raw_call, raw_call_loop and raw_loop_first: never run (n is never SIZE_MAX, no
+// peer address is 1), only present.
 static __device__ __noinline__ void never_called(int* buf) { buf[0] = clock(); }
 static __device__ __noinline__ int never_loop(int* buf) {
   while (*reinterpret_cast<volatile int*>(buf) != 0) {
@@ -50,11 +55,17 @@ static __device__ __noinline__ int never_loop(int* buf) {
   return 0;
 }
 
+// The flavours whose access is the plain weak one (they differ elsewhere in the round).
+template <int F>
+constexpr bool plain_access =
+    F == weak_cxx || F == raw_quiet || F == raw_quiet_post || F == raw_call || F == raw_call_loop;
+
 template <int F>
 __device__ __forceinline__ int load(const int* p, const int* sym) {
   int v = 0;
-  if constexpr (F == weak_cxx || F == raw_quiet || F == raw_quiet_post || F == raw_call || F == raw_call_loop) v = *p;
-  else if constexpr (F == raw_loop_first) v = reinterpret_cast<uintptr_t>(p) == 1 ? never_loop(const_cast<int*>(p)) : *p;
+  if constexpr (plain_access<F>) v = *p;
+  else if constexpr (F == raw_loop_first)
+    v = reinterpret_cast<uintptr_t>(p) == 1 ? never_loop(const_cast<int*>(p)) : *p;
   else if constexpr (F == raw_generic) asm volatile("ld.b32 %0, [%1];" : "=r"(v) : "l"(p) : "memory");
   else if constexpr (F == raw_state) v = p[gshmem::dev::st().routed];
   else if constexpr (F == volatile_cxx) v = *reinterpret_cast<const volatile int*>(p);
@@ -68,7 +79,7 @@ __device__ __forceinline__ int load(const int* p, const int* sym) {
 }
 template <int F>
 __device__ __forceinline__ void store(int* p, int* sym, int v) {
-  if constexpr (F == weak_cxx || F == raw_quiet || F == raw_quiet_post || F == raw_call || F == raw_call_loop) *p = v;
+  if constexpr (plain_access<F>) *p = v;
   else if constexpr (F == raw_loop_first) {
     if (reinterpret_cast<uintptr_t>(p) == 1) never_loop(p);
     *p = v;
@@ -138,8 +149,10 @@ int main(int argc, char** argv) {
       shmem_global_exit(1);
     }
     printf("impl,suite,npes,size,metric,value,unit\n");
-    const L gl[] = {gk<0>, gk<1>, gk<2>, gk<3>, gk<4>, gk<5>, gk<6>, gk<7>, gk<8>, gk<9>, gk<10>, gk<11>, gk<12>, gk<13>, gk<14>, gk<15>};
-    const L pl[] = {pk<0>, pk<1>, pk<2>, pk<3>, pk<4>, pk<5>, pk<6>, pk<7>, pk<8>, pk<9>, pk<10>, pk<11>, pk<12>, pk<13>, pk<14>, pk<15>};
+    const L gl[] = {gk<0>, gk<1>, gk<2>,  gk<3>,  gk<4>,  gk<5>,  gk<6>,  gk<7>,
+                    gk<8>, gk<9>, gk<10>, gk<11>, gk<12>, gk<13>, gk<14>, gk<15>};
+    const L pl[] = {pk<0>, pk<1>, pk<2>,  pk<3>,  pk<4>,  pk<5>,  pk<6>,  pk<7>,
+                    pk<8>, pk<9>, pk<10>, pk<11>, pk<12>, pk<13>, pk<14>, pk<15>};
     static_assert(sizeof(gl) / sizeof(gl[0]) == kFlavors && sizeof(pl) / sizeof(pl[0]) == kFlavors, "one kernel per flavour");
     gshmem_device_state ds{};
     const bool state_zero = cudaMemcpyFromSymbol(&ds, gshmemi_dstate, sizeof ds) == cudaSuccess && ds.routed == 0;
