@@ -74,10 +74,10 @@ __device__ __forceinline__ void proxy_wait(uint64_t upto) {
   for (unsigned ns = 32; proxy_completed() < upto; ns = ns < 1024 ? 2 * ns : ns) __nanosleep(ns);
 }
 
-// Every operation pushed before this call (by any thread of this PE) has completed.
+// Waits until every operation pushed before this call (by any thread of this PE) has completed.
+__device__ __forceinline__ void proxy_wait_pushed() { proxy_wait(ld_volatile_u64(&proxy_dev()->head)); }
 __device__ __forceinline__ void proxy_quiet() {
-  if (!proxy_on()) return;
-  proxy_wait(ld_volatile_u64(&proxy_dev()->head));
+  if (proxy_on()) proxy_wait_pushed();
 }
 
 // Offset of [addr, addr + bytes) in pe's device segment (control block first), with the same

@@ -304,7 +304,7 @@ __device__ __forceinline__ void fence() {
 // h200x2-perftest.md, session 24, which also measures what the branch itself costs). Either order
 // is a quiet: the proxy's completion count is read with acquire, and the fence orders the stores
 // to peers.
-static __device__ __noinline__ inline void quiet_proxied() { proxy_wait(ld_volatile_u64(&proxy_dev()->head)); }
+static __device__ __noinline__ inline void quiet_proxied() { proxy_wait_pushed(); }
 __device__ __forceinline__ void quiet() {
   if (proxy_on()) quiet_proxied();
   __threadfence_system();
