@@ -5,7 +5,7 @@ set -euo pipefail
 SUDO=""
 if [ "$(id -u)" != 0 ]; then SUDO=sudo; fi
 pkgs=(build-essential pkg-config ninja-build python3 python3-pip libgtest-dev
-      openmpi-bin libopenmpi-dev libpmix-dev libibverbs-dev iproute2 cmake clang lld)
+      openmpi-bin libopenmpi-dev libpmix-dev libucx-dev ucx-utils iproute2 cmake clang lld)
 missing=()
 for p in "${pkgs[@]}"; do dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p"); done
 if [ "${#missing[@]}" -gt 0 ]; then

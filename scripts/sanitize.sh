@@ -56,7 +56,7 @@ for job in $jobs; do
   case $job in
     asan)
       run_job asan address,undefined -Dfuzz=true || fail=1
-      for f in fuzz_ib_record fuzz_bootstrap fuzz_trigger; do
+      for f in fuzz_ucx_record fuzz_bootstrap fuzz_trigger; do
         exe="$ROOT/build-asan/tests/fuzz/$f"
         [ -x "$exe" ] || { echo "sanitize: $f was not built"; fail=1; continue; }
         # stdout/stderr of the target closed: the executor reports every rejected trigger

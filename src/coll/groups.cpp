@@ -26,8 +26,9 @@ transport::Transport& via(const char* call, int pe) {
   if (!t) fatal(call, "pe %d is not reachable from this PE", pe);
   return *t;
 }
-void check(const char* call, transport::Transport& t, Status st) {
-  if (st != Status::ok) fatal(call, "%s", t.error().c_str());
+void check(const char* call, transport::Transport& t, const transport::Result& res) {
+  (void)t;
+  if (!res.ok()) fatal(call, "%s", res.what().c_str());
 }
 }  // namespace
 

@@ -50,7 +50,7 @@ void* allocate(const char* call, uint64_t op, size_t size, size_t align) {
     const size_t want = std::max(size + align, r.heap.size());
     const size_t before = r.heap.size();
     if (r.heap.grow(*r.boot, want) == Status::ok) {
-      ib_extend(call, r, before, r.heap.size() - before);
+      transports_extend(call, r, before, r.heap.size() - before);
       republish_device_state(r);
       off = r.heap.allocator().alloc(size, align);
     }

@@ -21,7 +21,7 @@ uint64_t amo_indirect(const char* call, const void* dest, size_t size, int pe, g
   const Target t = target(call, dest, size, pe);
   if (t.via) {
     uint64_t old = 0;
-    check_transport(call, *t.via, t.via->amo(pe, t.seg, t.off, op, size, a, b, &old));
+    check_transport(call, t.via->amo(pe, t.seg, t.off, op, size, a, b, &old));
     return old;
   }
   return device_amo(call, t.p, size, op, a, b);

@@ -22,8 +22,7 @@ struct Reg {
   size_t size;
   bool device;
   unsigned long long buffer_id;  // the CUDA allocation's id (device): a changed id means it was freed
-  bool ib;                       // registered with the ib transport
-  uint32_t ib_token;             // its registration there
+  std::vector<uint64_t> tokens;  // per transport (Runtime::transports): its registration there
 };
 struct SymReg {
   uintptr_t user;  // this PE's buffer
@@ -92,36 +91,23 @@ std::string range(uintptr_t p, size_t n) {
   return buf;
 }
 
-void unregister_at_nic(Runtime& r, const Reg& g) {
-#if GSHMEM_HAVE_IBVERBS
-  if (g.ib && r.ib) r.ib->unregister_local(g.ib_token);
-#else
-  (void)r;
-  (void)g;
-#endif
+void unregister_at_transports(Runtime& r, const Reg& g) {
+  for (size_t i = 0; i < g.tokens.size() && i < r.transports.size(); ++i)
+    if (g.tokens[i]) r.transports[i].t->unregister_buffer(g.tokens[i]);
 }
 
-// Registers [base, base + size) with the ib transport (page-aligned; GPU memory through a dma-buf
-// when the driver gives one). Returns an error message, empty on success.
-std::string register_at_nic(Runtime& r, Reg& g, bool* done) {
-  *done = false;
-#if GSHMEM_HAVE_IBVERBS
-  if (!r.ib) return {};
-  const uintptr_t page = 4096;
-  const uintptr_t lo = g.base & ~(page - 1), hi = (g.base + g.size + page - 1) & ~(page - 1);
-  int fd = -1;
-#if GSHMEM_HAVE_CUDA
-  if (g.device && r.gpu) fd = mem::gpu_dmabuf_fd(*r.gpu, lo, hi - lo);
-#endif
-  std::string why;
-  const Status st = r.ib->register_local(as_ptr(lo), hi - lo, fd, &g.ib_token, &why);
-  if (fd >= 0) close(fd);
-  if (st != Status::ok) return why;
-  *done = true;
-#else
-  (void)r;
-  (void)g;
-#endif
+// Registers [base, base + size) with every transport that registers local memory (each keeps its
+// own page rounding). Returns an error message, empty on success (nothing stays registered then).
+std::string register_at_transports(Runtime& r, Reg& g) {
+  g.tokens.assign(r.transports.size(), 0);
+  for (size_t i = 0; i < r.transports.size(); ++i) {
+    if (!r.transports[i].collective) continue;
+    const transport::Result res = r.transports[i].t->register_buffer(as_ptr(g.base), g.size, g.device, &g.tokens[i]);
+    if (!res.ok()) {
+      unregister_at_transports(r, g);
+      return res.what();
+    }
+  }
   return {};
 }
 
@@ -210,7 +196,7 @@ int buffer_register(const char* call, void* ptr, size_t size) {
       report_error(call, "%s overlaps the registration of %s", range(p, size).c_str(), range(g.base, g.size).c_str());
     return SHMEMX_ERROR_INVALID_VALUE;
   }
-  Reg g{p, size, false, 0, false, 0};
+  Reg g{p, size, false, 0, {}};
   const GpuMem m = gpu_mem(r, ptr);
   if (m.device) {
 #if GSHMEM_HAVE_CUDA
@@ -227,7 +213,7 @@ int buffer_register(const char* call, void* ptr, size_t size) {
     g.device = true;
     g.buffer_id = m.id;
   }
-  const std::string why = register_at_nic(r, g, &g.ib);
+  const std::string why = register_at_transports(r, g);
   if (!why.empty()) {
     report_error(call, "%s: %s", range(p, size).c_str(), why.c_str());
     return SHMEMX_ERROR_NOT_SUPPORTED;
@@ -244,7 +230,7 @@ int buffer_unregister(const char* call, void* ptr) {
     const Reg g = g_regs[i];
     if (g.base != p) continue;
     quiet(call);  // nothing in flight uses it any more
-    unregister_at_nic(r, g);
+    unregister_at_transports(r, g);
     g_regs.erase(g_regs.begin() + static_cast<std::ptrdiff_t>(i));
     if (stale(r, g)) {
       report_error(call, "the memory of %s was freed while registered (unregister before freeing)",
@@ -267,7 +253,7 @@ void buffer_unregister_all(const char* call) {
   std::lock_guard<std::mutex> lock(g_mu);
   if (g_regs.empty()) return;
   quiet(call);
-  for (const Reg& g : g_regs) unregister_at_nic(r, g);
+  for (const Reg& g : g_regs) unregister_at_transports(r, g);
   g_regs.clear();
 }
 
@@ -307,7 +293,7 @@ void* buffer_register_symmetric(const char* call, void* ptr, size_t size, int fl
       report_error(call, "another PE's buffer could not join the symmetric heap; nothing was registered");
     return nullptr;
   }
-  ib_extend(call, r, s.off, s.mapped);
+  transports_extend(call, r, s.off, s.mapped);
   republish_device_state(r);
   g_syms.push_back(s);
   barrier_all(call);  // every PE's transports know the region before anyone targets it
@@ -345,7 +331,7 @@ int buffer_unregister_symmetric(const char* call, void* ptr, size_t size) {
   }
   const SymReg s = g_syms[idx];
   g_syms.erase(g_syms.begin() + static_cast<std::ptrdiff_t>(idx));
-  ib_drop(r, s.off, s.mapped);
+  transports_drop(r, s.off, s.mapped);
   if (r.heap.unmap_range(s.off, s.mapped) != Status::ok) {
     report_error(call, "unmapping the region at %p failed (see above)", ptr);
     return SHMEMX_ERROR_INTERNAL;

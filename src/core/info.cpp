@@ -4,6 +4,7 @@
 
 #include "gshmem/build_config.h"
 #include "gshmem/version.h"
+#include "transport/table.hpp"
 
 namespace gshmem {
 
@@ -20,15 +21,33 @@ void print_build(FILE* out) {
   fprintf(out, "  prefix        %s\n", GSHMEM_BUILD_PREFIX);
   fprintf(out, "heap kinds:\n  host          yes (memfd shared memory)\n");
   fprintf(out, "  device        %s\n", GSHMEM_BUILD_CUDA ? "yes (cuMem VMM, POSIX fd handles; driver via dlopen)" : "no (built without CUDA)");
-  fprintf(out, "transports:\n  p2p           yes (same-node shared memory%s)\n", GSHMEM_BUILD_CUDA ? ", NVLink/PCIe peer mappings" : "");
-  fprintf(out, "  tcp           yes (proxy thread per PE; PEs on other nodes, GSHMEM_FORCE_PROXY)\n");
-  fprintf(out, "  proxy (GPU)   %s\n", GSHMEM_BUILD_CUDA ? "yes (trigger FIFO from kernels; copy engine, tcp)" : "no (built without CUDA)");
-  fprintf(out, "  ib            %s\n",
-          GSHMEM_BUILD_IBVERBS ? "yes (rdma-core verbs, libibverbs loaded at run time): RDMA put/get, signals and atomics "
-                                 "for the GPU proxy's peers on other nodes; so far run only against a fake NIC"
-                               : "no (built without rdma-core headers)");
+  fprintf(out, "same node:      loads and stores (shared memory%s)\n", GSHMEM_BUILD_CUDA ? ", NVLink/PCIe peer mappings" : "");
+  fprintf(out, "  proxy (GPU)   %s\n", GSHMEM_BUILD_CUDA ? "yes (trigger FIFO from kernels, served by the transports below)" : "no (built without CUDA)");
+  print_transports(out);
   fprintf(out, "bootstraps:     uid (TCP unique id), pmix%s, mpi (when MPI is initialised), single\n",
           GSHMEM_BUILD_PMIX ? "" : " (not built)");
+}
+
+void print_transports(FILE* out) {
+  const Config* cfg = nullptr;
+  if (config_load(&cfg) != Status::ok) return;
+  fprintf(out, "transports (transport/table.hpp; probed here for CPU PEs%s):\n", GSHMEM_BUILD_CUDA ? " and GPU PEs" : "");
+  for (const transport::Entry& e : transport::table()) {
+    fprintf(out, "  %-13s %s\n", e.name, e.summary);
+    for (int gpu = 0; gpu <= (GSHMEM_BUILD_CUDA ? 1 : 0); ++gpu) {
+      const transport::Probe p = e.probe(*cfg, gpu != 0);
+      const char* who = gpu ? "GPU PEs" : "CPU PEs";
+      if (p.state != transport::Probe::State::usable) {
+        fprintf(out, "      %s: %s: %s\n", who, p.state == transport::Probe::State::absent ? "not available" : "broken",
+                p.why.c_str());
+        continue;
+      }
+      const transport::Caps& c = p.caps;
+      fprintf(out, "      %s: usable; reaches %s; GPU memory %s; atomics on GPU memory %s; completion %s\n", who,
+              c.same_node_only ? "mapped same-node peers" : "any node", c.device_memory ? "yes" : "no",
+              c.device_atomics ? "by the engine" : "by their owner", c.marks ? "asynchronous (marks)" : "at quiet");
+    }
+  }
 }
 
 void print_env_table(FILE* out, const Config& cfg, bool markdown) {

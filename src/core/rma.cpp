@@ -39,7 +39,7 @@ void put(const char* call, void* dest, const void* src, size_t bytes, int pe, bo
   check_local(call, src, "source", bytes);
   if (!dest) fatal(call, "dest is NULL with %zu bytes (target pe %d)", bytes, pe);
   const Target t = target(call, dest, bytes, pe);
-  if (t.via) check_transport(call, *t.via, t.via->put(pe, t.seg, t.off, src, bytes));
+  if (t.via) check_transport(call, t.via->put(pe, t.seg, t.off, src, bytes));
   else if (t.device) device_put(call, t.p, src, bytes, !nbi);
   else host_copy(call, t.p, src, bytes, src, true);
 }
@@ -49,7 +49,7 @@ void get(const char* call, void* dest, const void* src, size_t bytes, int pe, bo
   check_local(call, dest, "dest", bytes);
   if (!src) fatal(call, "source is NULL with %zu bytes (source pe %d)", bytes, pe);
   const Target t = target(call, src, bytes, pe, "source");
-  if (t.via) check_transport(call, *t.via, t.via->get(pe, t.seg, t.off, dest, bytes));
+  if (t.via) check_transport(call, t.via->get(pe, t.seg, t.off, dest, bytes));
   else if (t.device) device_copy(call, dest, t.p, bytes, !nbi);
   else host_copy(call, dest, t.p, bytes, dest, true);
 }
@@ -64,7 +64,7 @@ void iput(const char* call, void* dest, const void* src, ptrdiff_t dst, ptrdiff_
   const char* s = static_cast<const char*>(src);
   for (size_t i = 0; i < n; ++i) {
     const size_t to = i * static_cast<size_t>(dst) * e, from = i * static_cast<size_t>(sst) * e;
-    if (t.via) check_transport(call, *t.via, t.via->put(pe, t.seg, t.off + to, s + from, e));
+    if (t.via) check_transport(call, t.via->put(pe, t.seg, t.off + to, s + from, e));
     else if (t.device) device_copy(call, t.p + to, s + from, e, i + 1 == n);
     else host_copy(call, t.p + to, s + from, e, s, i + 1 == n);
   }
@@ -80,7 +80,7 @@ void iget(const char* call, void* dest, const void* src, ptrdiff_t dst, ptrdiff_
   char* d = static_cast<char*>(dest);
   for (size_t i = 0; i < n; ++i) {
     const size_t to = i * static_cast<size_t>(dst) * e, from = i * static_cast<size_t>(sst) * e;
-    if (t.via) check_transport(call, *t.via, t.via->get(pe, t.seg, t.off + from, d + to, e));
+    if (t.via) check_transport(call, t.via->get(pe, t.seg, t.off + from, d + to, e));
     else if (t.device) device_copy(call, d + to, t.p + from, e, i + 1 == n);
     else host_copy(call, d + to, t.p + from, e, d, i + 1 == n);
   }
@@ -95,7 +95,7 @@ void check_sig_op(const char* call, int sig_op, int pe) {
 void signal_update(const char* call, uint64_t* sig_addr, uint64_t signal, int sig_op, int pe) {
   const Target t = target(call, sig_addr, sizeof(uint64_t), pe, "sig_addr");
   if (t.via) {  // the same transport as the data: performed after it
-    check_transport(call, *t.via, t.via->signal(pe, t.seg, t.off, signal, sig_op));
+    check_transport(call, t.via->signal(pe, t.seg, t.off, signal, sig_op));
     return;
   }
   if (reinterpret_cast<uintptr_t>(sig_addr) % sizeof(uint64_t))
@@ -125,20 +125,17 @@ void put_signal(const char* call, void* dest, const void* src, size_t bytes, uin
 void transport_quiet() {
   if (!running()) return;
   Runtime& r = *g_rt;
-  if (r.tcp) check_transport("shmem_quiet", *r.tcp, r.tcp->quiet());
-#if GSHMEM_HAVE_IBVERBS
-  if (r.ib) check_transport("shmem_quiet", *r.ib, r.ib->quiet());
-#endif
+  for (Runtime::Held& h : r.transports)
+    if (h.collective) check_transport("shmem_quiet", h.t->quiet());
 }
 
-// Transport operations to one PE are ordered (tcp) or fenced by the transport (ib); the device
-// side: the PE's stream and its proxied operations complete.
+// Each transport orders its own operations to a PE behind a fence; the device side: the PE's
+// stream and its proxied operations complete.
 void fence(const char* call) {
   Runtime& r = rt(call);
   device_quiet(call, r);
-#if GSHMEM_HAVE_IBVERBS
-  if (r.ib) check_transport(call, *r.ib, r.ib->fence());
-#endif
+  for (Runtime::Held& h : r.transports)
+    if (h.collective) check_transport(call, h.t->fence());
   memory_fence();
 }
 
@@ -172,7 +169,7 @@ int pe_accessible(int pe) {
   Runtime& r = rt("shmem_pe_accessible");
   if (pe < 0 || pe >= r.npes) return 0;
   const transport::Route& x = r.routes[static_cast<size_t>(pe)];
-  return x.via == transport::Via::self || x.mapped || x.transport != nullptr;
+  return x.kind == transport::Route::Kind::self || x.mapped || x.transport != nullptr;
 }
 
 int addr_accessible(const void* addr, int pe) {

@@ -21,6 +21,7 @@
 #include "core/info.hpp"
 #include "core/rma.hpp"
 #include "core/route_plan.hpp"
+#include "transport/table.hpp"
 #include "core/runtime.hpp"
 #include "core/buffers.hpp"
 #include "gshmem/constants.h"
@@ -154,7 +155,7 @@ void agree_secret_and_topology(const char* call, Runtime& r) {
   std::vector<topo::NodeRecord> records(static_cast<size_t>(r.npes));
   records[static_cast<size_t>(r.my_pe)] = topo::self_record();
   st = r.boot->allgather(records.data(), sizeof(topo::NodeRecord));
-  if (st == Status::ok) st = topo::build(r.my_pe, records, &r.topo);
+  if (st == Status::ok) st = topo::build(r.my_pe, records, static_cast<int>(r.cfg->GSHMEM_EMULATE_NODES), &r.topo);
   if (st != Status::ok) init_failed(call, "topology discovery failed", st);
 }
 
@@ -171,8 +172,8 @@ bool bind_gpu(const char* call, Runtime& r, heap::DeviceHeapSpec* spec) {
     use_device = mem::gpu_probe(&drv, &count) == Status::ok;
     if (use_device) {
       r.gpu = std::make_unique<mem::GpuContext>();
-      Status st = mem::gpu_bind(drv, count, static_cast<int>(r.cfg->GSHMEM_DEVICE), r.topo.local_rank,
-                                r.topo.local_size, r.gpu.get());
+      Status st = mem::gpu_bind(drv, count, static_cast<int>(r.cfg->GSHMEM_DEVICE), r.topo.machine_rank,
+                                r.topo.machine_size, r.gpu.get());
       if (st != Status::ok) init_failed(call, "cannot bind this PE to a GPU (GSHMEM_DEVICE)", st);
       spec->drv = drv;
       spec->dev = r.gpu->dev;
@@ -217,72 +218,104 @@ void setup_heap(const char* call, Runtime& r, bool gpu, const heap::DeviceHeapSp
   r.teams.init(&r.heap, r.my_pe, r.npes, mapped, r.topo.local_pes);
 }
 
-// Collective: every PE learns which transports any PE needs (they are set up collectively).
-struct Wants {
-  bool tcp_if_ib = false;  // some PE has tcp peers even when ib works
-  bool ib = false;         // some PE wants ib peers
-  bool tcp_without_ib = false;
-};
-Wants gather_wants(const char* call, Runtime& r, const RoutePlan& p) {
-  std::vector<int32_t> flags(static_cast<size_t>(r.npes), 0);
-  flags[static_cast<size_t>(r.my_pe)] = (p.tcp_peers.empty() ? 0 : 1) | (p.ib_peers.empty() ? 0 : 2);
-  const Status st = r.boot->allgather(flags.data(), sizeof(int32_t));
-  if (st != Status::ok) init_failed(call, "bootstrap allgather failed", st);
-  Wants w;
-  for (int32_t f : flags) {
-    w.tcp_if_ib = w.tcp_if_ib || (f & 1);
-    w.ib = w.ib || (f & 2);
-  }
-  w.tcp_without_ib = w.tcp_if_ib || w.ib;  // without ib every ib peer is a tcp peer
-  return w;
+// This PE's memory that peers address by (segment, offset): the control block (with the host heap
+// on a CPU PE), the globals, and the GPU segment (device control block + device heap).
+std::vector<transport::Segment> my_segments(const Runtime& r) {
+  std::vector<transport::Segment> segs;
+  segs.push_back({transport::Seg::host, r.heap.my_control(),
+                  heap::kControlBytes + (r.heap.is_device() ? 0 : r.heap.size()), false});
+  const heap::Region& d = r.heap.data_region();
+  if (d.size) segs.push_back({transport::Seg::data, reinterpret_cast<void*>(d.lo), d.size, false});
+  if (const uint64_t base = r.heap.device_segment(r.my_pe))
+    segs.push_back({transport::Seg::device, reinterpret_cast<void*>(base), GSHMEM_DEV_CTRL_BYTES + r.heap.size(), true});
+  return segs;
 }
 
-#if GSHMEM_HAVE_IBVERBS
-// Collective: what this PE registers (the host control block, the globals, and the device segment
-// through a dma-buf when the driver gives one), then the ib transport's set-up.
-Status start_ib(Runtime& r, const std::vector<int>& peers, std::string* why) {
-  namespace ib = transport::ib;
-  ib::Options opt;
-  opt.hca = r.cfg->GSHMEM_IB_HCA;
-  opt.gid_index = static_cast<int>(r.cfg->GSHMEM_IB_GID_INDEX);
-  std::vector<ib::SegmentSpec> segs;
-  int fd = -1;
-  if (!peers.empty()) {
-    segs.push_back({transport::Seg::host, r.heap.my_control(), heap::kControlBytes, -1});
-    const heap::Region& d = r.heap.data_region();
-    if (d.size) segs.push_back({transport::Seg::data, reinterpret_cast<void*>(d.lo), d.size, -1});
-    if (!r.heap.is_device())
-      segs[0].len = heap::kControlBytes + r.heap.size();  // the host heap follows the control block
+transport::Env transport_env(Runtime& r) {
+  transport::Env e;
+  e.boot = r.boot.get();
+  e.cfg = r.cfg;
+  e.my_pe = r.my_pe;
+  e.npes = r.npes;
+  e.segments = my_segments(r);
+  e.mem = r.local_memory();
 #if GSHMEM_HAVE_CUDA
-    if (const uint64_t base = r.heap.device_segment(r.my_pe)) {
-      const size_t len = GSHMEM_DEV_CTRL_BYTES + r.heap.size();
-      fd = mem::gpu_dmabuf_fd(*r.gpu, base, len);
-      segs.push_back({transport::Seg::device, reinterpret_cast<void*>(base), len, fd});
+  e.ops = r.ops.get();
+  const heap::SymmetricHeap* h = &r.heap;
+  e.mapped_device_segment = [h](int pe) { return h->device_segment(pe); };
+  e.device_segment_bytes = [h] { return GSHMEM_DEV_CTRL_BYTES + h->size(); };
+  if (r.proxy) e.completion_word = r.proxy->completion_word();
+#endif
+  return e;
+}
+
+// Every PE probes the transports it may need and learns which PE can use which.
+std::vector<Offer> gather_offers(const char* call, Runtime& r, bool gpu, bool need) {
+  const auto tbl = transport::table();
+  const std::string& named = r.cfg->GSHMEM_TRANSPORT;
+  const std::string& engine = r.cfg->GSHMEM_PROXY_ENGINE;
+  std::vector<Offer> offers(tbl.size());
+  uint32_t mine = 0;
+  for (size_t i = 0; i < tbl.size(); ++i) {
+    Offer& o = offers[i];
+    o.name = tbl[i].name;
+    const bool wanted = named == "auto" || named == o.name || engine == "auto" || engine == o.name;
+    if (!need || !wanted) {
+      o.why = need ? "not selected (GSHMEM_TRANSPORT, GSHMEM_PROXY_ENGINE)" : "not needed";
+      continue;
     }
-#endif
+    const transport::Probe p = tbl[i].probe(*r.cfg, gpu);
+    o.caps = p.caps;
+    o.broken = p.state == transport::Probe::State::broken;
+    o.why = p.why;
+    if (p.state == transport::Probe::State::usable) mine |= 1u << i;
+    else GSHMEM_INFO(Subsys::init, "transport %s: %s", o.name.c_str(), p.why.c_str());
   }
-  const Status st = ib::IbTransport::start(*r.boot, peers, segs, opt, r.local_memory(), &r.ib, why);
-  if (fd >= 0) close(fd);  // the registration keeps what it needs
-  return st;
+  std::vector<uint32_t> masks(static_cast<size_t>(r.npes), 0);
+  masks[static_cast<size_t>(r.my_pe)] = mine;
+  const Status st = r.boot->allgather(masks.data(), sizeof(uint32_t));
+  if (st != Status::ok) init_failed(call, "bootstrap allgather failed", st);
+  for (size_t i = 0; i < tbl.size(); ++i)
+    for (int pe = 0; pe < r.npes; ++pe) offers[i].usable.push_back((masks[static_cast<size_t>(pe)] >> i) & 1u);
+  return offers;
 }
-#endif
 
-void start_tcp(const char* call, Runtime& r, const std::vector<int>& peers) {
-  std::vector<char*> bases{reinterpret_cast<char*>(r.heap.my_control()), reinterpret_cast<char*>(r.heap.data_region().lo)};
-  std::vector<size_t> sizes{heap::kControlBytes + (r.heap.is_device() ? 0 : r.heap.size()), r.heap.data_region().size};
-  const Status st =
-      transport::Tcp::create(*r.boot, peers, bases, sizes, r.cfg->GSHMEM_BOOTSTRAP_IFNAME, r.local_memory(), &r.tcp);
-  if (st != Status::ok) init_failed(call, "cannot start the tcp transport to the other nodes", st);
+// Collective: every off-node transport some PE routes to is made on every PE.
+void create_transports(const char* call, Runtime& r, const std::vector<Offer>& offers, const RoutePlan& plan) {
+  const auto tbl = transport::table();
+  std::vector<uint32_t> wants(static_cast<size_t>(r.npes), 0);
+  for (size_t i = 0; i < offers.size(); ++i)
+    if (!plan.peers[i].empty() && !offers[i].caps.same_node_only) wants[static_cast<size_t>(r.my_pe)] |= 1u << i;
+  const Status st = r.boot->allgather(wants.data(), sizeof(uint32_t));
+  if (st != Status::ok) init_failed(call, "bootstrap allgather failed", st);
+  uint32_t any = 0;
+  for (uint32_t w : wants) any |= w;
+  transport::Env env = transport_env(r);
+  for (size_t i = 0; i < offers.size(); ++i) {
+    if (!((any >> i) & 1u)) continue;
+    std::unique_ptr<transport::Transport> t;
+    const transport::Result res = tbl[i].create(env, plan.peers[i], &t);
+    if (!res.ok()) {
+      const std::string what = std::string("cannot start the ") + tbl[i].name + " transport: " + res.what();
+      init_failed(call, what.c_str(), res.status());
+    }
+    if (!plan.peers[i].empty())
+      GSHMEM_INFO(Subsys::init, "%zu PEs reached through the %s transport", plan.peers[i].size(), tbl[i].name);
+    r.transports.push_back({std::move(t), true});
+  }
 #if GSHMEM_HAVE_CUDA
-  if (r.gpu) {
+  if (r.gpu && any) {
     // owner-side atomics arrive while this PE's kernels run: load the atomic kernels now
-    r.ops->preload("shmem_init (tcp transport)",
+    r.ops->preload("shmem_init (transports)",
                    reinterpret_cast<void*>(r.heap.device_segment(r.my_pe) + GSHMEM_DEV_CTRL_SCRATCH));
-    r.tcp->set_segment(transport::Seg::device, reinterpret_cast<char*>(r.heap.device_segment(r.my_pe)),
-                       GSHMEM_DEV_CTRL_BYTES + r.heap.size());
   }
 #endif
-  if (!peers.empty()) GSHMEM_INFO(Subsys::init, "%zu PEs reached through the tcp transport", peers.size());
+}
+
+transport::Transport* held(Runtime& r, const char* name) {
+  for (Runtime::Held& h : r.transports)
+    if (!strcmp(h.t->name(), name)) return h.t.get();
+  return nullptr;
 }
 
 // The route table and the transports it names; the GPU proxy for device code's proxied PEs.
@@ -291,53 +324,44 @@ void setup_routes(const char* call, Runtime& r, bool gpu) {
   in.my_pe = r.my_pe;
   in.npes = r.npes;
   in.mapped.assign(static_cast<size_t>(r.npes), false);
-  for (int pe = 0; pe < r.npes; ++pe) in.mapped[static_cast<size_t>(pe)] = r.heap.is_mapped(pe);
+  bool need = false;
+  for (int pe = 0; pe < r.npes; ++pe) {
+    in.mapped[static_cast<size_t>(pe)] = r.heap.is_mapped(pe);
+    need = need || (pe != r.my_pe && (!in.mapped[static_cast<size_t>(pe)] || (gpu && r.cfg->GSHMEM_FORCE_PROXY)));
+  }
   in.gpu = gpu;
   in.force_proxy = r.cfg->GSHMEM_FORCE_PROXY;
+  in.transport = r.cfg->GSHMEM_TRANSPORT;
   in.engine = r.cfg->GSHMEM_PROXY_ENGINE;
-  RoutePlan plan = plan_routes(in);
+  in.offers = gather_offers(call, r, gpu, need);
+  const RoutePlan plan = plan_routes(in);
   if (!plan.error.empty()) init_failed(call, plan.error.c_str(), Status::not_available);
-  const Wants w = gather_wants(call, r, plan);
-  bool ib_ok = false;
-  if (w.ib) {
-    std::string why = "this gshmem was built without rdma-core headers (libibverbs-dev)";
-#if GSHMEM_HAVE_IBVERBS
-    ib_ok = start_ib(r, plan.ib_peers, &why) == Status::ok;
-#endif
-    if (!ib_ok) {
-      GSHMEM_INFO(Subsys::init, "%s; PEs on other nodes are reached through the tcp transport", why.c_str());
-      in.ib_usable = false;
-      plan = plan_routes(in);
-      if (!plan.error.empty()) {
-        const std::string what = plan.error + ": " + why;
-        init_failed(call, what.c_str(), Status::not_available);
-      }
-    }
-  }
-  if (ib_ok ? w.tcp_if_ib : w.tcp_without_ib) start_tcp(call, r, plan.tcp_peers);
+  create_transports(call, r, in.offers, plan);
 
   r.routes.assign(static_cast<size_t>(r.npes), transport::Route{});
   for (int pe = 0; pe < r.npes; ++pe) {
     transport::Route& x = r.routes[static_cast<size_t>(pe)];
-    x.via = plan.via[static_cast<size_t>(pe)];
+    const int v = plan.via[static_cast<size_t>(pe)];
     x.mapped = r.heap.is_mapped(pe);
-    if (x.via == transport::Via::tcp) x.transport = r.tcp.get();
-#if GSHMEM_HAVE_IBVERBS
-    if (x.via == transport::Via::ib) x.transport = r.ib.get();
-#endif
+    x.kind = v == kViaSelf ? transport::Route::Kind::self
+             : v == kViaLoadStore ? transport::Route::Kind::load_store
+                                  : transport::Route::Kind::transport;
+    if (v >= 0) x.transport = held(r, in.offers[static_cast<size_t>(v)].name.c_str());
   }
 #if GSHMEM_HAVE_CUDA
   if (gpu && plan.any_proxied) {
     Status st = proxy::GpuProxy::create(*r.ops, r.npes, r.cfg->GSHMEM_PROXY_FIFO_SLOTS, &r.proxy);
     if (st != Status::ok) init_failed(call, "cannot start the GPU proxy (pinned FIFO, proxy thread)", st);
-    if (std::count(plan.via.begin(), plan.via.end(), transport::Via::copy_engine)) {
-      const heap::SymmetricHeap* h = &r.heap;
-      r.ce = std::make_unique<transport::CopyEngine>(
-          *r.ops, r.npes, static_cast<unsigned>(r.cfg->GSHMEM_PROXY_CE_STREAMS),
-          [h](int pe) { return h->device_segment(pe); }, [h] { return GSHMEM_DEV_CTRL_BYTES + h->size(); },
-          r.proxy->completion_word());
-      for (transport::Route& x : r.routes)
-        if (x.via == transport::Via::copy_engine) x.transport = r.ce.get();
+    // Same-node transports (the copy engine) serve only the proxy: made here, on this PE alone.
+    const auto tbl = transport::table();
+    for (size_t i = 0; i < in.offers.size(); ++i) {
+      if (!in.offers[i].caps.same_node_only || plan.peers[i].empty()) continue;
+      transport::Env env = transport_env(r);
+      std::unique_ptr<transport::Transport> t;
+      const transport::Result res = tbl[i].create(env, plan.peers[i], &t);
+      if (!res.ok()) init_failed(call, res.what().c_str(), res.status());
+      for (int pe : plan.peers[i]) r.routes[static_cast<size_t>(pe)].transport = t.get();
+      r.transports.push_back({std::move(t), false});
     }
     std::vector<transport::Transport*> via(static_cast<size_t>(r.npes), nullptr);
     for (int pe = 0; pe < r.npes; ++pe)
@@ -348,18 +372,19 @@ void setup_routes(const char* call, Runtime& r, bool gpu) {
   }
 #endif
   for (const transport::Route& x : r.routes)
-    if (!x.mapped && x.via != transport::Via::self && !x.transport)
-      init_failed(call, "internal: a PE that is not mapped has no transport", Status::internal_error);
+    if (x.kind == transport::Route::Kind::transport && !x.transport)
+      init_failed(call, "internal: a PE routed to a transport has none", Status::internal_error);
   // Team synchronisation reaches unmapped PEs' control blocks through their transport.
   Runtime* rp = &r;
   r.teams.set_remote({[rp](int pe, uint64_t off, uint64_t v) {
                         transport::Transport& t = *rp->routes[static_cast<size_t>(pe)].transport;
-                        check_transport("team synchronisation", t,
-                                        t.amo(pe, transport::Seg::host, off, GSHMEM_AMO_SET, 8, v, 0, nullptr));
+                        // a flag: needs no result, so the transport need not wait for one
+                        check_transport("team synchronisation",
+                                        t.amo_nbi(pe, transport::Seg::host, off, GSHMEM_AMO_SET, 8, v, 0, nullptr));
                       },
                       [rp](int pe, uint64_t off, void* dst, size_t n) {
                         transport::Transport& t = *rp->routes[static_cast<size_t>(pe)].transport;
-                        check_transport("team synchronisation", t, t.get(pe, transport::Seg::host, off, dst, n));
+                        check_transport("team synchronisation", t.get(pe, transport::Seg::host, off, dst, n));
                       }});
 }
 
@@ -451,19 +476,18 @@ void finalize() {
   }
   if (r.proxy) r.proxy->quiet();
 #endif
-  if (r.tcp) check_transport("shmem_finalize", *r.tcp, r.tcp->quiet());
+  for (Runtime::Held& h : r.transports)
+    if (h.collective) check_transport("shmem_finalize", h.t->quiet());
   // A bootstrap barrier, not a shared-memory one: once it returns every PE has stopped touching
   // peer memory, and no PE closes its bootstrap connection while another still checks health.
   r.boot->barrier();
   stop_health_monitor(r);
 #if GSHMEM_HAVE_CUDA
-  r.proxy.reset();
-  r.ce.reset();
+  r.proxy.reset();  // before the transports it uses
 #endif
-#if GSHMEM_HAVE_IBVERBS
-  r.ib.reset();  // after the proxy (which used it) and before the heap it registered
-#endif
-  if (r.tcp) r.tcp->shutdown();
+  for (Runtime::Held& h : r.transports)
+    if (h.collective) check_transport("shmem_finalize", h.t->finalize());
+  r.transports.clear();  // before the heap they registered
   coll::set_env(nullptr);
   r.routes.clear();
   g_state.store(static_cast<int>(State::finalized));
@@ -507,31 +531,25 @@ void global_exit(int status) {
   terminate(status);
 }
 
-void ib_extend(const char* call, Runtime& r, size_t heap_off, size_t len) {
-#if GSHMEM_HAVE_IBVERBS && GSHMEM_HAVE_CUDA
-  if (!r.ib || !len) return;
+void transports_extend(const char* call, Runtime& r, size_t heap_off, size_t len) {
+  if (!len) return;
   const uint64_t seg = r.heap.device_segment(r.my_pe);
   char* at = r.heap.base() + heap_off;
-  const int fd = mem::gpu_dmabuf_fd(*r.gpu, reinterpret_cast<uint64_t>(at), len);
-  std::string why;
-  const Status st = r.ib->add_extent(*r.boot, transport::Seg::device,
-                                     reinterpret_cast<uint64_t>(at) - seg, at, len, fd, &why);
-  if (fd >= 0) close(fd);  // the registration keeps what it needs
-  if (st != Status::ok) fatal(call, "the device heap's new %zu bytes cannot be reached over InfiniBand: %s", len,
-                              why.c_str());
-#else
-  (void)call, (void)r, (void)heap_off, (void)len;
-#endif
+  const uint64_t off = reinterpret_cast<uint64_t>(at) - seg;
+  for (Runtime::Held& h : r.transports) {
+    if (!h.collective) continue;
+    const transport::Result res = h.t->extend(transport::Seg::device, off, at, len);
+    if (!res.ok()) fatal(call, "the device heap's new %zu bytes cannot be reached through the %s transport: %s", len,
+                         h.t->name(), res.what().c_str());
+  }
 }
 
-void ib_drop(Runtime& r, size_t heap_off, size_t len) {
-#if GSHMEM_HAVE_IBVERBS && GSHMEM_HAVE_CUDA
-  if (!r.ib || !len) return;
+void transports_drop(Runtime& r, size_t heap_off, size_t len) {
+  if (!len) return;
   const uint64_t seg = r.heap.device_segment(r.my_pe);
-  r.ib->drop_extents(transport::Seg::device, reinterpret_cast<uint64_t>(r.heap.base() + heap_off) - seg, len);
-#else
-  (void)r, (void)heap_off, (void)len;
-#endif
+  const uint64_t off = reinterpret_cast<uint64_t>(r.heap.base() + heap_off) - seg;
+  for (Runtime::Held& h : r.transports)
+    if (h.collective) h.t->drop(transport::Seg::device, off, len);
 }
 
 void republish_device_state(Runtime& r) {
@@ -551,9 +569,6 @@ void republish_device_state(Runtime& r) {
 #if GSHMEM_HAVE_CUDA
     s.error_rec = r.error_rec;  // its claim word is in the device control block
 #endif
-    if (r.tcp)
-      r.tcp->set_segment(transport::Seg::device, reinterpret_cast<char*>(r.heap.device_segment(r.my_pe)),
-                         GSHMEM_DEV_CTRL_BYTES + r.heap.size());
   }
 #if GSHMEM_HAVE_CUDA
   if (r.proxy) r.proxy->fill(&s);

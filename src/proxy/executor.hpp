@@ -1,6 +1,6 @@
 // The proxy's side of the trigger FIFO: decodes triggers (format in device_host/trigger.h) and
 // hands each to the transport its target PE is routed to (the per-PE route table the runtime
-// built: the copy engine on one node, ib or tcp across nodes; a host-memory transport in the unit
+// built: the copy engine on one node, ucx or tcp across nodes; a host-memory transport in the unit
 // tests). Operations are started in FIFO order with the transports' non-blocking forms (the GPU
 // producers keep their sources and results until their quiet; inline data is copied at the call).
 // After a batch every transport without completion marks is quieted and every one with marks gets
@@ -26,7 +26,7 @@ class Executor {
   Executor(Fifo& fifo, std::vector<transport::Transport*> via) : fifo_(fifo), via_(std::move(via)) {
     for (transport::Transport* t : via_) {
       if (!t || seen(t)) continue;
-      (t->has_marks() ? marking_ : blocking_).push_back(t);
+      (t->caps().marks ? marking_ : blocking_).push_back(t);
     }
   }
 
@@ -61,8 +61,9 @@ class Executor {
     for (auto* x : blocking_) if (x == t) return true;
     return false;
   }
-  void check(transport::Transport& t, Status st, const char* what) {
-    if (st != Status::ok) fatal("proxy", "%s transport: %s failed: %s", t.name(), what, t.error().c_str());
+  // The proxy thread has no caller to hand an error to: a failed operation ends the job.
+  void check(transport::Transport& t, const transport::Result& res, const char* what) {
+    if (!res.ok()) fatal("proxy", "%s transport: %s failed: %s", t.name(), what, res.what().c_str());
   }
   void reject(const char* why, const gshmem_trigger_fields& f) {
     ++rejected_;

@@ -193,7 +193,7 @@ Status GpuProxy::start(std::vector<transport::Transport*> via) {
   for (size_t pe = 0; pe < via.size() && pe < proxied.size(); ++pe) proxied[pe] = via[pe] != nullptr;
   GSHMEM_CU(d, cuMemcpyAsync, p.peers, reinterpret_cast<CUdeviceptr>(proxied.data()), proxied.size(), p.qstream);
   GSHMEM_CU(d, cuStreamSynchronize, p.qstream);
-  for (transport::Transport* t : via) p.marks = p.marks || (t && t->has_marks());
+  for (transport::Transport* t : via) p.marks = p.marks || (t && t->caps().marks);
   p.ops->preload("shmem_init (GPU proxy)", reinterpret_cast<void*>(p.results));
   p.exec = std::make_unique<Executor>(*p.fifo, std::move(via));
   Impl* raw = &p;

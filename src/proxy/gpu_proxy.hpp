@@ -2,7 +2,7 @@
 // by loads and stores (other nodes; every peer with GSHMEM_FORCE_PROXY). A pinned, device-mapped
 // ring, the GPU-memory words producers reserve slots and poll completion with, and one thread per
 // PE that runs the executor (executor.hpp) over the route table's transports (the copy engine for
-// mapped peers, ib or tcp for the others). Device side: device/gshmem/impl/proxy.cuh. Design
+// mapped peers, ucx or tcp for the others). Device side: device/gshmem/impl/proxy.cuh. Design
 // notes: docs/transport.md.
 #pragma once
 #include <cstdint>

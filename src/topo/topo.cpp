@@ -27,24 +27,43 @@ NodeRecord self_record() {
   return r;
 }
 
-Status build(int my_pe, const std::vector<NodeRecord>& rec, Topology* t) {
+namespace {
+// Groups PEs by key (in order of first appearance by PE): out[pe] is pe's group.
+std::vector<int> group(const std::vector<std::string>& key, int* n) {
+  std::map<std::string, int> ids;
+  std::vector<int> out(key.size());
+  for (size_t pe = 0; pe < key.size(); ++pe)
+    out[pe] = ids.emplace(key[pe], static_cast<int>(ids.size())).first->second;
+  *n = static_cast<int>(ids.size());
+  return out;
+}
+}  // namespace
+
+Status build(int my_pe, const std::vector<NodeRecord>& rec, int split, Topology* t) {
   const int npes = static_cast<int>(rec.size());
-  if (my_pe < 0 || my_pe >= npes) return Status::invalid_argument;
+  if (my_pe < 0 || my_pe >= npes || split < 1) return Status::invalid_argument;
   t->my_pe = my_pe;
   t->npes = npes;
-  t->node_name.assign(rec[static_cast<size_t>(my_pe)].id, strnlen(rec[static_cast<size_t>(my_pe)].id, sizeof rec[0].id));
-  std::map<std::string, int> nodes;  // in order of first appearance by PE
-  t->node_of.assign(static_cast<size_t>(npes), 0);
+  std::vector<std::string> key(static_cast<size_t>(npes));
   t->pid_of.assign(static_cast<size_t>(npes), 0);
   for (int pe = 0; pe < npes; ++pe) {
     const NodeRecord& r = rec[static_cast<size_t>(pe)];
-    std::string id(r.id, strnlen(r.id, sizeof r.id));
-    auto it = nodes.find(id);
-    if (it == nodes.end()) it = nodes.emplace(id, static_cast<int>(nodes.size())).first;
-    t->node_of[static_cast<size_t>(pe)] = it->second;
+    key[static_cast<size_t>(pe)].assign(r.id, strnlen(r.id, sizeof r.id));
     t->pid_of[static_cast<size_t>(pe)] = r.pid;
   }
-  t->n_nodes = static_cast<int>(nodes.size());
+  int machines = 0;
+  const std::vector<int> machine = group(key, &machines);
+  std::vector<int> rank(static_cast<size_t>(npes)), size(static_cast<size_t>(machines), 0);
+  for (int pe = 0; pe < npes; ++pe) rank[static_cast<size_t>(pe)] = size[static_cast<size_t>(machine[static_cast<size_t>(pe)])]++;
+  t->machine_rank = rank[static_cast<size_t>(my_pe)];
+  t->machine_size = size[static_cast<size_t>(machine[static_cast<size_t>(my_pe)])];
+  if (split > 1)
+    for (int pe = 0; pe < npes; ++pe) {
+      const int m = size[static_cast<size_t>(machine[static_cast<size_t>(pe)])];
+      key[static_cast<size_t>(pe)] += "#emulated" + std::to_string(rank[static_cast<size_t>(pe)] * split / m);
+    }
+  t->node_of = group(key, &t->n_nodes);
+  t->node_name = key[static_cast<size_t>(my_pe)];
   t->my_node = t->node_of[static_cast<size_t>(my_pe)];
   t->local_pes.clear();
   for (int pe = 0; pe < npes; ++pe)
@@ -53,8 +72,8 @@ Status build(int my_pe, const std::vector<NodeRecord>& rec, Topology* t) {
       t->local_pes.push_back(pe);
     }
   t->local_size = static_cast<int>(t->local_pes.size());
-  GSHMEM_DEBUG(Subsys::topo, "node %d of %d (%s), local rank %d of %d", t->my_node, t->n_nodes, t->node_name.c_str(),
-               t->local_rank, t->local_size);
+  GSHMEM_DEBUG(Subsys::topo, "node %d of %d (%s), local rank %d of %d, machine rank %d of %d", t->my_node, t->n_nodes,
+               t->node_name.c_str(), t->local_rank, t->local_size, t->machine_rank, t->machine_size);
   return Status::ok;
 }
 

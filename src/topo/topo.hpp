@@ -1,6 +1,8 @@
 // Which PEs share a node. A node is a (hostname, network namespace) pair: PEs in different
 // network namespaces cannot reach each other's abstract Unix sockets, so they are treated as
-// different nodes, which is also what the two-namespace multi-node tests rely on.
+// different nodes, which is also what the two-namespace multi-node tests rely on. A machine's PEs
+// may also be split into emulated nodes (GSHMEM_EMULATE_NODES): consecutive machine-local ranks,
+// which then reach each other only through the off-node transport, as on a cluster.
 // Pure: each PE describes itself (self_record), the caller gathers every PE's record (the
 // bootstrap's allgather) and build() computes the topology from them.
 #pragma once
@@ -19,6 +21,8 @@ struct Topology {
   int my_node = 0;
   int local_rank = 0;          // index of this PE among the PEs of its node
   int local_size = 1;
+  int machine_rank = 0;        // index among the PEs of its machine (GPU binding); local_rank unless emulated
+  int machine_size = 1;
   std::vector<int> node_of;    // per PE
   std::vector<int> local_pes;  // PEs on this node, ascending
   std::vector<int> pid_of;     // per PE
@@ -35,7 +39,7 @@ static_assert(sizeof(NodeRecord) == 200, "NodeRecord is a wire format");
 
 std::string node_identity();  // hostname + ":" + net namespace id
 NodeRecord self_record();
-// records[pe] for every PE of the job (records.size() PEs).
-Status build(int my_pe, const std::vector<NodeRecord>& records, Topology* out);
+// records[pe] for every PE of the job (records.size() PEs); split: emulated nodes per machine (1: none).
+Status build(int my_pe, const std::vector<NodeRecord>& records, int split, Topology* out);
 
 }  // namespace gshmem::topo

@@ -1,8 +1,9 @@
-// The one interface every transport implements: the tcp transport (sockets to each PE's server
-// thread), the ib transport (InfiniBand verbs) and the copy engine (same-node GPU segments through
-// the GPU's copy engines). Operations address (pe, segment, offset); the runtime builds one per-PE
-// route table over these (transport/routes.hpp) that host calls and the GPU proxy both use.
-// Transports include this, never each other.
+// The one interface every transport implements, and what a transport is handed when it is made.
+// Each transport lives in its own folder (transport/<name>/) and has one line in the transport
+// table (transport/table.cpp); core keeps the list of the transports a job uses, loops over it for
+// quiet, fence, heap extensions and finalize, and the route planner (core/route_plan.hpp) picks one
+// per PE by capability. Operations address (pe, segment, offset); host calls and the GPU proxy use
+// the same per-PE route table (transport/routes.hpp). Transports include this, never each other.
 //
 // Contract:
 // * put: src (host or GPU memory of this process) may be reused when put returns; the data is in
@@ -13,30 +14,100 @@
 //   and get started earlier to the same PE.
 // * amo (4 or 8 bytes, gshmem_amo_op with operands (a, b), device_host/ops.h): *old (host memory,
 //   may be null) holds the old value when amo returns; amo_nbi: *old (host or GPU memory) by the
-//   next quiet(). Atomic with the owner's own atomics on the word where the transport says so
-//   (tcp: the owner applies it; ib: docs/transport.md).
+//   next quiet(). Atomic with the owner's own atomics on the word (each transport's header says
+//   how).
 // * fence(): operations started after it to a PE are performed after those started before it to
-//   that PE. quiet(): every operation started so far has completed.
-// * A transport whose operations complete on their own (a copy engine) offers completion marks:
+//   that PE. quiet(): every operation started so far has completed; quiet(pe): those to pe.
+// * A transport whose operations complete on their own (caps().marks) offers completion marks:
 //   mark(token) says "everything started so far completes by token", marked_done() returns the
 //   largest token whose operations have all completed (non-decreasing); the GPU proxy publishes
 //   that instead of blocking in quiet() while triggers keep arriving.
-// * Errors come back as a Status, with error() naming the PE, the operation and the values; the
-//   caller ends the job (common/fatal) or reports it.
+// * Collective calls (the factory in the table, extend, finalize) are made by every PE of the job
+//   once any PE uses the transport, also by PEs with no peer on it.
+// * Errors are values: every call returns a Result naming the transport, the PE, the operation and
+//   the values; the caller reports it or ends the job. A transport never ends the process itself,
+//   except from a thread of its own that has no caller to return to (it names the PE then).
 #pragma once
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <string>
+#include <vector>
 
+#include "bootstrap/bootstrap.hpp"
+#include "common/config.hpp"
 #include "common/status.hpp"
 #include "gshmem/device_host/ops.h"
 #include "gshmem/device_host/trigger.h"
+#include "mem/local_memory.hpp"
+
+namespace gshmem::mem {
+class DeviceOps;
+}
 
 namespace gshmem::transport {
 
 // host segment (control block + host heap), globals, GPU segment (device control block + device heap)
 enum class Seg : uint8_t { host = GSHMEM_TRIG_SEG_HOST, data = GSHMEM_TRIG_SEG_DATA, device = GSHMEM_TRIG_SEG_DEVICE };
 constexpr int kSegments = 3;
+
+// The outcome of a transport call: ok, or a status with a message that names what failed.
+class [[nodiscard]] Result {
+ public:
+  Result() = default;
+  static Result fail(Status st, std::string what) {
+    Result r;
+    r.st_ = st == Status::ok ? Status::internal_error : st;
+    r.what_ = std::move(what);
+    return r;
+  }
+  bool ok() const { return st_ == Status::ok; }
+  Status status() const { return st_; }
+  const std::string& what() const { return what_; }
+
+ private:
+  Status st_ = Status::ok;
+  std::string what_;
+};
+
+#define GSHMEM_TRY(expr)                        \
+  do {                                          \
+    ::gshmem::transport::Result gshmem_r_ = (expr); \
+    if (!gshmem_r_.ok()) return gshmem_r_;      \
+  } while (0)
+
+// What a transport can do; the route planner ranks the transports that reach a PE by these.
+struct Caps {
+  bool off_node = false;        // reaches PEs on other nodes
+  bool same_node_only = false;  // reaches only PEs whose GPU segment is mapped here (the copy engine)
+  bool device_memory = false;   // reaches peers' GPU segments (Seg::device)
+  bool device_atomics = false;  // applies atomics to peers' GPU memory in the engine (else the owner does)
+  bool marks = false;           // asynchronous completion marks
+};
+
+// One of this PE's memory regions that peers address by (seg, offset from base).
+struct Segment {
+  Seg seg;
+  void* base;
+  size_t len;
+  bool device;  // GPU memory
+};
+
+// What a transport is made with (core fills it; a transport takes what it needs).
+struct Env {
+  boot::Bootstrap* boot = nullptr;
+  const Config* cfg = nullptr;
+  int my_pe = 0;
+  int npes = 1;
+  std::vector<Segment> segments;  // this PE's
+  mem::LocalMemory* mem = nullptr;  // touching this PE's GPU memory (null on CPU PEs)
+  std::function<void()> thread_setup;  // run first on a transport's own threads (makes the GPU current)
+  // GPU PEs with the proxy:
+  mem::DeviceOps* ops = nullptr;
+  std::function<uint64_t(int)> mapped_device_segment;  // pe -> its GPU segment's address here (0: not mapped)
+  std::function<uint64_t()> device_segment_bytes;      // the GPU segment's current size
+  uint64_t completion_word = 0;  // the GPU-memory word the proxy's producers poll (device address)
+};
 
 // The value a word holds after op is applied to old (for transports that emulate an operation
 // with compare-and-swap). Bitwise and arithmetic wrap at the operand width the caller masks to.
@@ -58,39 +129,53 @@ class Transport {
  public:
   virtual ~Transport() = default;
   virtual const char* name() const = 0;
+  virtual Caps caps() const = 0;
+  // Whether operations to pe can go through this transport (it was connected to pe).
+  virtual bool reaches(int pe) const = 0;
 
-  virtual Status put(int pe, Seg seg, uint64_t off, const void* src, size_t n) = 0;
-  virtual Status put_nbi(int pe, Seg seg, uint64_t off, const void* src, size_t n) { return put(pe, seg, off, src, n); }
-  virtual Status get(int pe, Seg seg, uint64_t off, void* dst, size_t n) = 0;
-  virtual Status get_nbi(int pe, Seg seg, uint64_t off, void* dst, size_t n) { return get(pe, seg, off, dst, n); }
-  virtual Status signal(int pe, Seg seg, uint64_t off, uint64_t value, int sig_op) = 0;
-  virtual Status amo(int pe, Seg seg, uint64_t off, gshmem_amo_op op, size_t bytes, uint64_t a, uint64_t b,
+  virtual Result put(int pe, Seg seg, uint64_t off, const void* src, size_t n) = 0;
+  virtual Result put_nbi(int pe, Seg seg, uint64_t off, const void* src, size_t n) { return put(pe, seg, off, src, n); }
+  virtual Result get(int pe, Seg seg, uint64_t off, void* dst, size_t n) = 0;
+  virtual Result get_nbi(int pe, Seg seg, uint64_t off, void* dst, size_t n) { return get(pe, seg, off, dst, n); }
+  virtual Result signal(int pe, Seg seg, uint64_t off, uint64_t value, int sig_op) = 0;
+  virtual Result amo(int pe, Seg seg, uint64_t off, gshmem_amo_op op, size_t bytes, uint64_t a, uint64_t b,
                      uint64_t* old) = 0;
-  virtual Status amo_nbi(int pe, Seg seg, uint64_t off, gshmem_amo_op op, size_t bytes, uint64_t a, uint64_t b,
+  virtual Result amo_nbi(int pe, Seg seg, uint64_t off, gshmem_amo_op op, size_t bytes, uint64_t a, uint64_t b,
                          uint64_t* old) = 0;
-  virtual Status fence() = 0;
-  virtual Status quiet() = 0;
-  // Every operation started so far to pe has completed (the default waits for all of them).
-  virtual Status quiet(int pe) {
+  virtual Result fence() = 0;
+  virtual Result quiet() = 0;
+  virtual Result quiet(int pe) {
     (void)pe;
     return quiet();
   }
 
-  virtual bool has_marks() const { return false; }
-  virtual Status mark(uint64_t token) {
+  // Completion marks (caps().marks).
+  virtual Result mark(uint64_t token) {
     (void)token;
     return quiet();
   }
   virtual uint64_t marked_done() { return 0; }
 
-  const std::string& error() const { return err_; }
-
- protected:
-  Status fail(std::string msg, Status st = Status::system_error) {
-    err_ = std::move(msg);
-    return st;
+  // Collective: segment seg of every PE gained [off, off + len) at base on this PE (the device
+  // heap grew, or a buffer joined it; the same off and len on every PE). Peers may target it once
+  // every PE has returned.
+  virtual Result extend(Seg seg, uint64_t off, void* base, size_t len) {
+    (void)seg, (void)off, (void)base, (void)len;
+    return {};
   }
-  std::string err_;
+  // Every PE, once no PE targets [off, off + len) of seg any more (it is being unmapped).
+  virtual void drop(Seg seg, uint64_t off, size_t len) { (void)seg, (void)off, (void)len; }
+  // A user buffer as the local side of transfers (shmemx_buffer_register): registered once instead
+  // of at each transfer, where the engine has registration. *token names it for unregister_buffer.
+  virtual Result register_buffer(void* base, size_t len, bool device, uint64_t* token) {
+    (void)base, (void)len, (void)device;
+    *token = 0;
+    return {};
+  }
+  virtual void unregister_buffer(uint64_t token) { (void)token; }
+
+  // Collective, after a job-wide barrier that follows the last operation: connections close.
+  virtual Result finalize() { return {}; }
 };
 
 }  // namespace gshmem::transport

@@ -13,6 +13,8 @@
 #include "proxy/fifo.hpp"
 
 using namespace gshmem;
+using gshmem::transport::Caps;
+using gshmem::transport::Result;
 using gshmem::transport::Seg;
 
 namespace {
@@ -21,36 +23,38 @@ constexpr int kPes = 4;
 class Checker final : public transport::Transport {
  public:
   const char* name() const override { return "fuzz"; }
-  Status put(int pe, Seg s, uint64_t, const void* src, size_t n) override {
+  Caps caps() const override { return {}; }
+  bool reaches(int) const override { return true; }
+  Result put(int pe, Seg s, uint64_t, const void* src, size_t n) override {
     check(pe, s);
     if (n > GSHMEM_TRIG_INLINE_MAX) abort();  // only inline puts come here: the data is the slot
     unsigned char copy[GSHMEM_TRIG_INLINE_MAX];
     memcpy(copy, src, n);
-    return Status::ok;
+    return {};
   }
-  Status put_nbi(int pe, Seg s, uint64_t, const void*, size_t) override { return check(pe, s); }
-  Status get(int pe, Seg s, uint64_t, void*, size_t) override { return check(pe, s); }
-  Status get_nbi(int pe, Seg s, uint64_t, void*, size_t) override { return check(pe, s); }
-  Status signal(int pe, Seg s, uint64_t, uint64_t, int op) override {
+  Result put_nbi(int pe, Seg s, uint64_t, const void*, size_t) override { return check(pe, s); }
+  Result get(int pe, Seg s, uint64_t, void*, size_t) override { return check(pe, s); }
+  Result get_nbi(int pe, Seg s, uint64_t, void*, size_t) override { return check(pe, s); }
+  Result signal(int pe, Seg s, uint64_t, uint64_t, int op) override {
     if (op != SHMEM_SIGNAL_SET && op != SHMEM_SIGNAL_ADD) abort();
     return check(pe, s);
   }
-  Status amo(int pe, Seg s, uint64_t, gshmem_amo_op op, size_t bytes, uint64_t, uint64_t, uint64_t*) override {
+  Result amo(int pe, Seg s, uint64_t, gshmem_amo_op op, size_t bytes, uint64_t, uint64_t, uint64_t*) override {
     if ((bytes != 4 && bytes != 8) || static_cast<unsigned>(op) >= GSHMEM_AMO_NOPS) abort();
     return check(pe, s);
   }
-  Status amo_nbi(int pe, Seg s, uint64_t off, gshmem_amo_op op, size_t bytes, uint64_t a, uint64_t b,
+  Result amo_nbi(int pe, Seg s, uint64_t off, gshmem_amo_op op, size_t bytes, uint64_t a, uint64_t b,
                  uint64_t* old) override {
     return amo(pe, s, off, op, bytes, a, b, old);
   }
-  Status fence() override { return Status::ok; }
-  Status quiet() override { return Status::ok; }
+  Result fence() override { return {}; }
+  Result quiet() override { return {}; }
 
  private:
-  Status check(int pe, Seg s) {
+  Result check(int pe, Seg s) {
     if (pe < 1 || pe >= kPes || pe == 2) abort();  // pe 0 and 2 are not routed through the proxy
     if (static_cast<int>(s) < 0 || static_cast<int>(s) >= transport::kSegments) abort();
-    return Status::ok;
+    return {};
   }
 };
 }  // namespace

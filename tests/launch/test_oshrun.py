@@ -61,13 +61,15 @@ check("a wait on a dead PE ends with a message naming it",
       re.search(r"pe 1 exited or died|pe 0 \(bootstrap root\)", r.stderr) is not None and r.returncode != 0,
       f"rc={r.returncode}\n{r.stderr}")
 
-# The same through the tcp transport: the dead peer is named (by the bootstrap or the transport).
-r = run([oshrun, "-np", "2", "sh", "-c",
-         f'{prog} kill:1:9 & wait $!; s=$?; [ "$GSHMEM_BOOTSTRAP_RANK" = 1 ] && exit 0; exit $s'],
-        env={"GSHMEM_FORCE_PROXY": "1"}, timeout=60)
-check("proxy path: a dead peer ends the job with a message naming it",
-      re.search(r"pe 1 exited or died|connection to pe 1 lost|pe 0 \(bootstrap root\)", r.stderr) is not None
-      and r.returncode != 0, f"rc={r.returncode}\n{r.stderr}")
+# The same through the off-node transport (ucx, and tcp): the dead peer is named (by the bootstrap
+# or the transport).
+for tr in ("ucx", "tcp"):
+    r = run([oshrun, "-np", "2", "sh", "-c",
+             f'{prog} kill:1:9 & wait $!; s=$?; [ "$GSHMEM_BOOTSTRAP_RANK" = 1 ] && exit 0; exit $s'],
+            env={"GSHMEM_FORCE_PROXY": "1", "GSHMEM_TRANSPORT": tr}, timeout=60)
+    check(f"proxy path ({tr}): a dead peer ends the job with a message naming it",
+          re.search(r"pe 1 exited or died|connection to pe 1 lost|pe 1 is unreachable or died|pe 0 \(bootstrap root\)",
+                    r.stderr) is not None and r.returncode != 0, f"rc={r.returncode}\n{r.stderr}")
 
 p = subprocess.Popen([oshrun, "-np", "4", prog, "hang"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
 time.sleep(1.5)

@@ -74,7 +74,9 @@ const CfgRow& row(const char* name) {
 TEST(Config, EnumValuesAreCheckedAtLoad) {
   std::string why;
   EXPECT_TRUE(config_check_value(row("GSHMEM_HEAP_KIND"), "device", &why));
-  EXPECT_TRUE(config_check_value(row("GSHMEM_PROXY_ENGINE"), "IB", &why));  // ignoring case
+  EXPECT_TRUE(config_check_value(row("GSHMEM_PROXY_ENGINE"), "UCX", &why));  // ignoring case
+  EXPECT_FALSE(config_check_value(row("GSHMEM_TRANSPORT"), "ib", &why));
+  EXPECT_EQ(why, "is not one of auto, ucx or tcp");
   EXPECT_FALSE(config_check_value(row("GSHMEM_HEAP_KIND"), "gpu", &why));
   EXPECT_EQ(why, "is not one of auto, device or host");
   EXPECT_FALSE(config_check_value(row("GSHMEM_BOOTSTRAP"), "", &why));

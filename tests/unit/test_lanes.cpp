@@ -1,4 +1,4 @@
-// The copy-engine proxy's lane plan (src/transport/lanes.hpp) run on simulated streams: each lane is a
+// The copy-engine proxy's lane plan (src/transport/copy_engine/lanes.hpp) run on simulated streams: each lane is a
 // queue whose head runs when a random scheduler picks it (a wait item only once the lane it waits
 // for has finished everything enqueued before the wait was). Random operation mixes with random
 // fences, 1 to 5 lanes, 3 PEs. Checked on every run: a GET/SIGNAL/AMO ("ordered") ran after every
@@ -12,8 +12,8 @@
 #include <random>
 #include <vector>
 
-#include "transport/lanes.hpp"
-#include "transport/merge.hpp"
+#include "transport/copy_engine/lanes.hpp"
+#include "transport/copy_engine/merge.hpp"
 
 namespace {
 using gshmem::transport::LanePlan;
@@ -156,7 +156,7 @@ TEST(LanePlan, RoundRobinAndClamp) {
   EXPECT_EQ(LanePlan(1, 99).lanes(), LanePlan::kMaxLanes);
 }
 
-// merge_copies (src/transport/merge.hpp): every byte of every input copy is copied exactly once by
+// merge_copies (src/transport/copy_engine/merge.hpp): every byte of every input copy is copied exactly once by
 // the output (as a multiset of (destination, source) byte pairs), outputs are whole ranges, and a
 // shuffled block-scoped transfer (adjacent chunks) becomes one copy per repetition.
 TEST(MergeCopies, KeepsEveryByteOnceAndJoinsAdjacentChunks) {

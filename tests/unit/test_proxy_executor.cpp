@@ -26,6 +26,8 @@ constexpr size_t kSegBytes = 1 << 20;
 constexpr uint64_t kInlineOff = 512 * 1024;  // inline puts: 256 bytes per producer
 
 using gshmem::Status;
+using gshmem::transport::Caps;
+using gshmem::transport::Result;
 using gshmem::transport::Seg;
 using gshmem::transport::Transport;
 
@@ -35,56 +37,58 @@ class DeferredTransport : public Transport {
  public:
   explicit DeferredTransport(std::vector<std::vector<unsigned char>>& seg) : seg_(seg) {}
   const char* name() const override { return "deferred"; }
-  Status put_nbi(int pe, Seg, uint64_t off, const void* src, size_t n) override {
+  Caps caps() const override { return {}; }
+  bool reaches(int) const override { return true; }
+  Result put_nbi(int pe, Seg, uint64_t off, const void* src, size_t n) override {
     check(pe, off, n);
     pending_.push_back([=, this] { memcpy(seg_[pe].data() + off, src, n); });
-    return Status::ok;
+    return {};
   }
   // The blocking form the executor uses for inline data: copied now, performed later.
-  Status put(int pe, Seg, uint64_t off, const void* data, size_t n) override {
+  Result put(int pe, Seg, uint64_t off, const void* data, size_t n) override {
     check(pe, off, n);
     std::array<unsigned char, 16> v{};
     memcpy(v.data(), data, n);  // the trigger's slot is reused once this returns
     pending_.push_back([=, this] { memcpy(seg_[pe].data() + off, v.data(), n); });
-    return Status::ok;
+    return {};
   }
-  Status get_nbi(int pe, Seg, uint64_t off, void* dst, size_t n) override {
+  Result get_nbi(int pe, Seg, uint64_t off, void* dst, size_t n) override {
     check(pe, off, n);
     pending_.push_back([=, this] { memcpy(dst, seg_[pe].data() + off, n); });
-    return Status::ok;
+    return {};
   }
-  Status get(int pe, Seg s, uint64_t off, void* dst, size_t n) override {
-    get_nbi(pe, s, off, dst, n);
+  Result get(int pe, Seg s, uint64_t off, void* dst, size_t n) override {
+    (void)get_nbi(pe, s, off, dst, n);
     return quiet();
   }
-  Status signal(int pe, Seg, uint64_t off, uint64_t v, int op) override {
+  Result signal(int pe, Seg, uint64_t off, uint64_t v, int op) override {
     check(pe, off, 8);
     pending_.push_back([=, this] {
       std::atomic_ref<uint64_t> w(*reinterpret_cast<uint64_t*>(seg_[pe].data() + off));
       if (op == SHMEM_SIGNAL_ADD) w.fetch_add(v);
       else w.store(v);
     });
-    return Status::ok;
+    return {};
   }
-  Status amo_nbi(int pe, Seg, uint64_t off, gshmem_amo_op op, size_t bytes, uint64_t a, uint64_t b,
+  Result amo_nbi(int pe, Seg, uint64_t off, gshmem_amo_op op, size_t bytes, uint64_t a, uint64_t b,
                  uint64_t* old) override {
     check(pe, off, bytes);
     pending_.push_back([=, this] {
       if (bytes == 8) *write_old(old) = apply<uint64_t>(pe, off, op, a, b);
       else *write_old(old) = apply<uint32_t>(pe, off, op, static_cast<uint32_t>(a), static_cast<uint32_t>(b));
     });
-    return Status::ok;
+    return {};
   }
-  Status amo(int pe, Seg s, uint64_t off, gshmem_amo_op op, size_t bytes, uint64_t a, uint64_t b, uint64_t* old) override {
-    amo_nbi(pe, s, off, op, bytes, a, b, old);
+  Result amo(int pe, Seg s, uint64_t off, gshmem_amo_op op, size_t bytes, uint64_t a, uint64_t b, uint64_t* old) override {
+    (void)amo_nbi(pe, s, off, op, bytes, a, b, old);
     return quiet();
   }
-  Status fence() override { return Status::ok; }
-  Status quiet() override {
+  Result fence() override { return {}; }
+  Result quiet() override {
     for (auto& f : pending_) f();
     pending_.clear();
     ++flushes;
-    return Status::ok;
+    return {};
   }
   uint64_t flushes = 0;
 
@@ -248,29 +252,34 @@ struct Recorder : Transport {
   uint64_t done = 0;
   Recorder(std::string& l, char t) : log(l), tag(t) {}
   const char* name() const override { return "recorder"; }
-  Status put(int pe, Seg, uint64_t, const void*, size_t) override { return note("I", pe); }
-  Status put_nbi(int pe, Seg, uint64_t, const void*, size_t) override { return note("", pe); }
-  Status get(int pe, Seg, uint64_t, void*, size_t) override { return note("g", pe); }
-  Status get_nbi(int pe, Seg, uint64_t, void*, size_t) override { return note("G", pe); }
-  Status signal(int pe, Seg, uint64_t, uint64_t, int) override { return note("S", pe); }
-  Status amo(int pe, Seg, uint64_t, gshmem_amo_op, size_t, uint64_t, uint64_t, uint64_t*) override { return note("a", pe); }
-  Status amo_nbi(int pe, Seg, uint64_t, gshmem_amo_op, size_t, uint64_t, uint64_t, uint64_t*) override {
+  Result put(int pe, Seg, uint64_t, const void*, size_t) override { return note("I", pe); }
+  Result put_nbi(int pe, Seg, uint64_t, const void*, size_t) override { return note("", pe); }
+  Result get(int pe, Seg, uint64_t, void*, size_t) override { return note("g", pe); }
+  Result get_nbi(int pe, Seg, uint64_t, void*, size_t) override { return note("G", pe); }
+  Result signal(int pe, Seg, uint64_t, uint64_t, int) override { return note("S", pe); }
+  Result amo(int pe, Seg, uint64_t, gshmem_amo_op, size_t, uint64_t, uint64_t, uint64_t*) override { return note("a", pe); }
+  Result amo_nbi(int pe, Seg, uint64_t, gshmem_amo_op, size_t, uint64_t, uint64_t, uint64_t*) override {
     return note("A", pe);
   }
-  Status fence() override {
+  Result fence() override {
     log += std::string("|") + tag;
-    return Status::ok;
+    return {};
   }
-  Status quiet() override { return Status::ok; }
-  bool has_marks() const override { return marks; }
-  Status mark(uint64_t token) override {
+  Result quiet() override { return {}; }
+  Caps caps() const override {
+    Caps c;
+    c.marks = marks;
+    return c;
+  }
+  bool reaches(int) const override { return true; }
+  Result mark(uint64_t token) override {
     log += std::string("m") + tag + std::to_string(token);
-    return Status::ok;
+    return {};
   }
   uint64_t marked_done() override { return done; }
-  Status note(const char* what, int pe) {
+  Result note(const char* what, int pe) {
     log += tag + std::string(what) + std::to_string(pe);
-    return Status::ok;
+    return {};
   }
 };
 

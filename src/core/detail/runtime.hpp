@@ -19,10 +19,8 @@
 #include "proxy/gpu_proxy.hpp"
 #include "team/team.hpp"
 #include "topo/topo.hpp"
-#include "transport/copy_engine.hpp"
-#include "transport/ib_transport.hpp"
 #include "transport/routes.hpp"
-#include "transport/tcp.hpp"
+#include "transport/transport.hpp"
 
 namespace gshmem::core {
 
@@ -43,16 +41,19 @@ struct Runtime {
   heap::SymmetricHeap heap;
   team::Teams teams;
   transport::Routes routes;  // per PE; host calls and the GPU proxy both use it
-  std::unique_ptr<transport::Tcp> tcp;
-#if GSHMEM_HAVE_IBVERBS
-  std::unique_ptr<transport::ib::IbTransport> ib;
-#endif
+  // The transports this job made, in the table's order (transport/table.hpp). Off-node ones are
+  // made on every PE (collectively) and serve host calls and the proxy; a same-node one (the copy
+  // engine) serves only the proxy thread, which quiets it.
+  struct Held {
+    std::unique_ptr<transport::Transport> t;
+    bool collective;
+  };
+  std::vector<Held> transports;
 #if GSHMEM_HAVE_CUDA
   std::unique_ptr<mem::GpuContext> gpu;          // GPU PEs (device heap kind)
   uint64_t error_rec = 0;                        // device address of the device error record (mem/device_errors.hpp)
   std::unique_ptr<mem::DeviceOps> ops;           // host-side operations on GPU memory
   std::unique_ptr<mem::GpuLocalMemory> local;    // the transports' access to this PE's GPU memory
-  std::unique_ptr<transport::CopyEngine> ce;     // proxied same-node peers (GSHMEM_FORCE_PROXY)
   std::unique_ptr<proxy::GpuProxy> proxy;        // GPU PEs with peers reached through the proxy
 #endif
   coll::Env coll_env;  // what the collectives module is handed (coll/env.hpp)
@@ -84,9 +85,9 @@ inline Runtime& rt(const char* call) {
   return *g_rt;
 }
 
-// Ends the job naming call when st is not ok, with the transport's message.
-inline void check_transport(const char* call, transport::Transport& t, Status st) {
-  if (__builtin_expect(st != Status::ok, 0)) fatal(call, "%s", t.error().c_str());
+// Ends the job naming call when a transport call failed, with the transport's message.
+inline void check_transport(const char* call, const transport::Result& res) {
+  if (__builtin_expect(!res.ok(), 0)) fatal(call, "%s", res.what().c_str());
 }
 
 // init with an explicit unique-id bootstrap (uid) or from the environment (nullptr).
@@ -96,11 +97,11 @@ void init_runtime(const char* call, int requested_thread, int* provided, const b
 void republish_device_state(Runtime& r);
 
 // Collective (every PE, after the device heap gained [heap_off, heap_off + len) on every PE: a
-// growth or an adopted buffer): registers the new part with the ib transport, when there is one,
-// so peers on other nodes reach it; ends the job naming call when this or another PE cannot.
-void ib_extend(const char* call, Runtime& r, size_t heap_off, size_t len);
-// Every PE, once no PE targets [heap_off, heap_off + len) any more (it is being unmapped): drops
-// that part's ib registrations.
-void ib_drop(Runtime& r, size_t heap_off, size_t len);
+// growth or an adopted buffer): every transport learns the new part (transport::Transport::extend),
+// so peers on other nodes reach it; ends the job naming call when one cannot.
+void transports_extend(const char* call, Runtime& r, size_t heap_off, size_t len);
+// Every PE, once no PE targets [heap_off, heap_off + len) any more (it is being unmapped): the
+// transports forget that part.
+void transports_drop(Runtime& r, size_t heap_off, size_t len);
 
 }  // namespace gshmem::core

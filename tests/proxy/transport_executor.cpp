@@ -1,10 +1,10 @@
-// The proxy executor over the real tcp transport between PEs (run with GSHMEM_FORCE_PROXY=1, or
-// on two "nodes"): every PE runs a FIFO + executor + TcpEngine, and host threads push triggers
+// The proxy executor over the job's real off-node transport (ucx or tcp, GSHMEM_TRANSPORT) between
+// PEs (run with GSHMEM_FORCE_PROXY=1, or on two "nodes"): every PE runs a FIFO + executor, and host threads push triggers
 // that put fresh payloads into the heap of the PE n/2 away (behind the transport in both set-ups)
 // with a SIGNAL ADD after each, fetch-add a counter on PE 0 (directly where PE 0 is mapped), and
 // get data back. Checks after quiets and barriers: the neighbour's data,
 // the exact signal count, distinct fetch-add results across all PEs (0 .. N-1). Exits 77 when
-// the job has no tcp transport.
+// no PE is reached through a transport.
 #include <shmem.h>
 
 #include <algorithm>
@@ -40,8 +40,10 @@ int g_fail = 0;
 int main() {
   shmem_init();
   const int me = shmem_my_pe(), n = shmem_n_pes(), right = (me + n / 2) % n, left = (me + n - n / 2) % n;
-  if (!gshmem::core::g_rt->tcp || n < 2) {
-    if (me == 0) printf("no tcp transport in this job (set GSHMEM_FORCE_PROXY=1); skipping\n");
+  bool any = false;
+  for (const auto& x : gshmem::core::g_rt->routes) any = any || x.transport != nullptr;
+  if (!any || n < 2) {
+    if (me == 0) printf("no PE is reached through a transport in this job (set GSHMEM_FORCE_PROXY=1); skipping\n");
     shmem_finalize();
     return 77;
   }

@@ -1,4 +1,4 @@
-#include "transport/tcp.hpp"
+#include "transport/tcp/tcp.hpp"
 
 #include <arpa/inet.h>
 #include <fcntl.h>
@@ -19,6 +19,7 @@
 #include "bootstrap/uid.hpp"
 #include "common/fatal.hpp"
 #include "common/log.hpp"
+#include "transport/host_amo.hpp"
 
 namespace gshmem::transport {
 namespace {
@@ -99,25 +100,6 @@ bool deliver_host_put(int fd, char* dst, uint64_t len) {
   if (!read_all(fd, dst, len)) return false;
   std::atomic_thread_fence(std::memory_order_release);
   return true;
-}
-
-// The owner applies a remote atomic to its own memory (so it is atomic with its local atomics).
-// Kept out of line: inlined into Impl::serve, GCC 12.2 -O2 dropped the operand of the 32- and
-// 64-bit fetch_and (a CAS loop storing the old value back); the mp amo suite under
-// GSHMEM_FORCE_PROXY=1 catches a regression.
-template <typename T>
-__attribute__((noinline)) T apply(T* p, gshmem_amo_op op, T a, T b) {
-  std::atomic_ref<T> x(*p);
-  switch (op) {
-    case GSHMEM_AMO_FETCH: return x.load();
-    case GSHMEM_AMO_SET: x.store(a); return a;
-    case GSHMEM_AMO_SWAP: return x.exchange(a);
-    case GSHMEM_AMO_CSWAP: x.compare_exchange_strong(a, b); return a;  // a becomes the old value
-    case GSHMEM_AMO_ADD: return x.fetch_add(a);
-    case GSHMEM_AMO_AND: return x.fetch_and(a);
-    case GSHMEM_AMO_OR: return x.fetch_or(a);
-    default: return x.fetch_xor(a);  // GSHMEM_AMO_XOR (checked when the request arrived)
-  }
 }
 
 struct Addr {
@@ -227,10 +209,8 @@ struct Tcp::Impl {
             Rep rep{0, 0};
             if (device(p))
               rep.value = mem->amo(p, op, r.size, r.a, r.b);
-            else if (r.size == 4)
-              rep.value = apply(reinterpret_cast<uint32_t*>(p), op, static_cast<uint32_t>(r.a), static_cast<uint32_t>(r.b));
             else
-              rep.value = apply(reinterpret_cast<uint64_t*>(p), op, r.a, r.b);
+              rep.value = host_amo(p, op, r.size, r.a, r.b);  // the owner's: atomic with its own atomics
             if (!write_all(c, &rep, sizeof rep)) lost(r.from, "an atomic");
             break;
           }
@@ -266,26 +246,33 @@ struct Tcp::Impl {
   int conn(int pe) const { return pe >= 0 && pe < npes ? out[static_cast<size_t>(pe)] : -1; }
 };
 
-Status Tcp::create(boot::Bootstrap& b, const std::vector<int>& remote, const std::vector<char*>& bases,
-                   const std::vector<size_t>& sizes, const std::string& ifname, mem::LocalMemory* mem,
-                   std::unique_ptr<Tcp>* outp) {
+Result Tcp::create(boot::Bootstrap& b, const std::vector<int>& remote, const std::vector<Segment>& segs,
+                   const std::string& ifname, mem::LocalMemory* mem, std::unique_ptr<Tcp>* outp) {
   auto t = std::unique_ptr<Tcp>(new Tcp);
   t->impl_ = std::make_unique<Impl>();
   Impl& m = *t->impl_;
   m.me = b.rank();
   m.npes = b.size();
-  m.bases = bases;
-  m.sizes = sizes;
+  m.bases.assign(kSegments, nullptr);
+  m.sizes.assign(kSegments, 0);
+  for (const Segment& s : segs) {
+    m.bases[static_cast<size_t>(s.seg)] = static_cast<char*>(s.base);
+    m.sizes[static_cast<size_t>(s.seg)] = s.len;
+  }
   m.mem = mem;
   m.out.assign(static_cast<size_t>(m.npes), -1);
   m.dirty.assign(static_cast<size_t>(m.npes), 0);
   for (int i = 0; i < m.npes; ++i) m.out_mu.push_back(std::make_unique<std::mutex>());
+  const auto failed = [](const char* what, Status st) {
+    return Result::fail(st, std::string("tcp transport: ") + what + " (" + status_name(st) + ")");
+  };
   boot::UniqueId id;
-  GSHMEM_CHECK(boot::uid_create_listener(false, ifname, &id, &m.listen_fd));
+  Status st = boot::uid_create_listener(false, ifname, &id, &m.listen_fd);
+  if (st != Status::ok) return failed("cannot listen (GSHMEM_BOOTSTRAP_IFNAME)", st);
   std::vector<Addr> addrs(static_cast<size_t>(m.npes));
   addrs[static_cast<size_t>(m.me)] = {id.ip_be, id.port, 0};
-  GSHMEM_CHECK(b.allgather(addrs.data(), sizeof(Addr)));
-  if (pipe2(m.wake, O_CLOEXEC) != 0) return Status::system_error;
+  if ((st = b.allgather(addrs.data(), sizeof(Addr))) != Status::ok) return failed("bootstrap allgather failed", st);
+  if (pipe2(m.wake, O_CLOEXEC) != 0) return failed("pipe2 failed", Status::system_error);
   m.proxy = std::thread([&m] { m.serve(); });
   for (int pe : remote) {
     sockaddr_in sa{};
@@ -296,31 +283,54 @@ Status Tcp::create(boot::Bootstrap& b, const std::vector<int>& remote, const std
     if (fd < 0 || connect(fd, reinterpret_cast<sockaddr*>(&sa), sizeof sa) != 0) {
       char ip[INET_ADDRSTRLEN];
       inet_ntop(AF_INET, &sa.sin_addr, ip, sizeof ip);
-      GSHMEM_WARN(Subsys::transport, "tcp transport: cannot connect to pe %d at %s:%u: %s (GSHMEM_BOOTSTRAP_IFNAME)",
-                  pe, ip, addrs[static_cast<size_t>(pe)].port, strerror(errno));
+      char msg[256];
+      snprintf(msg, sizeof msg, "tcp transport: cannot connect to pe %d at %s:%u: %s (GSHMEM_BOOTSTRAP_IFNAME)", pe,
+               ip, addrs[static_cast<size_t>(pe)].port, strerror(errno));
       if (fd >= 0) close(fd);
-      return Status::system_error;
+      return Result::fail(Status::system_error, msg);
     }
     int one = 1;
     setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
     m.out[static_cast<size_t>(pe)] = fd;
   }
-  GSHMEM_CHECK(b.barrier());
+  if ((st = b.barrier()) != Status::ok) return failed("bootstrap barrier failed", st);
   GSHMEM_INFO(Subsys::transport, "tcp transport: proxy on port %u, %zu remote PEs", id.port, remote.size());
   *outp = std::move(t);
-  return Status::ok;
+  return {};
 }
 
-void Tcp::set_segment(Seg seg, char* base, size_t size) {
+Caps Tcp::caps() const {
+  Caps c;
+  c.off_node = true;
+  c.device_memory = true;  // staged through host buffers at both ends
+  return c;
+}
+
+bool Tcp::reaches(int pe) const { return impl_->conn(pe) >= 0; }
+
+Result Tcp::extend(Seg seg, uint64_t off, void* base, size_t len) {
   Impl& m = *impl_;
   std::lock_guard<std::mutex> lock(m.seg_mu);
   const size_t s = static_cast<size_t>(seg);
-  if (m.bases.size() <= s) {
-    m.bases.resize(s + 1, nullptr);
-    m.sizes.resize(s + 1, 0);
-  }
-  m.bases[s] = base;
-  m.sizes[s] = size;
+  if (!m.bases[s]) m.bases[s] = static_cast<char*>(base) - off;
+  if (off + len > m.sizes[s]) m.sizes[s] = off + len;
+  return {};
+}
+
+Probe tcp_probe(const Config& cfg, bool gpu) {
+  (void)cfg, (void)gpu;
+  Probe p;
+  p.state = Probe::State::usable;
+  p.caps.off_node = true;
+  p.caps.device_memory = true;
+  return p;
+}
+
+Result tcp_create(Env& env, const std::vector<int>& peers, std::unique_ptr<Transport>* out) {
+  std::unique_ptr<Tcp> t;
+  GSHMEM_TRY(Tcp::create(*env.boot, peers, env.segments, env.cfg->GSHMEM_BOOTSTRAP_IFNAME, env.mem, &t));
+  *out = std::move(t);
+  return {};
 }
 
 namespace {
@@ -329,16 +339,17 @@ thread_local std::vector<char> t_stage;  // a sending thread's staging buffer fo
 
 #define GSHMEM_TCP_CONN(pe, what)                                                                 \
   const int c = m.conn(pe);                                                                       \
-  if (c < 0) return fail("tcp transport: " what " to pe " + std::to_string(pe) + ": no connection to that PE", \
-                         Status::invalid_argument)
+  if (c < 0)                                                                                      \
+  return Result::fail(Status::invalid_argument,                                                   \
+                      "tcp transport: " what " to pe " + std::to_string(pe) + ": no connection to that PE")
 #define GSHMEM_TCP_PE(pe, what)                                                                   \
   if (pe < 0 || pe >= m.npes)                                                                     \
-  return fail("tcp transport: " what " to pe " + std::to_string(pe) + ", which is not in the job", \
-              Status::invalid_argument)
+  return Result::fail(Status::invalid_argument,                                                   \
+                      "tcp transport: " what " to pe " + std::to_string(pe) + ", which is not in the job")
 #define GSHMEM_TCP_LOST(pe, what) \
-  fail("tcp transport: connection to pe " + std::to_string(pe) + " lost during " what, Status::peer_failed)
+  Result::fail(Status::peer_failed, "tcp transport: connection to pe " + std::to_string(pe) + " lost during " what)
 
-Status Tcp::put(int pe, Seg seg, uint64_t off, const void* src, size_t n) {
+Result Tcp::put(int pe, Seg seg, uint64_t off, const void* src, size_t n) {
   Impl& m = *impl_;
   if (m.device(src)) {
     t_stage.resize(n);
@@ -351,10 +362,10 @@ Status Tcp::put(int pe, Seg seg, uint64_t off, const void* src, size_t n) {
   Req r = m.req(op_put, seg, off, n);
   if (!write_all(c, &r, sizeof r) || !write_all(c, src, n)) return GSHMEM_TCP_LOST(pe, "a put");
   m.dirty[static_cast<size_t>(pe)] = 1;
-  return Status::ok;
+  return {};
 }
 
-Status Tcp::get(int pe, Seg seg, uint64_t off, void* dst, size_t n) {
+Result Tcp::get(int pe, Seg seg, uint64_t off, void* dst, size_t n) {
   Impl& m = *impl_;
   GSHMEM_TCP_PE(pe, "a get");
   const bool dev = m.device(dst);
@@ -369,13 +380,13 @@ Status Tcp::get(int pe, Seg seg, uint64_t off, void* dst, size_t n) {
       return GSHMEM_TCP_LOST(pe, "a get");
   }
   if (dev) m.mem->copy(dst, t_stage.data(), n);
-  return Status::ok;
+  return {};
 }
 
-Status Tcp::amo(int pe, Seg seg, uint64_t off, gshmem_amo_op op, size_t size, uint64_t a, uint64_t b, uint64_t* old) {
+Result Tcp::amo(int pe, Seg seg, uint64_t off, gshmem_amo_op op, size_t size, uint64_t a, uint64_t b, uint64_t* old) {
   Impl& m = *impl_;
-  if (size != 4 && size != 8) return fail("tcp transport: atomic of " + std::to_string(size) + " bytes (4 or 8)",
-                                          Status::invalid_argument);
+  if (size != 4 && size != 8)
+    return Result::fail(Status::invalid_argument, "tcp transport: atomic of " + std::to_string(size) + " bytes (4 or 8)");
   GSHMEM_TCP_PE(pe, "an atomic");
   std::lock_guard<std::mutex> lock(*m.out_mu[static_cast<size_t>(pe)]);
   GSHMEM_TCP_CONN(pe, "an atomic");
@@ -387,39 +398,44 @@ Status Tcp::amo(int pe, Seg seg, uint64_t off, gshmem_amo_op op, size_t size, ui
   Rep rep{};
   if (!write_all(c, &r, sizeof r) || !read_all(c, &rep, sizeof rep)) return GSHMEM_TCP_LOST(pe, "an atomic");
   if (old) *old = rep.value;
-  return Status::ok;
+  return {};
 }
 
-Status Tcp::amo_nbi(int pe, Seg seg, uint64_t off, gshmem_amo_op op, size_t size, uint64_t a, uint64_t b,
+Result Tcp::amo_nbi(int pe, Seg seg, uint64_t off, gshmem_amo_op op, size_t size, uint64_t a, uint64_t b,
                     uint64_t* old) {
   uint64_t v = 0;
-  const Status st = amo(pe, seg, off, op, size, a, b, &v);
-  if (st == Status::ok && old) mem::store_local(impl_->mem, old, &v, sizeof v);  // old may be GPU memory
+  Result st = amo(pe, seg, off, op, size, a, b, &v);
+  if (st.ok() && old) mem::store_local(impl_->mem, old, &v, sizeof v);  // old may be GPU memory
   return st;
 }
 
-Status Tcp::signal(int pe, Seg seg, uint64_t off, uint64_t value, int sig_op) {
+Result Tcp::signal(int pe, Seg seg, uint64_t off, uint64_t value, int sig_op) {
   // The same connection as the data, applied after it.
   return amo(pe, seg, off, sig_op == SHMEM_SIGNAL_ADD ? GSHMEM_AMO_ADD : GSHMEM_AMO_SET, 8, value, 0, nullptr);
 }
 
-Status Tcp::quiet(int pe) {
+Result Tcp::quiet(int pe) {
   Impl& m = *impl_;
   GSHMEM_TCP_PE(pe, "a quiet");
   std::lock_guard<std::mutex> lock(*m.out_mu[static_cast<size_t>(pe)]);
-  if (!m.dirty[static_cast<size_t>(pe)]) return Status::ok;
+  if (!m.dirty[static_cast<size_t>(pe)]) return {};
   GSHMEM_TCP_CONN(pe, "a quiet");
   Req r = m.req(op_flush, Seg::host, 0, 0);
   Rep rep{};
   if (!write_all(c, &r, sizeof r) || !read_all(c, &rep, sizeof rep)) return GSHMEM_TCP_LOST(pe, "a quiet");
   m.dirty[static_cast<size_t>(pe)] = 0;
-  return Status::ok;
+  return {};
 }
 
-Status Tcp::quiet() {
+Result Tcp::quiet() {
   for (int pe = 0; pe < impl_->npes; ++pe)
-    if (impl_->out[static_cast<size_t>(pe)] >= 0) GSHMEM_CHECK(quiet(pe));
-  return Status::ok;
+    if (impl_->out[static_cast<size_t>(pe)] >= 0) GSHMEM_TRY(quiet(pe));
+  return {};
+}
+
+Result Tcp::finalize() {
+  shutdown();
+  return {};
 }
 
 void Tcp::shutdown() {

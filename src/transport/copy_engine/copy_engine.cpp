@@ -1,4 +1,24 @@
-#include "transport/copy_engine.hpp"
+#include "transport/copy_engine/copy_engine.hpp"
+
+namespace gshmem::transport {
+
+Probe copy_engine_probe(const Config& cfg, bool gpu) {
+  (void)cfg;
+  Probe p;
+  p.state = gpu ? Probe::State::usable : Probe::State::absent;  // a GPU PE exists only in a CUDA build
+  if (!gpu) p.why = "a CPU PE has no GPU memory to copy";
+  p.caps.same_node_only = p.caps.device_memory = p.caps.device_atomics = p.caps.marks = true;
+  return p;
+}
+
+#if !GSHMEM_HAVE_CUDA
+Result copy_engine_create(Env& env, const std::vector<int>& peers, std::unique_ptr<Transport>* out) {
+  (void)env, (void)peers, (void)out;
+  return Result::fail(Status::not_available, "copy-engine transport: this gshmem was built without CUDA");
+}
+#endif
+
+}  // namespace gshmem::transport
 
 #if GSHMEM_HAVE_CUDA
 #include <algorithm>
@@ -24,8 +44,32 @@ uint64_t ns_between(std::chrono::steady_clock::time_point a, std::chrono::steady
 
 }  // namespace
 
-void CopyEngine::check(CUresult r, const char* what) {
-  if (r != CUDA_SUCCESS) fatal(kCall, "%s failed: %s", what, cu::error_string(r));
+bool CopyEngine::check(CUresult r, const char* what) {
+  if (r == CUDA_SUCCESS) return true;
+  if (err_.ok())
+    err_ = Result::fail(Status::system_error, std::string(kCall) + ": " + what + " failed: " + cu::error_string(r));
+  return false;
+}
+
+Result copy_engine_create(Env& env, const std::vector<int>& peers, std::unique_ptr<Transport>* out) {
+  (void)peers;  // it reaches every PE whose GPU segment is mapped here
+  if (!env.ops) return Result::fail(Status::internal_error, "copy-engine transport: made without the GPU's operations");
+  auto ce = std::make_unique<CopyEngine>(*env.ops, env.npes, static_cast<unsigned>(env.cfg->GSHMEM_PROXY_CE_STREAMS),
+                                         env.mapped_device_segment, env.device_segment_bytes,
+                                         static_cast<CUdeviceptr>(env.completion_word));
+  GSHMEM_TRY(ce->quiet());  // the construction's own CUDA calls
+  *out = std::move(ce);
+  return {};
+}
+
+Caps CopyEngine::caps() const {
+  Caps c;
+  c.same_node_only = c.device_memory = c.device_atomics = c.marks = true;
+  return c;
+}
+
+bool CopyEngine::reaches(int pe) const {
+  return pe >= 0 && pe < static_cast<int>(targets_.size()) && segment_base_(pe) != 0;
 }
 
 CopyEngine::CopyEngine(mem::DeviceOps& ops, int npes, unsigned lanes, std::function<uint64_t(int)> segment_base,
@@ -66,7 +110,7 @@ CopyEngine::~CopyEngine() {
   if (arena_) d.cuMemFreeHost(arena_);
 }
 
-Status CopyEngine::addr(int pe, Seg seg, uint64_t off, uint64_t n, const char* what, CUdeviceptr* out) {
+Result CopyEngine::addr(int pe, Seg seg, uint64_t off, uint64_t n, const char* what, CUdeviceptr* out) {
   const uint64_t base = pe >= 0 && pe < static_cast<int>(targets_.size()) ? segment_base_(pe) : 0;
   const uint64_t limit = segment_bytes_();
   if (seg != Seg::device || !base || off > limit || n > limit - off) {
@@ -76,10 +120,10 @@ Status CopyEngine::addr(int pe, Seg seg, uint64_t off, uint64_t n, const char* w
              "segment (%llu bytes)",
              what, pe, static_cast<unsigned>(seg), static_cast<unsigned long long>(off),
              static_cast<unsigned long long>(n), static_cast<unsigned long long>(limit));
-    return fail(b, Status::invalid_argument);
+    return Result::fail(Status::invalid_argument, b);
   }
   *out = static_cast<CUdeviceptr>(base + off);
-  return Status::ok;
+  return err_;
 }
 
 CUstream CopyEngine::lane(uint32_t pe, unsigned i) {
@@ -132,16 +176,16 @@ void CopyEngine::submit_all() {
   for (uint32_t pe = 0; pe < targets_.size(); ++pe) submit(pe);
 }
 
-Status CopyEngine::put_nbi(int pe, Seg seg, uint64_t off, const void* src, size_t n) {
+Result CopyEngine::put_nbi(int pe, Seg seg, uint64_t off, const void* src, size_t n) {
   CUdeviceptr dst = 0;
-  GSHMEM_CHECK(addr(pe, seg, off, n, "put", &dst));
-  if (!n) return Status::ok;
+  GSHMEM_TRY(addr(pe, seg, off, n, "put", &dst));
+  if (!n) return err_;
   Target& t = targets_[static_cast<size_t>(pe)];
   t.puts.push_back(Copy{dst, reinterpret_cast<uint64_t>(src), n});
   ++counts_.puts;
   counts_.put_bytes += n;
   if (t.puts.size() >= kMaxWaitingPuts) issue_puts(static_cast<uint32_t>(pe));
-  return Status::ok;
+  return err_;
 }
 
 void CopyEngine::issue_puts(uint32_t pe) {
@@ -165,21 +209,21 @@ void CopyEngine::issue_all_puts() {
   for (uint32_t pe = 0; pe < targets_.size(); ++pe) issue_puts(pe);
 }
 
-Status CopyEngine::fence() {
+Result CopyEngine::fence() {
   issue_all_puts();
   plan_.fence();
-  return Status::ok;
+  return err_;
 }
 
 // A blocking put: src may be reused at return. The proxy's inline data (at most 16 bytes) becomes
 // write-value operations or a staged copy; anything larger waits for its copy.
-Status CopyEngine::put(int pe_, Seg seg, uint64_t off, const void* data, size_t n) {
+Result CopyEngine::put(int pe_, Seg seg, uint64_t off, const void* data, size_t n) {
   if (n > GSHMEM_TRIG_INLINE_MAX) {
-    GSHMEM_CHECK(put_nbi(pe_, seg, off, data, n));
+    GSHMEM_TRY(put_nbi(pe_, seg, off, data, n));
     return quiet();
   }
   CUdeviceptr dst = 0;
-  GSHMEM_CHECK(addr(pe_, seg, off, n, "put", &dst));
+  GSHMEM_TRY(addr(pe_, seg, off, n, "put", &dst));
   const uint32_t pe = static_cast<uint32_t>(pe_);
   const char* b = static_cast<const char*>(data);
   if (n && n % 4 == 0 && dst % 4 == 0) {  // whole words: write-value operations, no copy
@@ -198,61 +242,61 @@ Status CopyEngine::put(int pe_, Seg seg, uint64_t off, const void* data, size_t 
         i += 4;
       }
     }
-    return Status::ok;
+    return err_;
   }
   issue_puts(pe);
   CUstream s = place(pe, LanePlan::Kind::put_small);
   const char* a = stage(data, n);
   check(g_.drv->cuMemcpyAsync(dst, reinterpret_cast<CUdeviceptr>(a), n, s), "cuMemcpyAsync(proxy inline put)");
-  return Status::ok;
+  return err_;
 }
 
-Status CopyEngine::get_nbi(int pe, Seg seg, uint64_t off, void* dst, size_t n) {
+Result CopyEngine::get_nbi(int pe, Seg seg, uint64_t off, void* dst, size_t n) {
   CUdeviceptr src = 0;
-  GSHMEM_CHECK(addr(pe, seg, off, n, "get", &src));
+  GSHMEM_TRY(addr(pe, seg, off, n, "get", &src));
   issue_puts(static_cast<uint32_t>(pe));
   CUstream s = place(static_cast<uint32_t>(pe), LanePlan::Kind::ordered);
   check(g_.drv->cuMemcpyAsync(reinterpret_cast<CUdeviceptr>(dst), src, n, s), "cuMemcpyAsync(proxy get)");
-  return Status::ok;
+  return err_;
 }
 
-Status CopyEngine::get(int pe, Seg seg, uint64_t off, void* dst, size_t n) {
-  GSHMEM_CHECK(get_nbi(pe, seg, off, dst, n));
+Result CopyEngine::get(int pe, Seg seg, uint64_t off, void* dst, size_t n) {
+  GSHMEM_TRY(get_nbi(pe, seg, off, dst, n));
   return quiet();
 }
 
-Status CopyEngine::signal(int pe, Seg seg, uint64_t off, uint64_t v, int sig_op) {
+Result CopyEngine::signal(int pe, Seg seg, uint64_t off, uint64_t v, int sig_op) {
   CUdeviceptr d = 0;
-  GSHMEM_CHECK(addr(pe, seg, off, 8, "signal", &d));
+  GSHMEM_TRY(addr(pe, seg, off, 8, "signal", &d));
   const uint32_t p = static_cast<uint32_t>(pe);
   issue_puts(p);
   const bool set = sig_op == SHMEM_SIGNAL_SET;
   CUstream s = place(p, LanePlan::Kind::ordered, set);
   if (set) write_value(p, d, v, 8);
   else ops_.amo_async(kCall, reinterpret_cast<void*>(d), 8, GSHMEM_AMO_ADD, v, 0, nullptr, s);
-  return Status::ok;
+  return err_;
 }
 
-Status CopyEngine::amo_nbi(int pe, Seg seg, uint64_t off, gshmem_amo_op op, size_t bytes, uint64_t a, uint64_t b,
+Result CopyEngine::amo_nbi(int pe, Seg seg, uint64_t off, gshmem_amo_op op, size_t bytes, uint64_t a, uint64_t b,
                            uint64_t* old) {
   CUdeviceptr d = 0;
-  GSHMEM_CHECK(addr(pe, seg, off, bytes, "atomic", &d));
+  GSHMEM_TRY(addr(pe, seg, off, bytes, "atomic", &d));
   issue_puts(static_cast<uint32_t>(pe));
   CUstream s = place(static_cast<uint32_t>(pe), LanePlan::Kind::ordered);
   ops_.amo_async(kCall, reinterpret_cast<void*>(d), bytes, op, a, b, old, s);
-  return Status::ok;
+  return err_;
 }
 
 // Blocking, with the old value in host memory: after every earlier operation to pe has completed,
 // the atomic runs on the runtime's own stream (mem::DeviceOps::amo).
-Status CopyEngine::amo(int pe, Seg seg, uint64_t off, gshmem_amo_op op, size_t bytes, uint64_t a, uint64_t b,
+Result CopyEngine::amo(int pe, Seg seg, uint64_t off, gshmem_amo_op op, size_t bytes, uint64_t a, uint64_t b,
                        uint64_t* old) {
   CUdeviceptr d = 0;
-  GSHMEM_CHECK(addr(pe, seg, off, bytes, "atomic", &d));
-  GSHMEM_CHECK(quiet());
+  GSHMEM_TRY(addr(pe, seg, off, bytes, "atomic", &d));
+  GSHMEM_TRY(quiet());
   const uint64_t v = ops_.amo(kCall, reinterpret_cast<void*>(d), bytes, op, a, b);
   if (old) *old = v;
-  return Status::ok;
+  return err_;
 }
 
 char* CopyEngine::stage(const void* data, uint64_t n) {
@@ -280,17 +324,17 @@ CUevent CopyEngine::event() {
   return e;
 }
 
-Status CopyEngine::quiet() {
+Result CopyEngine::quiet() {
   issue_all_puts();
   submit_all();
   for (Target& t : targets_)
     for (CUstream s : t.lane)
       if (s) check(g_.drv->cuStreamSynchronize(s), "cuStreamSynchronize(proxy)");
   check(g_.drv->cuStreamSynchronize(cstream_), "cuStreamSynchronize(proxy completion)");
-  return Status::ok;
+  return err_;
 }
 
-Status CopyEngine::mark(uint64_t upto) {
+Result CopyEngine::mark(uint64_t upto) {
   const cu::Driver& d = *g_.drv;
   issue_all_puts();
   const auto t0 = std::chrono::steady_clock::now();
@@ -309,7 +353,7 @@ Status CopyEngine::mark(uint64_t upto) {
   batches_.push_back(Batch{e, upto, arena_head_});
   ++counts_.batches;
   counts_.record_ns += ns_between(t0, std::chrono::steady_clock::now());
-  return Status::ok;
+  return err_;
 }
 
 uint64_t CopyEngine::marked_done() {

@@ -21,15 +21,25 @@
 //   stream wait for every lane used, then write token into the GPU-memory word GPU threads poll
 //   (so a GPU waiter never needs the host), and records an event marked_done() polls for the host
 //   side. The calling thread never blocks on a stream while operations keep arriving.
+// * A failed CUDA call is kept as the engine's error (the first one) and returned by the operation
+//   that made it and by every later one; the engine is used by one thread, the proxy's.
 #pragma once
 #include <cstdint>
 #include <deque>
 #include <functional>
 #include <vector>
 
-#include "transport/lanes.hpp"
-#include "transport/merge.hpp"
+#include "transport/copy_engine/lanes.hpp"
+#include "transport/copy_engine/merge.hpp"
+#include "transport/table.hpp"
 #include "transport/transport.hpp"
+
+namespace gshmem::transport {
+
+Probe copy_engine_probe(const Config& cfg, bool gpu);
+Result copy_engine_create(Env& env, const std::vector<int>& peers, std::unique_ptr<Transport>* out);
+
+}  // namespace gshmem::transport
 
 #if GSHMEM_HAVE_CUDA
 #include "mem/device_ops.hpp"
@@ -46,21 +56,22 @@ class CopyEngine final : public Transport, private LanePlan::Waits {
   ~CopyEngine() override;
   CopyEngine(const CopyEngine&) = delete;
   CopyEngine& operator=(const CopyEngine&) = delete;
-  const char* name() const override { return "copy engine"; }
+  const char* name() const override { return "copy_engine"; }
+  Caps caps() const override;
+  bool reaches(int pe) const override;
 
-  Status put(int pe, Seg seg, uint64_t off, const void* src, size_t n) override;
-  Status put_nbi(int pe, Seg seg, uint64_t off, const void* src, size_t n) override;
-  Status get(int pe, Seg seg, uint64_t off, void* dst, size_t n) override;
-  Status get_nbi(int pe, Seg seg, uint64_t off, void* dst, size_t n) override;
-  Status signal(int pe, Seg seg, uint64_t off, uint64_t value, int sig_op) override;
-  Status amo(int pe, Seg seg, uint64_t off, gshmem_amo_op op, size_t bytes, uint64_t a, uint64_t b,
+  Result put(int pe, Seg seg, uint64_t off, const void* src, size_t n) override;
+  Result put_nbi(int pe, Seg seg, uint64_t off, const void* src, size_t n) override;
+  Result get(int pe, Seg seg, uint64_t off, void* dst, size_t n) override;
+  Result get_nbi(int pe, Seg seg, uint64_t off, void* dst, size_t n) override;
+  Result signal(int pe, Seg seg, uint64_t off, uint64_t value, int sig_op) override;
+  Result amo(int pe, Seg seg, uint64_t off, gshmem_amo_op op, size_t bytes, uint64_t a, uint64_t b,
              uint64_t* old) override;
-  Status amo_nbi(int pe, Seg seg, uint64_t off, gshmem_amo_op op, size_t bytes, uint64_t a, uint64_t b,
+  Result amo_nbi(int pe, Seg seg, uint64_t off, gshmem_amo_op op, size_t bytes, uint64_t a, uint64_t b,
                  uint64_t* old) override;
-  Status fence() override;
-  Status quiet() override;
-  bool has_marks() const override { return true; }
-  Status mark(uint64_t token) override;
+  Result fence() override;
+  Result quiet() override;
+  Result mark(uint64_t token) override;
   uint64_t marked_done() override;
 
  private:
@@ -75,7 +86,7 @@ class CopyEngine final : public Transport, private LanePlan::Waits {
     std::vector<CUstreamBatchMemOpParams> memops;  // for lane 0, not yet submitted
     std::vector<Copy> puts;                        // not yet issued (merged when issued)
   };
-  Status addr(int pe, Seg seg, uint64_t off, uint64_t n, const char* what, CUdeviceptr* out);
+  Result addr(int pe, Seg seg, uint64_t off, uint64_t n, const char* what, CUdeviceptr* out);
   void issue_puts(uint32_t pe);  // merges and enqueues pe's waiting PUTs
   void issue_all_puts();
   // The stream for the next operation of kind k to pe (lane 0's write-values are submitted first
@@ -88,7 +99,9 @@ class CopyEngine final : public Transport, private LanePlan::Waits {
   void submit_all();
   char* stage(const void* data, uint64_t n);  // 16 bytes of the pinned ring
   CUevent event();
-  void check(CUresult r, const char* what);
+  // Records the first failure (err_); false when r is not CUDA_SUCCESS.
+  bool check(CUresult r, const char* what);
+  Result err_;
 
   mem::DeviceOps& ops_;
   mem::GpuContext& g_;
