@@ -10,7 +10,10 @@
 # PERFTEST=quick|full: every NVSHMEM-perftest program (tests/perf/perftest) for gshmem and, built
 # from the same sources, NVSHMEM (tests/perf/runner.py --set gpu --peer nvshmem; quick: tiny counts);
 # PERFTEST_ROUNDS (alternated rounds, default 1), PERFTEST_ONLY (comma-separated programs: only
-# these are built and run), PERFTEST_PLOTS=0 (no PNGs: a log directory of a few files).
+# these are built and run), PERFTEST_PLOTS=0 (no PNGs: a log directory of a few files);
+# UCX_PACK (default .deps/ucx-cu13.tar.xz: a CUDA-aware UCX, the libucx-cu13 wheel's libraries,
+# modules and headers, stripped): unpacked to /tmp/ucx; the build compiles the ucx transport
+# against its headers and the tests load it (GSHMEM_UCX_LIBRARY).
 set -uo pipefail
 LOG=${1:-gpu-host-logs}
 B=${2:-/tmp/b}
@@ -18,8 +21,16 @@ mkdir -p "$LOG"
 export NCCL_NVLS_ENABLE=0 NVSHMEM_DISABLE_NVLS=1 TORCH_SYMM_MEM_DISABLE_MULTICAST=1
 export PATH=/usr/local/cuda/bin:$PATH
 nvidia-smi -L > "$LOG/gpus.txt" 2>&1
+ucx_opt=()
+pack=${UCX_PACK:-.deps/ucx-cu13.tar.xz}
+if [ -f "$pack" ]; then
+  mkdir -p /tmp/ucx && tar xJf "$pack" -C /tmp/ucx
+  export GSHMEM_UCX_LIBRARY=/tmp/ucx/lib/libucp.so.0 LD_LIBRARY_PATH=/tmp/ucx/lib:/tmp/ucx/libs${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+  ucx_opt=(-Ducx=enabled -Ducx_include=/tmp/ucx/include)
+  /tmp/ucx/bin/ucx_info -v > "$LOG/ucx.txt" 2>&1; /tmp/ucx/bin/ucx_info -d >> "$LOG/ucx.txt" 2>&1
+fi
 [ -d "$B" ] || meson setup "$B" . -Dcuda=enabled -Dbuildtype="${BUILDTYPE:-debugoptimized}" --prefix="$B/prefix" \
-  > "$LOG/setup.log" 2>&1
+  "${ucx_opt[@]}" > "$LOG/setup.log" 2>&1
 ninja -C "$B" > "$LOG/build.log" 2>&1 || { tail -50 "$LOG/build.log"; exit 1; }
 # One GPU on the host (or GPU_SHARED=1): every PE of a test shares it. Kernels of different
 # processes run concurrently only under MPS, and PEs spinning on each other need that, so the suite
