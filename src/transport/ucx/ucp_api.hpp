@@ -47,6 +47,7 @@ struct Ucp {
   void (*request_free)(void*) = nullptr;
   const char* (*status_string)(ucs_status_t) = nullptr;  // libucs, loaded with libucp
 
+
   const char* str(ucs_status_t s) const { return status_string ? status_string(s) : "?"; }
 };
 

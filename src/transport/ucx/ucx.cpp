@@ -201,7 +201,9 @@ class Ucx final : public Transport {
   Result add_extents(int pe, const ucx::PeRecord& rec);
   unsigned serve();  // applies the owner-applied operations queued by on_request; returns how many
   void run();    // the progress thread
-  // Progresses the worker from this thread until done(): a few busy rounds, then it sleeps on the
+
+  // Progresses the worker from this thread until done() (which may be called again after it
+  // returned true): a few busy rounds, then it sleeps on the
   // worker's event fd (a reply wakes it directly) and on progressed_fd_ (the progress thread took
   // the event and progressed), 1 ms at most per sleep.
   template <typename Done>
@@ -241,6 +243,7 @@ class Ucx final : public Transport {
   int progressed_fd_ = -1;              // the progress thread writes it after progress while sleepers_
   std::atomic<uint32_t> sleepers_{0};
 };
+
 
 template <typename Done>
 void Ucx::progress_until(Done&& done) {
@@ -445,14 +448,14 @@ Result Ucx::owner_op(int pe, Seg seg, uint64_t off, gshmem_amo_op op, size_t byt
   }
   if (req) u_.request_free(req);  // the reply comes after the send completed
   if (!blocking) return {};
-  progress_until([&] {
+  progress_until([&] {  // may be asked again after it said yes: no side effects
     std::lock_guard<std::mutex> lock(pend_mu_);
-    auto it = pending_.find(id);
-    if (!it->second.done) return false;
-    if (old) *old = it->second.value;
-    pending_.erase(it);
-    return true;
+    return pending_.find(id)->second.done;
   });
+  std::lock_guard<std::mutex> lock(pend_mu_);
+  auto it = pending_.find(id);
+  if (old) *old = it->second.value;
+  pending_.erase(it);
   return {};
 }
 
@@ -914,7 +917,7 @@ Probe ucx_probe(const Config& cfg, bool gpu) {
   p.caps.off_node = true;
   const bool cuda = (ctx.memory_types >> UCS_MEMORY_TYPE_CUDA) & 1u;
   p.caps.device_memory = !gpu || cuda;
-  p.caps.device_atomics = cfg.GSHMEM_UCX_ATOMICS == "engine";
+  p.caps.device_atomics = cfg.GSHMEM_UCX_ATOMICS == "engine";  // else the owner applies them
   if (gpu && !cuda) {
     p.why = "UCX " + std::to_string(u->major) + "." + std::to_string(u->minor) + "." + std::to_string(u->release) +
             " (" + cfg.GSHMEM_UCX_LIBRARY +
@@ -938,10 +941,12 @@ Result ucx_create(Env& env, const std::vector<int>& peers, std::unique_ptr<Trans
     return Result::fail(Status::not_available, why);
   }
   const std::string& mode = env.cfg->GSHMEM_UCX_ATOMICS;
-  auto t = std::make_unique<Ucx>(*u, ctx.ctx, env, mode != "engine", mode == "owner");
+  // auto: the owner applies every atomic (UCX 1.22 has no atomics over TCP with peer error handling,
+  // and a NIC's atomics on GPU memory are not atomic with the GPU's own).
+  auto t = std::make_unique<Ucx>(*u, ctx.ctx, env, mode != "engine", mode != "engine");
   GSHMEM_TRY(t->setup(env.segments, peers, static_cast<double>(env.cfg->GSHMEM_UCX_CONNECT_TIMEOUT)));
   GSHMEM_INFO(Subsys::transport, "ucx transport: UCX %u.%u.%u, %zu peers, atomics on GPU memory %s", u->major, u->minor,
-              u->release, peers.size(), mode == "engine" ? "by UCX" : "by their owner");
+              u->release, peers.size(), t->caps().device_atomics ? "by UCX" : "by their owner");
   *out = std::move(t);
   return {};
 }
