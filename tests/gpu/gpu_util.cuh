@@ -53,10 +53,13 @@ inline void skip_unless_gpu_per_pe(int min_pes = 1) {
   CK(cudaGetDeviceCount(&ngpus));
   const char* share = getenv("GSHMEM_TEST_SHARED_GPU");  // 1: run even when PEs share GPUs (slow)
   const bool allow_shared = share && *share == '1';
-  if (shmem_n_pes() < min_pes || (shmemx_local_npes() > ngpus && !allow_shared)) {
+  // Emulated nodes (GSHMEM_EMULATE_NODES) split this machine's PEs: count the machine's.
+  const char* emu = getenv("GSHMEM_EMULATE_NODES");
+  const int on_machine = shmemx_local_npes() * (emu && atoi(emu) > 1 ? atoi(emu) : 1);
+  if (shmem_n_pes() < min_pes || (on_machine > ngpus && !allow_shared)) {
     if (shmem_my_pe() == 0)
-      printf("%d PEs (%d on this node) and %d GPUs: needs %d+ PEs and a GPU per PE; skipping\n", shmem_n_pes(),
-             shmemx_local_npes(), ngpus, min_pes);
+      printf("%d PEs (%d on this machine) and %d GPUs: needs %d+ PEs and a GPU per PE; skipping\n", shmem_n_pes(),
+             on_machine, ngpus, min_pes);
     shmem_finalize();
     exit(77);
   }
