@@ -14,6 +14,10 @@ namespace gshmem {
 
 // Set by the runtime: checks that every PE is alive (bootstrap), may end the process with a message.
 extern void (*g_wait_health_hook)();
+// Set by the runtime while transports run: work a waiting thread does for them (serving peers'
+// requests that need this PE, as a software-emulated RMA over TCP does), so a PE that waits
+// answers its peers without waking another thread.
+extern void (*g_wait_progress_hook)();
 extern uint32_t g_wait_spin;
 extern uint32_t g_wait_yield_us;
 extern uint32_t g_health_ms;
@@ -35,6 +39,7 @@ struct Backoff {
   }
   void operator()(State& s) const {
     ++s.iter;
+    if (g_wait_progress_hook) g_wait_progress_hook();
     if (s.iter < g_wait_spin) {
 #if defined(__x86_64__) || defined(__i386__)
       __builtin_ia32_pause();

@@ -3,6 +3,7 @@
 // by every PE.
 #include "core/detail/runtime.hpp"
 
+#include <sched.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -239,6 +240,10 @@ transport::Env transport_env(Runtime& r) {
   e.npes = r.npes;
   e.segments = my_segments(r);
   e.mem = r.local_memory();
+  // a PE's main thread and its transport thread each on a core of their own
+  cpu_set_t cpus;
+  const int cores = sched_getaffinity(0, sizeof cpus, &cpus) == 0 ? CPU_COUNT(&cpus) : 1;
+  e.spare_cores = 2 * r.topo.machine_size <= cores;
 #if GSHMEM_HAVE_CUDA
   e.ops = r.ops.get();
   const heap::SymmetricHeap* h = &r.heap;
@@ -280,6 +285,13 @@ std::vector<Offer> gather_offers(const char* call, Runtime& r, bool gpu, bool ne
   return offers;
 }
 
+// CPU-side waits serve the transports' peers meanwhile (common/wait.hpp).
+void progress_transports() {
+  if (Runtime* r = g_rt)
+    for (Runtime::Held& h : r->transports)
+      if (h.collective) h.t->progress();
+}
+
 // Collective: every off-node transport some PE routes to is made on every PE.
 void create_transports(const char* call, Runtime& r, const std::vector<Offer>& offers, const RoutePlan& plan) {
   const auto tbl = transport::table();
@@ -303,6 +315,9 @@ void create_transports(const char* call, Runtime& r, const std::vector<Offer>& o
       GSHMEM_INFO(Subsys::init, "%zu PEs reached through the %s transport", plan.peers[i].size(), tbl[i].name);
     r.transports.push_back({std::move(t), true});
   }
+  // With a core for every thread, a waiting PE answers its peers itself; on fewer cores its
+  // transport thread does (waits that progress too contend with it for the core and the worker).
+  if (any && env.spare_cores) g_wait_progress_hook = progress_transports;
 #if GSHMEM_HAVE_CUDA
   if (r.gpu && any) {
     // owner-side atomics arrive while this PE's kernels run: load the atomic kernels now
@@ -485,6 +500,7 @@ void finalize() {
 #if GSHMEM_HAVE_CUDA
   r.proxy.reset();  // before the transports it uses
 #endif
+  g_wait_progress_hook = nullptr;
   for (Runtime::Held& h : r.transports)
     if (h.collective) check_transport("shmem_finalize", h.t->finalize());
   r.transports.clear();  // before the heap they registered

@@ -102,6 +102,7 @@ struct Env {
   std::vector<Segment> segments;  // this PE's
   mem::LocalMemory* mem = nullptr;  // touching this PE's GPU memory (null on CPU PEs)
   std::function<void()> thread_setup;  // run first on a transport's own threads (makes the GPU current)
+  bool spare_cores = false;  // this machine has a core for each of its PEs' threads: waits may spin
   // GPU PEs with the proxy:
   mem::DeviceOps* ops = nullptr;
   std::function<uint64_t(int)> mapped_device_segment;  // pe -> its GPU segment's address here (0: not mapped)
@@ -173,6 +174,10 @@ class Transport {
     return {};
   }
   virtual void unregister_buffer(uint64_t token) { (void)token; }
+
+  // Work a thread that waits for something else (a flag in its own memory) may do for the
+  // transport: serving requests peers sent this PE. Any thread; returns how much it did.
+  virtual unsigned progress() { return 0; }
 
   // Collective, after a job-wide barrier that follows the last operation: connections close.
   virtual Result finalize() { return {}; }

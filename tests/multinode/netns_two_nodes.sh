@@ -9,6 +9,7 @@
 #   --mpirun  Open MPI's mpirun started inside gsA with a hostfile naming the two namespaces and a
 #             remote-launch agent that enters a namespace instead of ssh-ing to a host: one orted
 #             (with its PMIx server) per namespace, the PEs bootstrap through PMIx
+#   NETNS_MPIRUN_ARGS  extra mpirun arguments (--mpirun), e.g. Open MPI's OSHMEM: --mca spml ucx
 # Exits 77 (skipped) without root or network-namespace support (or without mpirun for --mpirun).
 set -u
 launcher=uid
@@ -56,7 +57,7 @@ if [ $launcher = mpirun ]; then
   ip netns exec "$A" env PMIX_MCA_gds=hash GSHMEM_HEAP_KIND=host GSHMEM_BOOTSTRAP_TIMEOUT=60 \
     mpirun --allow-run-as-root --oversubscribe -np "$np" --hostfile "$work/hosts" --mca plm_rsh_agent "$work/agent" \
     --mca rtc ^hwloc --mca routed direct --mca oob_tcp_if_include 10.213.7.0/24 \
-    --mca btl_tcp_if_include 10.213.7.0/24 "${fwd[@]}" "${prog[@]}"
+    --mca btl_tcp_if_include 10.213.7.0/24 "${fwd[@]}" ${NETNS_MPIRUN_ARGS:-} "${prog[@]}"
   rc=$?
   [ $rc = 0 ] && echo "netns test: ${prog[0]##*/} passed on 2 namespaces x $per PEs (mpirun, PMIx)"
   exit $rc

@@ -168,6 +168,9 @@ def main():
                     help="run every program this many times, alternating gshmem and the peer (round column)")
     ap.add_argument("--only", default="", help="comma-separated program names: run only these")
     ap.add_argument("--replot", action="store_true", help="only redraw the plots from OUT/results.csv")
+    ap.add_argument("--netns", action="store_true",
+                    help="cpu set: PEs on two network-namespace nodes, half in each, both launched with mpirun "
+                         "(tests/multinode/netns_two_nodes.sh; UCX over TCP across the veth)")
     ap.add_argument("--no-plots", action="store_true",
                     help="results.csv and the ratio table only (a run whose OUT must stay a few files)")
     a = ap.parse_args()
@@ -204,15 +207,21 @@ def main():
         else:
             exe = os.path.join(a.build, "tests", "perf", ("gshmem_perf_" if gpu else "shmem_cpu_") + s)
         env = dict(NO_MULTICAST) if gpu else {"GSHMEM_HEAP_KIND": "host"}
-        r, note = run_csv([oshrun, "-np", str(a.npes), exe, "--csv"] + args + extra, env=env)
+        netns = os.path.join(os.path.dirname(src_dir), "multinode", "netns_two_nodes.sh")
+        launch = [netns, "--mpirun", "--per-node", str(a.npes // 2)] if a.netns else [oshrun, "-np", str(a.npes)]
+        r, note = run_csv(launch + [exe, "--csv"] + args + extra, env=env)
         rows += [dict(x, round=str(rnd), args=" ".join(args + extra)) for x in r]
         if note:
             notes.append("gshmem %s: %s" % (s, note))
         if s in peer_exes:
             launcher = ["mpirun", "--allow-run-as-root", "--oversubscribe", "-np", str(a.npes)]
+            penv = dict(NO_MULTICAST)
             if a.peer == "oshmem":
                 launcher = ["/usr/bin/oshrun", "--allow-run-as-root", "--oversubscribe", "-np", str(a.npes)]
-            penv = dict(NO_MULTICAST)
+                if a.netns:  # Open MPI's OSHMEM over UCX (its spml), in the same two namespaces
+                    launcher = [netns, "--mpirun", "--per-node", str(a.npes // 2)]
+                    # (its MPI part over ob1/tcp: Open MPI 4.1's pml ucx refuses a TCP-only UCX)
+                    penv["NETNS_MPIRUN_ARGS"] = "--mca spml ucx --mca pml ob1 --mca btl tcp,self,vader"
             if a.peer == "nvshmem":
                 uid_file = os.path.join(tempfile.mkdtemp(prefix="nvshmem-uid-"), "uid")
                 penv["GSHMEM_PERF_UID_FILE"] = uid_file
@@ -232,6 +241,8 @@ def main():
     # bandwidth row's ratio is inverted so that > 1 always means gshmem is slower
     by = {}
     for r in rows:
+        if not r.get("size") or not r.get("metric"):
+            continue  # a partial row (a program that stopped mid-line)
         key = (label(r), int(r["size"]), r["metric"])
         by.setdefault(key, {})[(r["impl"], r.get("round", "1"))] = (float(r["value"]), r["unit"])
     if a.peer != "none":

@@ -89,6 +89,7 @@ Result exchange(boot::Bootstrap& b, const ucx::PeRecord& mine, std::vector<ucx::
 // InfiniBand completes within them; over TCP the wake-up is cheaper than spinning when PEs
 // outnumber cores).
 constexpr unsigned kSpinRounds = 16;
+constexpr unsigned kSpinRoundsSpare = 4096;  // a core for every thread: a caller's spinning costs nobody
 
 void cpu_relax() {
 #if defined(__x86_64__) || defined(__i386__)
@@ -110,7 +111,8 @@ struct EpArg {
 class Ucx final : public Transport {
  public:
   Ucx(const Ucp& u, ucp_context_h ctx, Env& env, bool owner_device, bool owner_host)
-      : u_(u), ctx_(ctx), boot_(env.boot), mem_(env.mem), thread_setup_(env.thread_setup), me_(env.my_pe),
+      : u_(u), ctx_(ctx), boot_(env.boot), mem_(env.mem), thread_setup_(env.thread_setup),
+        spin_rounds_(env.spare_cores ? kSpinRoundsSpare : kSpinRounds), me_(env.my_pe),
         npes_(env.npes), owner_device_(owner_device), owner_host_(owner_host), peers_(static_cast<size_t>(env.npes)),
         ext_(static_cast<size_t>(env.npes)) {
     for (Peer& p : peers_) p.dirty.store(false);
@@ -150,6 +152,11 @@ class Ucx final : public Transport {
   Result extend(Seg seg, uint64_t off, void* base, size_t len) override;
   void drop(Seg seg, uint64_t off, size_t len) override;
   Result register_buffer(void* base, size_t len, bool device, uint64_t* token) override;
+  unsigned progress() override {
+    unsigned n = u_.worker_progress(worker_);
+    if (!mem_) n += serve();  // host memory only: owner atomics are CPU atomics, safe on any thread
+    return n;
+  }
   void unregister_buffer(uint64_t token) override;
   Result finalize() override;
 
@@ -216,6 +223,7 @@ class Ucx final : public Transport {
   boot::Bootstrap* boot_;
   mem::LocalMemory* mem_;
   std::function<void()> thread_setup_;
+  unsigned spin_rounds_;  // a waiting caller's busy rounds before it sleeps
   int me_, npes_;
   bool owner_device_, owner_host_;
   std::vector<Peer> peers_;
@@ -253,7 +261,7 @@ void Ucx::progress_until(Done&& done) {
       empty = 0;
       continue;
     }
-    if (++empty < kSpinRounds) {
+    if (++empty < spin_rounds_) {
       cpu_relax();
       continue;
     }
