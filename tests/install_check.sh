@@ -21,6 +21,10 @@ for f in bin/oshrun bin/oshcc bin/oshc++ bin/oshnvcc bin/gshmem-info lib/libgshm
          lib/pkgconfig/gshmem.pc lib/cmake/gshmem/gshmemConfig.cmake lib/cmake/gshmem/gshmemConfigVersion.cmake; do
   [ -e "$PREFIX/$f" ] || { echo "install check: missing $PREFIX/$f"; exit 1; }
 done
+# bin/ holds what users run; the benchmarks are under libexec/gshmem/.
+extra=$(ls "$PREFIX/bin" | grep -vxE 'oshrun|oshcc|oshc\+\+|oshnvcc|gshmem-info' || true)
+[ -z "$extra" ] || { echo "install check: bin/ holds more than the launcher, the wrappers and gshmem-info: $extra"; exit 1; }
+[ -x "$PREFIX/libexec/gshmem/shmem_cpu_put_latency" ] || { echo "install check: libexec/gshmem/shmem_cpu_put_latency missing"; exit 1; }
 # Nothing installed may point back into the source or build tree.
 if grep -rlI -e "$ROOT/include" -e "$ROOT/device" -e "$BUILD" "$PREFIX/bin" "$PREFIX/lib/pkgconfig" "$PREFIX/lib/cmake" \
      "$PREFIX/include" 2>/dev/null; then
@@ -72,6 +76,33 @@ else
   exit 1
 fi
 
+# The wrappers as the compiler of the build recipes users run (tests/install/wrappers/README.md):
+# each recipe sets CC/CXX to the wrapper itself, so a wrapper that followed CC would call itself
+# forever; every build has a time limit, and each program runs at 2 PEs.
+echo "== the wrappers in CMake, an autotools-style configure and a Makefile exporting CC"
+w="$ROOT/tests/install/wrappers"
+ring="$ROOT/examples/01_ring.c"
+timeout 300 cmake -S "$w/cmake" -B wrap-cmake -DCMAKE_C_COMPILER="$PREFIX/bin/oshcc" \
+  -DCMAKE_CXX_COMPILER="$PREFIX/bin/oshc++" -DRING_SOURCE="$ring" -DCXX_SOURCE="$src/hello_oshmem.cpp" \
+  > wrap-cmake.log 2>&1 && timeout 300 cmake --build wrap-cmake >> wrap-cmake.log 2>&1 ||
+  { cat wrap-cmake.log; echo "install check: CMake with CMAKE_C_COMPILER=oshcc failed"; exit 1; }
+mkdir -p wrap-conf wrap-make
+cp "$w/configure/configure" "$ring" wrap-conf/
+(cd wrap-conf && CC="$PREFIX/bin/oshcc" timeout 120 ./configure 01_ring.c && timeout 120 make) > wrap-conf.log 2>&1 ||
+  { cat wrap-conf.log wrap-conf/config.log 2>/dev/null; echo "install check: CC=oshcc ./configure && make failed"; exit 1; }
+(cd wrap-make && timeout 120 make -f "$w/make/Makefile" PREFIX="$PREFIX" SRC="$ring") > wrap-make.log 2>&1 ||
+  { cat wrap-make.log; echo "install check: a Makefile exporting CC=oshcc failed"; exit 1; }
+for exe in wrap-cmake/ring wrap-cmake/hello_cxx wrap-conf/ring wrap-make/ring; do
+  timeout 60 "$PREFIX/bin/oshrun" -np 2 "./$exe" > run.out 2>&1 || { cat run.out; echo "install check: $exe failed"; exit 1; }
+done
+# --showme variants as Open MPI's wrappers have them
+[ "$("$PREFIX/bin/oshcc" --showme:compile)" = "-I$PREFIX/include" ] ||
+  { echo "install check: oshcc --showme:compile says $("$PREFIX/bin/oshcc" --showme:compile)"; exit 1; }
+"$PREFIX/bin/oshcc" --showme:link | grep -q -- "-lgshmem" || { echo "install check: --showme:link"; exit 1; }
+[ "$(GSHMEM_CC=clang "$PREFIX/bin/oshcc" --showme:command)" = clang ] || { echo "install check: GSHMEM_CC ignored"; exit 1; }
+rc=0; GSHMEM_CC="$PREFIX/bin/oshcc" "$PREFIX/bin/oshcc" -c -o x.o "$ring" 2> self.err || rc=$?
+[ $rc = 2 ] && grep -q "is this wrapper" self.err || { echo "install check: GSHMEM_CC=oshcc gave rc $rc"; exit 1; }
+
 # The profiling interface (pshmem.h, weak shmem_ names) and the C11 generic team collectives, as a
 # user's tool and program build them: with the installed wrapper.
 for t in pshmem_profiling generics_team_colls generics_short; do
@@ -89,6 +120,10 @@ if command -v mpirun >/dev/null; then
   timeout 60 mpirun --allow-run-as-root --oversubscribe -np 2 ./hello
 fi
 "$PREFIX/bin/gshmem-info" >/dev/null
+# a benchmark from libexec/ finds the library from there (its rpath)
+GSHMEM_HEAP_KIND=host timeout 60 "$PREFIX/bin/oshrun" -np 2 env LD_LIBRARY_PATH= \
+  "$PREFIX/libexec/gshmem/shmem_cpu_put_latency" -n 5 -w 1 -e 64 > bench.out 2>&1 ||
+  { cat bench.out; echo "install check: libexec/gshmem/shmem_cpu_put_latency did not run"; exit 1; }
 
 if command -v nvcc >/dev/null; then
   echo "== CUDA against the installed prefix (no -rdc, no device link)"
