@@ -1,7 +1,11 @@
 // oshrun: starts the PEs of an OpenSHMEM program on this host (uid bootstrap over loopback TCP),
 // or hands the job to mpirun, srun or prterun. Supervises the PEs: forwards signals, stops the
 // job when one PE fails and exits with that PE's status, and optionally tags every output line.
-// It reads no environment variable itself; it only sets the bootstrap variables for the PEs.
+// It reads the environment through gshmem's configuration table (a malformed GSHMEM_* value, or a
+// GSHMEM_BOOTSTRAP its PEs cannot use, stops it before it starts anything) and sets the bootstrap
+// variables for the PEs. Every PE inherits the read end of a pipe whose write end only oshrun
+// holds (GSHMEM_LAUNCHER_FD): when oshrun dies, even by SIGKILL, the PEs' health monitors see the
+// pipe close and end them, also PEs started through a wrapper (oshrun -np 4 sh -c "./prog").
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
@@ -22,6 +26,8 @@
 #include <vector>
 
 #include "bootstrap/uid.hpp"
+#include "common/config.hpp"
+#include "common/io.hpp"
 #include "gshmem/version.h"
 
 extern char** environ;
@@ -204,21 +210,7 @@ std::string signal_name(int sig) {
 void write_all(int fd, const std::string& s) {
   static bool broken[3] = {false, false, false};
   if (fd < 0 || fd > 2 || broken[fd]) return;
-  size_t off = 0;
-  while (off < s.size()) {
-    ssize_t w = write(fd, s.data() + off, s.size() - off);
-    if (w > 0) {
-      off += static_cast<size_t>(w);
-    } else if (w < 0 && errno == EINTR) {
-      continue;
-    } else if (w < 0 && errno == EAGAIN) {  // our stdout/stderr is non-blocking
-      pollfd p{fd, POLLOUT, 0};
-      poll(&p, 1, 1000);
-    } else {
-      broken[fd] = true;
-      return;
-    }
-  }
+  if (gshmem::write_full(fd, s.data(), s.size()) != gshmem::Io::ok) broken[fd] = true;
 }
 
 // ---------------------------------------------------------------- tagged output pump
@@ -294,7 +286,7 @@ struct Job {
   std::vector<Stream> streams;  // with --tag-output: 2 per PE
 };
 
-[[noreturn]] void run_child(int pe, const Options& o, pid_t launcher_pid, int lfd,
+[[noreturn]] void run_child(int pe, const Options& o, pid_t launcher_pid, int lfd, int watch_r,
                             const std::string& uid, int out_w, int err_w,
                             const sigset_t& orig_mask) {
   if (prctl(PR_SET_PDEATHSIG, SIGKILL) != 0 || getppid() != launcher_pid) _exit(127);
@@ -304,6 +296,10 @@ struct Job {
   setenv("GSHMEM_BOOTSTRAP_UID", uid.c_str(), 1);
   setenv("GSHMEM_BOOTSTRAP_RANK", std::to_string(pe).c_str(), 1);
   setenv("GSHMEM_BOOTSTRAP_NRANKS", std::to_string(o.np).c_str(), 1);
+  // the launcher pipe's read end stays open across exec (and whatever the program starts)
+  const int wfl = fcntl(watch_r, F_GETFD);
+  if (wfl < 0 || fcntl(watch_r, F_SETFD, wfl & ~FD_CLOEXEC) < 0) _exit(127);
+  setenv("GSHMEM_LAUNCHER_FD", std::to_string(watch_r).c_str(), 1);
   if (pe == 0) {
     int fl = fcntl(lfd, F_GETFD);
     if (fl < 0 || fcntl(lfd, F_SETFD, fl & ~FD_CLOEXEC) < 0) _exit(127);
@@ -341,6 +337,13 @@ bool start_pes(const Options& o, const sigset_t& orig_mask, Job* job) {
   }
   const std::string uid = gshmem::boot::uid_to_string(id);
   const pid_t self = getpid();
+  // The launcher pipe: oshrun keeps the write end (O_CLOEXEC: no PE holds it) for its whole life.
+  int watch[2];
+  if (pipe2(watch, O_CLOEXEC) != 0) {
+    fprintf(stderr, "oshrun: cannot create the launcher pipe: %s\n", strerror(errno));
+    close(lfd);
+    return false;
+  }
   bool ok = true;
   for (int pe = 0; pe < o.np && ok; ++pe) {
     int out[2] = {-1, -1}, err[2] = {-1, -1};
@@ -352,7 +355,7 @@ bool start_pes(const Options& o, const sigset_t& orig_mask, Job* job) {
       break;
     }
     pid_t p = fork();
-    if (p == 0) run_child(pe, o, self, lfd, uid, out[1], err[1], orig_mask);
+    if (p == 0) run_child(pe, o, self, lfd, watch[0], uid, out[1], err[1], orig_mask);
     if (p < 0) {
       fprintf(stderr, "oshrun: pe %d: fork failed: %s\n", pe, strerror(errno));
       ok = false;
@@ -377,6 +380,7 @@ bool start_pes(const Options& o, const sigset_t& orig_mask, Job* job) {
     }
   }
   close(lfd);
+  close(watch[0]);  // watch[1] stays open until oshrun exits
   if (!ok) abort_start(job);
   return ok;
 }
@@ -532,6 +536,20 @@ class Supervisor {
 
 int main(int argc, char** argv) {
   const Options o = parse_args(argc, argv);
+  // The PEs read the same table: a malformed value stops the job here, before any PE starts.
+  const gshmem::Config* cfg = nullptr;
+  if (gshmem::config_load(&cfg) != gshmem::Status::ok) {
+    fprintf(stderr, "oshrun: the environment has invalid gshmem settings (the messages above say which)\n");
+    return 2;
+  }
+  if (o.launcher.empty() && cfg->GSHMEM_BOOTSTRAP != "auto" && cfg->GSHMEM_BOOTSTRAP != "uid") {
+    fprintf(stderr,
+            "oshrun: GSHMEM_BOOTSTRAP=%s: oshrun starts its PEs itself with the unique-id bootstrap (uid); "
+            "for %s use --launcher mpirun (or srun, prterun), or unset GSHMEM_BOOTSTRAP\n",
+            cfg->GSHMEM_BOOTSTRAP.c_str(),
+            cfg->GSHMEM_BOOTSTRAP == "single" ? "a single PE, run the program without oshrun" : "PMIx or MPI");
+    return 2;
+  }
   if (!o.launcher.empty()) exec_launcher(o);
 
   // Block the forwarded signals and SIGCHLD before forking so none is lost; the main loop reads

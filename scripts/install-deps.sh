@@ -1,11 +1,15 @@
 #!/usr/bin/env bash
 # Installs what gshmem needs to build and test on Debian 12 / Ubuntu 22.04+ (run as root or
-# with sudo). Idempotent.
+# with sudo). Idempotent. --minimal: only what building the library and running an example needs
+# (scripts/quickstart.sh); the test tools (MPI, GoogleTest, clang, CMake, NVSHMEM's headers) come
+# with the full install (scripts/test.sh, .ci/run).
 set -euo pipefail
 SUDO=""
 if [ "$(id -u)" != 0 ]; then SUDO=sudo; fi
-pkgs=(build-essential pkg-config ninja-build python3 python3-pip libgtest-dev
-      openmpi-bin libopenmpi-dev libpmix-dev libucx-dev ucx-utils iproute2 cmake clang lld)
+minimal=0
+[ "${1:-}" = --minimal ] && minimal=1
+pkgs=(build-essential pkg-config ninja-build python3 python3-pip libpmix-dev libucx-dev)
+[ $minimal = 1 ] || pkgs+=(ucx-utils libgtest-dev openmpi-bin libopenmpi-dev iproute2 cmake clang lld)
 missing=()
 for p in "${pkgs[@]}"; do dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p"); done
 if [ "${#missing[@]}" -gt 0 ]; then
@@ -15,6 +19,24 @@ if [ "${#missing[@]}" -gt 0 ]; then
     # the build reports what is really missing.
     echo "install-deps: warning: could not install ${missing[*]}; continuing with what is installed" >&2
   fi
+fi
+ensure_meson() {
+  # Meson >= 1.5 (Debian 12 ships 1.0.1, which does not device-link CUDA correctly).
+  local need=1 v
+  if command -v meson >/dev/null 2>&1; then
+    v=$(meson --version)
+    if [ "$(printf '%s\n1.5.0\n' "$v" | sort -V | head -1)" = "1.5.0" ]; then need=0; fi
+  fi
+  if [ "$need" = 1 ]; then
+    python3 -m pip install -q 'meson>=1.5,<2' 2>/dev/null ||
+      python3 -m pip install -q --break-system-packages 'meson>=1.5,<2'
+    hash -r
+  fi
+  echo "install-deps: meson $(meson --version), ninja $(ninja --version)"
+}
+if [ $minimal = 1 ]; then
+  ensure_meson
+  exit 0
 fi
 # The sanitizer job's fuzz targets need clang's libFuzzer runtime (libclang-rt-N-dev, N = clang's
 # major version; Debian 12: 14).
@@ -26,18 +48,7 @@ if command -v clang >/dev/null 2>&1; then
       echo "install-deps: warning: no libFuzzer for clang $cmaj (libclang-rt-$cmaj-dev)" >&2
   fi
 fi
-# Meson >= 1.5 (Debian 12 ships 1.0.1, which does not device-link CUDA correctly).
-need_meson=1
-if command -v meson >/dev/null 2>&1; then
-  v=$(meson --version)
-  if [ "$(printf '%s\n1.5.0\n' "$v" | sort -V | head -1)" = "1.5.0" ]; then need_meson=0; fi
-fi
-if [ "$need_meson" = 1 ]; then
-  python3 -m pip install -q 'meson>=1.5,<2' 2>/dev/null ||
-    python3 -m pip install -q --break-system-packages 'meson>=1.5,<2'
-  hash -r
-fi
-echo "install-deps: meson $(meson --version), ninja $(ninja --version)"
+ensure_meson
 # The Python package check creates a virtual environment (tests/python_check.sh): Debian's own
 # python3 needs python3-venv for that (a pyenv or other python3 brings venv with it).
 if ! python3 -c 'import venv, ensurepip' >/dev/null 2>&1; then

@@ -5,6 +5,12 @@
 # "N passed, N failed, N skipped" and exits non-zero if anything failed.
 set -uo pipefail
 source "$(dirname "$0")/env.sh"
+"$ROOT/scripts/install-deps.sh" || { echo "0 passed, 1 failed"; exit 1; }
+# A build directory the quick start configured before the test tools were installed: configure it
+# again, so GoogleTest, mpirun and the rest are found.
+if [ "$(cat "$BUILD/.gshmem-deps" 2>/dev/null)" = minimal ]; then
+  meson setup --wipe "$BUILD" "$ROOT" --prefix="$BUILD/prefix" > /dev/null && rm -f "$BUILD/.gshmem-deps"
+fi
 configure || { echo "0 passed, 1 failed"; exit 1; }
 meson test -C "$BUILD" --print-errorlogs --num-processes 2 "$@"
 extra_pass=0 extra_fail=0

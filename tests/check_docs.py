@@ -6,7 +6,8 @@
 * every relative link in README.md and docs/*.md points at a file that exists;
 * every -D<option> the docs give to meson is a project option or a meson built-in;
 * sizes the docs state for the host control block and the device state match the constants in
-  src/heap/control.hpp and the static_assert in include/gshmem/device_host/state.h.
+  src/heap/control.hpp and the static_assert in include/gshmem/device_host/state.h;
+* the kernel on README.md's front page is examples/06_neighbour_put.cu's.
 
 usage: check_docs.py SOURCE_ROOT
 """
@@ -42,6 +43,15 @@ for doc in docs:
     for opt in re.findall(r"(?<![\w-])-D([a-z][a-z0-9_.]*)=", doc.read_text()):
         if opt not in options and opt not in builtin:
             errors.append(f"{doc.relative_to(root)}: -D{opt}= is not a meson option of this project")
+
+# The README's kernel is the one examples/06_neighbour_put.cu compiles (and the GPU suite runs).
+readme = (root / "README.md").read_text()
+m = re.search(r"```cuda\n(.*?)```", readme, re.S)
+example = (root / "examples/06_neighbour_put.cu").read_text()
+if not m:
+    errors.append("README.md: no ```cuda block with the kernel")
+elif m.group(1) not in example:
+    errors.append("README.md: the kernel differs from examples/06_neighbour_put.cu")
 
 # Sizes.
 control = (root / "src/heap/control.hpp").read_text()

@@ -17,6 +17,7 @@
 #include <thread>
 
 #include "common/fatal.hpp"
+#include "common/io.hpp"
 #include "common/log.hpp"
 
 namespace gshmem::boot {
@@ -25,39 +26,11 @@ namespace {
 using namespace wire;
 using Clock = std::chrono::steady_clock;
 
-bool write_all(int fd, const void* buf, size_t n) {
-  auto* p = static_cast<const char*>(buf);
-  while (n) {
-    ssize_t w = send(fd, p, n, MSG_NOSIGNAL);
-    if (w < 0) {
-      if (errno == EINTR) continue;
-      return false;
-    }
-    p += w;
-    n -= static_cast<size_t>(w);
-  }
-  return true;
-}
-
-// Returns 1 on success, 0 on orderly EOF, -1 on error.
-int read_all(int fd, void* buf, size_t n) {
-  auto* p = static_cast<char*>(buf);
-  while (n) {
-    ssize_t r = recv(fd, p, n, 0);
-    if (r == 0) return 0;
-    if (r < 0) {
-      if (errno == EINTR) continue;
-      return -1;
-    }
-    p += r;
-    n -= static_cast<size_t>(r);
-  }
-  return 1;
-}
+bool write_full_ok(int fd, const void* buf, size_t n) { return write_full(fd, buf, n) == Io::ok; }
 
 bool send_frame(int fd, Type t, const void* payload, uint64_t len) {
   FrameHdr h{kMagic, t, 0, len};
-  return write_all(fd, &h, sizeof h) && (len == 0 || write_all(fd, payload, len));
+  return write_full_ok(fd, &h, sizeof h) && (len == 0 || write_full_ok(fd, payload, len));
 }
 
 void set_nodelay(int fd) {
@@ -165,9 +138,9 @@ Status TcpBootstrap::join(const UniqueId& uid) {
       hello.rank = hello.nranks = -1;
       const char* why = nullptr;
       auto taken = [](int r, const void* fds) { return (*static_cast<const std::vector<int>*>(fds))[static_cast<size_t>(r)] >= 0; };
-      if (read_all(fd, &h, sizeof h) != 1) why = "no frame header";
+      if (read_full(fd, &h, sizeof h) != Io::ok) why = "no frame header";
       else if ((why = check_hello_header(h))) {
-      } else if (read_all(fd, &hello, sizeof hello) != 1) why = "truncated hello";
+      } else if (read_full(fd, &hello, sizeof hello) != Io::ok) why = "truncated hello";
       else why = check_hello(hello, uid.secret, size_, taken, &fds_);
       if (why) {
         GSHMEM_WARN(Subsys::boot, "bootstrap: rejected connection from %s:%u: %s (rank %d, nranks %d)", addr,
@@ -202,14 +175,14 @@ Status TcpBootstrap::join(const UniqueId& uid) {
       Hello h{kVersion, rank_, size_, 0, {}};
       memcpy(h.secret, uid.secret, 16);
       FrameHdr r{};
-      if (send_frame(fd, t_hello, &h, sizeof h) && read_all(fd, &r, sizeof r) == 1 && r.magic == kMagic) {
+      if (send_frame(fd, t_hello, &h, sizeof h) && read_full(fd, &r, sizeof r) == Io::ok && r.magic == kMagic) {
         const Reply reply = classify_reply(r);
         if (reply == Reply::welcome) {
           fds_[0] = fd;
           return Status::ok;
         }
         char why[kMaxReject + 1] = "malformed reply";
-        if (reply == Reply::reject && read_all(fd, why, r.len) != 1) snprintf(why, sizeof why, "truncated reject");
+        if (reply == Reply::reject && read_full(fd, why, r.len) != Io::ok) snprintf(why, sizeof why, "truncated reject");
         why[reply == Reply::reject ? r.len : sizeof why - 1] = 0;
         GSHMEM_WARN(Subsys::boot, "bootstrap: root %s rejected rank %d: %s", uid_to_string(uid).substr(0, 30).c_str(),
                     rank_, why);
@@ -249,14 +222,14 @@ Status TcpBootstrap::root_allgather(char* buf, size_t bytes) {
       if (pfds[i].fd < 0 || !pfds[i].revents) continue;
       int r = ranks[i];
       FrameHdr h{};
-      if (read_all(pfds[i].fd, &h, sizeof h) != 1 || h.magic != kMagic) peer_lost(r);
+      if (read_full(pfds[i].fd, &h, sizeof h) != Io::ok || h.magic != kMagic) peer_lost(r);
       if (is_control(h)) handle_control(pfds[i].fd, h);
       if (const char* bad = check_allgather(h, bytes)) {
         GSHMEM_WARN(Subsys::boot, "bootstrap allgather: pe %d sent %llu bytes (type %u), pe 0 expected %zu: %s", r,
                     (unsigned long long)h.len, h.type, bytes, bad);
         abort(1, "bootstrap collective arguments differ between PEs");
       }
-      if (read_all(pfds[i].fd, buf + static_cast<size_t>(r) * bytes, bytes) != 1) peer_lost(r);
+      if (read_full(pfds[i].fd, buf + static_cast<size_t>(r) * bytes, bytes) != Io::ok) peer_lost(r);
       pfds[i].fd = -1;
       --pending;
     }
@@ -271,7 +244,7 @@ Status TcpBootstrap::leaf_allgather(char* buf, size_t bytes) {
   int fd = fds_[0];
   if (!send_frame(fd, t_allgather, buf + static_cast<size_t>(rank_) * bytes, bytes)) peer_lost(0);
   FrameHdr h{};
-  if (read_all(fd, &h, sizeof h) != 1 || h.magic != kMagic) peer_lost(0);
+  if (read_full(fd, &h, sizeof h) != Io::ok || h.magic != kMagic) peer_lost(0);
   if (is_control(h)) handle_control(fd, h);
   const size_t total = bytes * static_cast<size_t>(size_);
   if (const char* bad = check_allgather(h, total)) {
@@ -279,7 +252,7 @@ Status TcpBootstrap::leaf_allgather(char* buf, size_t bytes) {
                 total, bad);
     abort(1, "bootstrap protocol error");
   }
-  if (read_all(fd, buf, total) != 1) peer_lost(0);
+  if (read_full(fd, buf, total) != Io::ok) peer_lost(0);
   return Status::ok;
 }
 
@@ -296,7 +269,7 @@ void TcpBootstrap::check_health() {
       // Data may precede the hangup: an abort message explains the hangup better than "died".
       FrameHdr h{};
       if (recv(fd, &h, sizeof h, MSG_PEEK | MSG_DONTWAIT) == sizeof h && is_control(h)) {
-        read_all(fd, &h, sizeof h);
+        (void)read_full(fd, &h, sizeof h);
         handle_control(fd, h);
       }
       peer_lost(r);
@@ -305,7 +278,7 @@ void TcpBootstrap::check_health() {
       FrameHdr h{};
       ssize_t n = recv(fd, &h, sizeof h, MSG_PEEK | MSG_DONTWAIT);
       if (n == sizeof h && is_control(h)) {
-        read_all(fd, &h, sizeof h);
+        (void)read_full(fd, &h, sizeof h);
         handle_control(fd, h);
       }
       // An allgather contribution from a PE that is already in the next collective: left queued.
@@ -321,7 +294,7 @@ void TcpBootstrap::relay(Type t, const void* payload, uint64_t len, int except_r
 void TcpBootstrap::handle_control(int from_fd, const FrameHdr& h) {
   claim_ending();
   AbortMsg raw{}, m;
-  const bool got = h.len == sizeof raw && read_all(from_fd, &raw, sizeof raw) == 1;
+  const bool got = h.len == sizeof raw && read_full(from_fd, &raw, sizeof raw) == Io::ok;
   parse_control(h, got ? &raw : nullptr, got ? sizeof raw : 0, size_, &m);
   if (rank_ == 0) relay(static_cast<Type>(h.type), &m, sizeof m, m.from_rank);
   if (h.type == t_abort) {

@@ -60,6 +60,8 @@ void* allocate(const char* call, uint64_t op, size_t size, size_t align) {
 
 size_t offset_of(const char* call, Runtime& r, void* ptr) {
   const uintptr_t a = reinterpret_cast<uintptr_t>(ptr), lo = reinterpret_cast<uintptr_t>(r.heap.base());
+  if (a - lo < r.heap.size() && r.heap.allocator().block_size(a - lo) == 0 && r.heap.allocator().was_freed(a - lo))
+    fatal(call, "ptr %p was already freed (a second shmem_free or shmem_realloc of it)", ptr);
   if (a - lo >= r.heap.size() || r.heap.allocator().block_size(a - lo) == 0)
     fatal(call, "ptr %p was not returned by shmem_malloc/calloc/align/realloc (heap %p + %zu)", ptr,
           static_cast<void*>(r.heap.base()), r.heap.size());

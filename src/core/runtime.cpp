@@ -3,7 +3,9 @@
 // by every PE.
 #include "core/detail/runtime.hpp"
 
+#include <poll.h>
 #include <sched.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -101,15 +103,43 @@ const Config& load_config(const char* call) {
 // on a dead peer, or in the program's own code) still ends when a peer dies or the job is aborted:
 // this thread checks the bootstrap connections every GSHMEM_HEALTH_CHECK_MS and the bootstrap
 // ends the process with a message naming the dead PE (check_health is safe from any thread).
+// The launcher's pipe (GSHMEM_LAUNCHER_FD, set by oshrun): nobody writes to it, so readable or hung
+// up means oshrun is gone. Watched only while the descriptor is still that pipe (the program may
+// close it and reuse the number).
+struct LauncherWatch {
+  int fd = -1;
+  ino_t ino = 0;
+  void init(int64_t cfg_fd) {
+    struct stat st{};
+    if (cfg_fd < 0 || fstat(static_cast<int>(cfg_fd), &st) != 0 || !S_ISFIFO(st.st_mode)) return;
+    fd = static_cast<int>(cfg_fd);
+    ino = st.st_ino;
+  }
+  bool launcher_gone() {
+    if (fd < 0) return false;
+    struct stat st{};
+    if (fstat(fd, &st) != 0 || st.st_ino != ino) {
+      fd = -1;  // not the pipe any more
+      return false;
+    }
+    pollfd p{fd, POLLIN, 0};
+    return poll(&p, 1, 0) > 0 && (p.revents & (POLLIN | POLLHUP | POLLERR));
+  }
+};
+
 void start_health_monitor(Runtime& r) {
-  if (r.npes < 2 || !r.cfg->GSHMEM_HEALTH_MONITOR) return;
+  auto watch = std::make_shared<LauncherWatch>();
+  watch->init(r.cfg->GSHMEM_LAUNCHER_FD);
+  if ((r.npes < 2 && watch->fd < 0) || !r.cfg->GSHMEM_HEALTH_MONITOR) return;
   const auto period = std::chrono::milliseconds(r.cfg->GSHMEM_HEALTH_CHECK_MS);
-  r.monitor = std::thread([&r, period] {
+  r.monitor = std::thread([&r, period, watch] {
     std::unique_lock<std::mutex> lk(r.monitor_mu);
     while (!r.monitor_stop) {
       r.monitor_cv.wait_for(lk, period);
       mem::device_errors_report();
-      if (!r.monitor_stop) r.boot->check_health();
+      if (r.monitor_stop) break;
+      if (watch->launcher_gone()) fatal("oshrun", "the launcher that started this PE is gone; ending the PE");
+      if (r.npes > 1) r.boot->check_health();
     }
   });
 }

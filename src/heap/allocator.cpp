@@ -8,6 +8,7 @@ size_t round_up(size_t v, size_t a) { return (v + a - 1) / a * a; }
 void Allocator::reset(size_t total) {
   free_.clear();
   used_.clear();
+  freed_.clear();
   total_ = total / kGranule * kGranule;
   used_bytes_ = 0;
   if (total_) free_[0] = total_;
@@ -55,6 +56,7 @@ size_t Allocator::alloc(size_t bytes, size_t align) {
     if (start + bytes < off + size) free_.emplace(start + bytes, off + size - start - bytes);
     used_.emplace(start, bytes);
     used_bytes_ += bytes;
+    taken(start, bytes);
     return start;
   }
   return kFail;
@@ -67,6 +69,7 @@ size_t Allocator::free(size_t off) {
   used_.erase(it);
   used_bytes_ -= size;
   insert_free(off, size);
+  freed_.insert(off);
   return size;
 }
 
@@ -90,6 +93,7 @@ size_t Allocator::resize_in_place(size_t off, size_t bytes) {
   if (rest) free_.emplace(off + bytes, rest);
   it->second = bytes;
   used_bytes_ += extra;
+  taken(off + old, extra);
   return off;
 }
 

@@ -4,6 +4,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <map>
+#include <set>
 
 namespace gshmem::heap {
 
@@ -26,16 +27,21 @@ class Allocator {
   // copies and frees. The block is unchanged on kFail.
   size_t resize_in_place(size_t off, size_t bytes);
   size_t block_size(size_t off) const;  // 0 if not allocated
+  // off started a block that was freed and has not been handed out again since (a second free
+  // of it is a double free, not a pointer the allocator never returned).
+  bool was_freed(size_t off) const { return freed_.count(off) != 0; }
   size_t used() const noexcept { return used_bytes_; }
   size_t total() const noexcept { return total_; }
   size_t largest_free() const;
 
  private:
   void insert_free(size_t off, size_t size);  // coalesces with neighbours
+  void taken(size_t off, size_t bytes) { freed_.erase(freed_.lower_bound(off), freed_.lower_bound(off + bytes)); }
   std::map<size_t, size_t> free_;  // offset -> size
   std::map<size_t, size_t> used_;  // offset -> size
   size_t total_ = 0;
   size_t used_bytes_ = 0;
+  std::set<size_t> freed_;  // starts of freed blocks whose bytes no allocation has taken since
 };
 
 }  // namespace gshmem::heap

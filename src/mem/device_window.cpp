@@ -23,9 +23,8 @@ Status DeviceWindow::reserve(const cu::Driver* drv, CUdevice dev, int nslots, si
   CUmemAllocationProp p = alloc_prop(dev);
   GSHMEM_CU(*drv_, cuMemGetAllocationGranularity, &gran_, &p, CU_MEM_ALLOC_GRANULARITY_RECOMMENDED);
   // Every slot starts on an align boundary (NVSHMEM aligns its heap to 512 MiB as well), so the
-  // layout does not depend on where the driver puts the reservation. Tried as the cause of
-  // shmem_st_bw's 32 MiB gap (docs/perf/h200x2-perftest.md, session 19): no difference measured.
-  // align is a power of two (shmem_init checks GSHMEM_DEVICE_HEAP_ALIGN).
+  // layout does not depend on where the driver puts the reservation. align is a power of two
+  // (shmem_init checks GSHMEM_DEVICE_HEAP_ALIGN).
   if (align < gran_) align = gran_;
   size_t up = 0;
   if (__builtin_add_overflow(stride, align - 1, &up) ||

@@ -1,6 +1,6 @@
-// Passing file descriptors (memfd segments now, cuMem POSIX-fd handles later) between the PEs of
-// one node: abstract Unix sockets named after the job secret, SCM_RIGHTS, and a check that the
-// peer presents the job secret and runs as the same user. No ptrace capability needed.
+// Passing file descriptors (memfd segments and cuMem POSIX-fd handles: heap/heap.cpp) between
+// the PEs of one node: abstract Unix sockets named after the job secret, SCM_RIGHTS, and a check
+// that the peer presents the job secret and runs as the same user. No ptrace capability needed.
 #pragma once
 #include <cstdint>
 #include <vector>

@@ -1,11 +1,12 @@
-// The trigger FIFO between producers (GPU threads; host threads in tests and host-side paths) and
-// one proxy thread per PE. A ring of 2^k 16-byte slots; producers reserve slots with one atomic
-// add on `head` (2 slots for a trigger with an extension), wait while the ring is full
-// (backpressure: head - tail > capacity), write the extension, then the trigger's word 1 and
-// last its word 0 with release order. The proxy reads word 0 with acquire order (non-zero = ready), handles the trigger, zeroes
-// the slot(s), advances `tail` and publishes `completed`, which quiet waits on: a producer's quiet
-// returns when completed >= the index after its last reserved slot. No trigger is lost: a slot is
-// only reused after the proxy zeroed it and moved tail past it.
+// The trigger FIFO between producers (GPU threads: device/gshmem/impl/proxy.cuh; host threads in
+// the tests) and one proxy thread per PE. A ring of 2^k 16-byte slots; producers reserve slots
+// with one atomic add on `head` (2 slots for a trigger with an extension), wait while the ring is
+// full (backpressure: head - tail > capacity), write the extension, then the trigger's word 1 and
+// last its word 0 with release order. The proxy reads word 0 with acquire order (non-zero =
+// ready), handles the trigger, zeroes the slot(s), advances `tail` and publishes `completed`,
+// which quiet waits on: a producer's quiet returns when completed >= the index after its last
+// reserved slot. No trigger is lost: a slot is only reused after the proxy zeroed it and moved
+// tail past it.
 #pragma once
 #include <atomic>
 #include <cstdint>
@@ -24,7 +25,7 @@ class Fifo {
   };
   static_assert(sizeof(Slot) == sizeof(gshmem_trigger), "a slot is one trigger");
 
-  // A FIFO whose slots and counters live in this object (host producers: tests, host paths).
+  // A FIFO whose slots and counters live in this object (host producers: the tests).
   explicit Fifo(uint32_t log2_slots)
       : mask_((1u << log2_slots) - 1), own_(size_t(1) << log2_slots), slots_(own_.data()), tail_(&own_tail_),
         completed_(&own_completed_) {

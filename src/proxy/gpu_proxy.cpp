@@ -107,9 +107,8 @@ struct GpuProxy::Impl {
   }
   uint64_t busy_ns = 0, polled = 0;  // host time in polls that found work, and the slots they took
   // Slots per batch: as many as are ready, up to the FIFO's size. A batch ends with one completion
-  // mark, and a copy engine merges the PUTs of one batch (2026-11-22, 2x H200, proxied put_bw with
-  // 132 blocks: batches of 1024 slots gave 381 GB/s at 256 MiB, 240 at 16 MiB, 33 at 1 MiB; whole
-  // FIFOs 389 / 314 / 55; docs/perf/h200.md).
+  // mark, and a copy engine merges the PUTs of one batch, so whole-FIFO batches beat smaller ones
+  // (measured: docs/perf/h200-proxy.md).
   uint64_t batch() const { return uint64_t{1} << log2; }
   // Idle for a while: GPU threads that reserved slots they have not written for seconds point at
   // a stuck producer; say so (the job may be hanging) with the counters. A slot reserved but not

@@ -1,8 +1,9 @@
 // Teams: ordered sets of PEs with their own synchronisation slot in every member's control
-// block. Handles are small integers (usable from device code later): 0 WORLD, 1 SHARED (PEs that
-// share memory: the node), 2 NODE. A split agrees on a slot free on every parent member (AND of the
-// published free masks); destroy syncs the team and zeroes this PE's slot before freeing it, so a
-// reused slot always starts from zero flags.
+// block. Handles are small integers, the same in device code (coll/dev_teams.cpp publishes each
+// team to the GPU: device/gshmem/impl/team.cuh): 0 WORLD, 1 SHARED (PEs that share memory: the
+// node), 2 NODE. A split agrees on a slot free on every parent member (AND of the published free
+// masks); destroy syncs the team and zeroes this PE's slot before freeing it, so a reused slot
+// always starts from zero flags.
 #pragma once
 #include <functional>
 #include <memory>

@@ -96,6 +96,37 @@ check("SHMEM_VERSION prints the version", r.returncode == 0 and "gshmem" in r.st
 r = run([prog, "ok"])
 check("single PE without a launcher", r.returncode == 0 and "line from pe 0" in r.stdout, r.stderr)
 
+# oshrun honours GSHMEM_BOOTSTRAP or refuses it, before it starts anything.
+r = run([oshrun, "-np", "2", prog, "ok"], env={"GSHMEM_BOOTSTRAP": "bogus"})
+check("GSHMEM_BOOTSTRAP=bogus under oshrun -> names the variable and the allowed values",
+      r.returncode == 2 and "GSHMEM_BOOTSTRAP" in r.stderr and "uid" in r.stderr and "line from pe" not in r.stdout,
+      f"rc={r.returncode}\n{r.stderr}")
+r = run([oshrun, "-np", "2", prog, "ok"], env={"GSHMEM_BOOTSTRAP": "pmix"})
+check("GSHMEM_BOOTSTRAP=pmix under oshrun -> says to use --launcher",
+      r.returncode == 2 and "--launcher mpirun" in r.stderr, f"rc={r.returncode}\n{r.stderr}")
+r = run([oshrun, "-np", "2", prog, "ok"], env={"GSHMEM_BOOTSTRAP": "uid"})
+check("GSHMEM_BOOTSTRAP=uid under oshrun runs", r.returncode == 0, f"rc={r.returncode}\n{r.stderr}")
+
+# PEs started through a wrapper (not oshrun's children, so no parent-death signal reaches them)
+# end when oshrun is killed with SIGKILL: they watch a pipe only oshrun holds.
+p = subprocess.Popen([oshrun, "-np", "2", "sh", "-c", f"{prog} hang; true"], stdout=subprocess.PIPE,
+                     stderr=subprocess.PIPE, text=True, start_new_session=True)
+time.sleep(1.5)
+p.kill()  # SIGKILL: oshrun cannot stop anything itself
+p.wait()
+t0 = time.time()
+left = ["?"]
+while time.time() - t0 < 10:
+    left = run(["pgrep", "-f", "^" + re.escape(prog) + " hang"]).stdout.split()
+    if not left:
+        break
+    time.sleep(0.1)
+check("oshrun killed by SIGKILL -> PEs under a wrapper end within 10 s",
+      not left, f"still running after {time.time() - t0:.1f} s: {left}")
+for pid in left:
+    if pid != "?":
+        subprocess.run(["kill", "-9", pid])
+
 time.sleep(0.5)
 after = shm_entries()
 check("nothing left in /dev/shm after normal exits, crashes and kill -9", after == before,

@@ -70,3 +70,21 @@ TEST(Allocator, DeterministicRandomSequence) {
   }
   EXPECT_EQ(a.used(), b.used());
 }
+
+TEST(Allocator, RemembersFreedBlocksUntilTheirBytesAreTakenAgain) {
+  Allocator a(1 << 20);
+  const size_t x = a.alloc(4096, 0), y = a.alloc(64, 0);
+  EXPECT_FALSE(a.was_freed(x));
+  EXPECT_EQ(a.free(x), 4096u);
+  EXPECT_TRUE(a.was_freed(x));   // a second free of x is a double free
+  EXPECT_FALSE(a.was_freed(x + 64));  // inside the block: never a block of its own
+  const size_t z = a.alloc(8192, 0);  // does not fit x's hole: x stays freed
+  EXPECT_NE(z, x);
+  EXPECT_TRUE(a.was_freed(x));
+  const size_t w = a.alloc(128, 0);  // first fit: takes x's first bytes
+  EXPECT_EQ(w, x);
+  EXPECT_FALSE(a.was_freed(x));
+  EXPECT_EQ(a.free(y), 64u);
+  EXPECT_EQ(a.resize_in_place(w, 4096 + 64), w);  // grows over y's freed bytes
+  EXPECT_FALSE(a.was_freed(y));
+}

@@ -94,7 +94,7 @@ __device__ __forceinline__ char *segment(int pe) {
 // Device errors. A failing check writes this PE's error record (host memory registered for the
 // device, which the device state points to; the host prints it: src/mem/device_errors.cpp) and
 // traps. No printf: CUDA sets up its printf buffer in the launch of the first kernel that holds a
-// printf call (3-4 ms inside that launch, docs/perf/h200x2-perftest.md, session 20), and ptxas
+// printf call (3-4 ms inside that launch; measured: docs/perf/h200x2-perftest.md), and ptxas
 // puts a MEMBAR.CTA in front of every fence of such a kernel. The first failing thread of the PE
 // takes the claim word in its control block (0 -> 1), writes the record and sets the word to 2;
 // the others wait for the 2 (at most a second), so that no trap cuts the record short. Block and

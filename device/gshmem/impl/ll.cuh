@@ -19,14 +19,13 @@
 // dest. Collectives that push into peers' dest without an opening phase (broadcast, fcollect,
 // alltoall and alltoalls above the LL sizes) call settle_ll first: each member publishes, once,
 // that it has finished the team's LL rounds so far (a release store into every other member's
-// LL_DONE word) and waits for the others' words. Reductions used to publish at the end of every
-// round; publishing on demand keeps that system-scope release (which waits for the round's
-// NVLink stores to be acknowledged) off the LL path.
+// LL_DONE word) and waits for the others' words. Publishing on demand, not at the end of every
+// round, keeps that system-scope release (which waits for the round's NVLink stores to be
+// acknowledged) off the LL path.
 //
 // Sending: a thread loads the source words of up to 4 pairs before it stores any of them (a
 // system-scope store is an asm statement the compiler may not move loads across, so loading
-// word by word would pay one memory latency per word: the thread-scope reduction of 1 KiB took
-// 149 us that way on 2 x H100, NVSHMEM 36 us).
+// word by word would pay one memory latency per word; measured: docs/perf/h100x2-perftest.md).
 #pragma once
 #include <type_traits>
 
@@ -39,11 +38,9 @@ constexpr size_t kLLPayload = GSHMEM_DEV_LL_BYTES / 2;  // data bytes per sender
 // pairs of words: a broadcast's pairs per peer, an fcollect's twice that (it sends its own and
 // receives as many from each peer, in turn). So broadcast up to 128 bytes at thread scope and
 // 4 KiB for a warp or block; fcollect up to 64 bytes per member at thread scope, 2 KiB for a warp
-// and 4 KiB for a block. Each batch of pairs is one memory round trip on the thread's path (about
-// 0.6 us each on 2 x H200, from the size steps of bcast_latency and fcollect_latency): 4 pairs a
-// batch when sending, 8 when a thread receives alone (ll_recv); beyond 4 sending batches the push
-// path's phase is cheaper (fcollect of 128 bytes per member at thread scope: 5.8 us LL, while 256
-// bytes pushed took 4.3 us).
+// and 4 KiB for a block. Each batch of pairs is one memory round trip on the thread's path: 4
+// pairs a batch when sending, 8 when a thread receives alone (ll_recv); beyond 4 sending batches
+// the push path's phase is cheaper (measured: docs/perf/h200x2-perftest.md).
 constexpr size_t kLLMaxPairsPerThread = 16;
 
 __device__ __forceinline__ uint64_t *ll_buf(int pe, int slot, int parity, int sender) {
@@ -152,9 +149,8 @@ __device__ __forceinline__ void ll_send(const TeamDev &t, const LLRound &q, cons
   };
   size_t p0 = static_cast<size_t>(S::rank());
   // Whole batches of aligned 8-byte words: straight-line loads, none waiting for another, so a
-  // batch costs one load latency. (Each load used to be followed, inside its own branch, by the
-  // register moves building the pair, which waited for it: the thread-scope broadcast of 128
-  // bytes paid 16 load latencies in a row.)
+  // batch costs one load latency. (With each load followed, inside its own branch, by the
+  // register moves building the pair, every load would wait for the previous one.)
   if (std::is_same_v<S, Thread> && a8)
     for (; 8 * (p0 + (U - 1) * w) + 8 <= bytes; p0 += U * w) {
       uint64_t v[U];
@@ -184,7 +180,7 @@ template <typename S>
 __device__ __forceinline__ void ll_recv(const uint64_t *buf, void *dest, size_t bytes, uint32_t seq) {
   // A thread alone takes 8 pairs per round trip here (the sender's 4 are off the other members'
   // path); the batch registers start at zero, so a predicated-off load does not make the compiler
-  // keep their old values (at 8 pairs that had spilled about 700 bytes under 64 registers).
+  // keep their old values (kept, they spill at 8 pairs under 64 registers).
   constexpr int U = std::is_same_v<S, Thread> ? 8 : ll_batch<S>;
   unsigned char *d = static_cast<unsigned char *>(dest);
   const size_t np = ll_pairs(bytes);
@@ -312,10 +308,9 @@ __device__ __forceinline__ void reduce_ll(const TeamDev &t, T *dest, const T *sr
 }
 
 // ---- large LL rounds: block-scope reductions above kLLPayload (team slot 0) ----
-// Above 4 KiB a block's reduction went reduce-scatter + all-gather (impl/coll.cuh): an opening
-// phase, remote loads of every member's slice, remote stores of the result and a closing phase,
-// two system-scope releases and a remote-load round trip on the path (on-stream int32 sum of 8-64
-// KiB on 2 x H200, run c19: 12.2-12.6 us, against 7.4-8.0 us as LL words at 4 KiB and below;
+// Reduce-scatter + all-gather (impl/coll.cuh) puts an opening phase, remote loads of every
+// member's slice, remote stores of the result and a closing phase, two system-scope releases and
+// a remote-load round trip on the path, which costs well above LL words (measured:
 // docs/perf/h200x2-perftest.md). A large LL round is the LL round with a bigger area
 // (GSHMEM_DEV_CTRL_LL_BIG: 1 MiB per parity, for team slot 0 only): each member sends its whole
 // source as LL words to every other member and combines in team order, with no phase and no
@@ -333,17 +328,15 @@ __device__ __forceinline__ void reduce_ll(const TeamDev &t, T *dest, const T *sr
 // The area of a chunk's four LL words is laid out so that a warp's 32 consecutive chunks are one
 // 1 KiB group: the first halves (two words, 16 bytes) of the 32 chunks, then the second halves. So
 // each 16-byte store (and load) instruction of a warp covers 512 contiguous bytes. (With a chunk's
-// four words together, each instruction wrote every other 16 bytes of 1 KiB: partial sectors over
-// NVLink: an on-stream int32 sum of 64 KiB took 18.0 us, and 14.9-16.4 us laid out as here, while
-// reduce-scatter in 4 rows took 14.5-16.0 us at 128 KiB in the same run, x40.)
+// four words together, each instruction would write every other 16 bytes of 1 KiB: partial
+// sectors over NVLink, measured slower: docs/perf/h200x2-perftest.md.)
 // One block moves about 10 GB/s of LL words to a peer, so one block's round grows by about 3.5 us
-// per 16 KiB sent (in-kernel block int32 sum, 2 x H200: 8 KiB 2.9 us, 16 KiB 4.6 us, 32 KiB 8.1 us,
-// where reduce-scatter took 7.1 us): hence 16 KiB for one row. On stream, the rows split the
-// chunks (ranges of whole warp groups) and each row sends and combines its own: one round in
-// several blocks. The rows read the slot's count when they start, and ll_end moves it once every
-// row of this member is done with the round, as the argument needs (a row whose range is empty
-// sends nothing; the others' words stand for this member, whose rows all began the round after
-// its previous round ended).
+// per 16 KiB sent, and past 16 KiB reduce-scatter is faster: hence 16 KiB for one row (measured:
+// docs/perf/h200x2-perftest.md). On stream, the rows split the chunks (ranges of whole warp
+// groups) and each row sends and combines its own: one round in several blocks. The rows read the
+// slot's count when they start, and ll_end moves it once every row of this member is done with
+// the round, as the argument needs (a row whose range is empty sends nothing; the others' words
+// stand for this member, whose rows all began the round after its previous round ended).
 __device__ __forceinline__ uint64_t *ll_big_buf(int pe, int parity, int idx, size_t region) {
   return reinterpret_cast<uint64_t *>(ctrl(pe, GSHMEM_DEV_CTRL_LL_BIG) +
                                       static_cast<size_t>(parity) * GSHMEM_DEV_LL_BIG_AREA +
@@ -464,21 +457,18 @@ __device__ __forceinline__ void ll_copy_local(char *d, const char *s, size_t byt
 }
 
 // ---- raw rounds: thread-scope reductions of 33 bytes to 4 KiB ----
-// One thread's LL words cost a sequence check per word on both sides (thread-scope int32 sum of
-// 1 KiB on 2 x H100: 58 us as LL words, NVSHMEM 35 us). A raw round moves this member's bytes
-// with weak stores into its raw area (GSHMEM_DEV_CTRL_RAW, the LL area's layout with 4 KiB per
-// sender) on every other member, then stores the round number into its raw flag there with
-// release order; a receiver waits for each flag with an acquire load and reads the data with
-// plain loads. It is a round like the LL ones (same count, all-to-all), so the argument at the
-// top of this file holds for it too; the flag's release also orders this member's loads of the
-// round before. The raw reduction is out of line: inlined next to the LL path it costs the
-// kernel registers.
+// One thread's LL words cost a sequence check per word on both sides (measured:
+// docs/perf/h100x2-perftest.md). A raw round moves this member's bytes with weak stores into its
+// raw area (GSHMEM_DEV_CTRL_RAW, the LL area's layout with 4 KiB per sender) on every other
+// member, then stores the round number into its raw flag there with release order; a receiver
+// waits for each flag with an acquire load and reads the data with plain loads. It is a round
+// like the LL ones (same count, all-to-all), so the argument at the top of this file holds for it
+// too; the flag's release also orders this member's loads of the round before. The raw reduction
+// is out of line: inlined next to the LL path it costs the kernel registers.
 // Broadcast and fcollect stay LL / push at thread scope: as raw rounds (one copy into the raw
-// area, one out of it) they measured slower on 2 x H100 (thread-scope fcollect of 1 KiB: 10.7 us
-// against 6.1 us pushed; broadcast of 128 B: 4.4 us against 3.9 us as LL words).
-// From 33 bytes: 64 bytes as LL words (8 pairs, two sending batches) took 4.0-5.7 us on 2 x H200
-// (reduction_latency, thread scope, int32 and int64), while 32 bytes as LL words and 128 bytes as
-// a raw round took 3.2-3.9 us (c31).
+// area, one out of it) they are slower (measured: docs/perf/h100x2-perftest.md).
+// From 33 bytes: 64 bytes as LL words take two sending batches, slower than a raw round (measured:
+// docs/perf/h200x2-perftest.md).
 constexpr size_t kRawMinBytes = 32;
 
 template <typename S>
@@ -598,8 +588,8 @@ __device__ __forceinline__ void broadcast_ll(const TeamDev &t, void *dest, const
   const LLRound q = ll_begin<S>(t);
   ll_send<S>(t, q, src, t.me == root ? bytes : 0);
   // The root copies its own dest after sending, off the other members' path: they wait only for
-  // its words. (Written from the send registers instead, 2 x H200 c13: thread-scope broadcast of
-  // 128 bytes 4.38 us against 4.09, warp 4 KiB 4.62 against 4.49.)
+  // its words. (Writing it from the send registers instead is slower; measured:
+  // docs/perf/h200x2-perftest.md.)
   if (t.me == root && dest != src) {
     S::sync();  // dest may overlap src: every word sent first
     ll_copy_local<S>(static_cast<char *>(dest), static_cast<const char *>(src), bytes);

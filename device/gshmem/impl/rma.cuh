@@ -40,9 +40,7 @@ __device__ __forceinline__ void copy_batch(W *d, const W *s, I i, I step, I n) {
 // 64 KiB by a block of 1024): n is a multiple of the word size, both ends are aligned to it, and
 // the scope has a thread for every K words. Each thread issues its K loads before its stores, with
 // no head, loop or tail logic on the path. A warp or block tries one word per thread first: the
-// predicated four-word form is slower for the small sizes (2 x H200, block put + quiet 1 KiB:
-// 1.99 us with one word, 2.12 with four; 64 KiB: 3.26 with four, 3.34 through the general loop;
-// docs/perf/h200.md).
+// predicated four-word form is slower for the small sizes (measured: docs/perf/h200.md).
 template <typename W, unsigned K, typename S>
 __device__ __forceinline__ bool copy_few_words(char *dst, const char *src, size_t n, uintptr_t align) {
   if (((align | n) & (sizeof(W) - 1)) != 0 || n > K * sizeof(W) * static_cast<size_t>(S::size())) return false;
@@ -55,10 +53,8 @@ __device__ __forceinline__ bool copy_few_words(char *dst, const char *src, size_
 // Any other transfer: the misaligned head bytewise, the bulk as 16-byte words with four loads in
 // flight per thread, the tail in the widest words both ends allow. kPlain: the bulk as one
 // 16-byte word per thread per step through __restrict__ pointers, the schedule left to the
-// compiler; faster for a block's put of a local source (2 x H200, NVSHMEM's shmem_put_bw with 4
-// blocks of 1024 threads, GB/s at 512 KiB / 1 MiB / 2 MiB: 116.4 / 140.6 / 157.5 against 111.1 /
-// 135.3 / 154.9 with four loads in flight and 114.6 / 140.2 / 157.8 with two; eight: 110.9 /
-// 134.8 / 154.4), while gets, whose loads cross NVLink, need the loads in flight.
+// compiler; faster for a block's put of a local source (measured: docs/perf/h200x2-perftest.md),
+// while gets, whose loads cross NVLink, need the loads in flight.
 template <typename S, bool kPlain = false>
 __device__ __forceinline__ void copy_bulk(char *dst, const char *src, size_t n) {
   const int r = S::rank(), w = S::size();
@@ -299,11 +295,10 @@ __device__ __forceinline__ void fence() {
   if (proxy_on()) proxy_fence();
 }
 // The quiet waits for the proxy out of line, then fences, so a quiet with no proxy is the test and
-// the fence with nothing after it: in NVSHMEM's shmem_p_latency loop 0.003 us a round faster than
-// the fence followed by the test and an inline wait (2 x H200 and 4 x H200; docs/perf/
-// h200x2-perftest.md, session 24, which also measures what the branch itself costs). Either order
-// is a quiet: the proxy's completion count is read with acquire, and the fence orders the stores
-// to peers.
+// the fence with nothing after it: in NVSHMEM's shmem_p_latency loop slightly faster than the
+// fence followed by the test and an inline wait (measured: docs/perf/h200x2-perftest.md). Either
+// order is a quiet: the proxy's completion count is read with acquire, and the fence orders the
+// stores to peers.
 static __device__ __noinline__ inline void quiet_proxied() { proxy_wait_pushed(); }
 __device__ __forceinline__ void quiet() {
   if (proxy_on()) quiet_proxied();

@@ -60,19 +60,18 @@ __device__ __forceinline__ uint64_t *phase_flag(int pe, int slot, int row, int i
 // Each updating thread releases first: fence_release_sys, then the relaxed reductions, a release
 // pattern as strong as a st.release.sys per flag. After the scope barrier the fence orders every
 // store the scope made before the phase (cumulativity), so pushed data and earlier puts are
-// visible to a peer once it sees the flag. Why this shape (2 x H200, shmem_sync_flavors, thread
-// scope, per step): the release is a MEMBAR.SYS that waits until the thread's earlier stores are
-// acknowledged, the previous phase's flag update included, about 0.6 us; with st.release of
-// counter + 1 the fence also waited for the counter's L2 round trip before it could start (1.35
-// us a step); the reduction's operand does not depend on the counter, which is loaded after the
-// updates, so its round trip overlaps their flight (1.20 us: flavour frel_red). A kernel holding
-// a printf call gets a MEMBAR.CTA before each fence, which waits for the thread's outstanding
-// loads: 0.2 us more (frel_call; a counter load before the fence would be one of them). gshmem's
-// error reports held one until session 20 (the library's step was 1.37 us); they write a record
-// now (impl/core.cuh), and the library's kernels have no MEMBAR.CTA. One fence per thread,
-// not one per flag: a fence per flag waited for the update sent to the previous peer. The waits
-// are acquire loads; the closing scope barrier passes their ordering on to the scope's other
-// threads.
+// visible to a peer once it sees the flag. Why this shape (measured with shmem_sync_flavors:
+// docs/perf/h200x2-perftest.md): the release is a MEMBAR.SYS that waits until the thread's
+// earlier stores are acknowledged, the previous phase's flag update included; with st.release of
+// counter + 1 the fence would also wait for the counter's L2 round trip before it could start;
+// the reduction's operand does not depend on the counter, which is loaded after the updates, so
+// its round trip overlaps their flight (flavour frel_red). A kernel holding a printf call gets a
+// MEMBAR.CTA before each fence, which waits for the thread's outstanding loads (frel_call; a
+// counter load before the fence would be one of them); gshmem's error reports write a record
+// instead of printing (impl/core.cuh), so the library's kernels have no MEMBAR.CTA. One fence per
+// thread, not one per flag: a fence per flag waits for the update sent to the previous peer. The
+// waits are acquire loads; the closing scope barrier passes their ordering on to the scope's
+// other threads.
 // BOUNDARY: the phase is the whole of an on-stream sync/barrier kernel, which stores and loads
 // nothing else. What it must order is the earlier work of the stream, which the kernel boundary
 // has already completed (every store of an earlier kernel or copy performed before this kernel

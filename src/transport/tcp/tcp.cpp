@@ -18,6 +18,7 @@
 
 #include "bootstrap/uid.hpp"
 #include "common/fatal.hpp"
+#include "common/io.hpp"
 #include "common/log.hpp"
 #include "transport/host_amo.hpp"
 
@@ -46,28 +47,8 @@ struct Rep {
   uint64_t len;
 };
 
-bool write_all(int fd, const void* p, size_t n) {
-  auto* c = static_cast<const char*>(p);
-  while (n) {
-    ssize_t w = send(fd, c, n, MSG_NOSIGNAL);
-    if (w < 0 && errno == EINTR) continue;
-    if (w <= 0) return false;
-    c += w;
-    n -= static_cast<size_t>(w);
-  }
-  return true;
-}
-bool read_all(int fd, void* p, size_t n) {
-  auto* c = static_cast<char*>(p);
-  while (n) {
-    ssize_t r = recv(fd, c, n, 0);
-    if (r < 0 && errno == EINTR) continue;
-    if (r <= 0) return false;
-    c += r;
-    n -= static_cast<size_t>(r);
-  }
-  return true;
-}
+bool write_all(int fd, const void* p, size_t n) { return write_full(fd, p, n) == Io::ok; }
+bool read_all(int fd, void* p, size_t n) { return read_full(fd, p, n) == Io::ok; }
 
 // The server thread has no caller to return an error to: a broken connection ends the job.
 [[noreturn]] void lost(int pe, const char* what) {

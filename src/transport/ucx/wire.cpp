@@ -61,6 +61,7 @@ bool parse(const uint8_t* p, size_t n, PeRecord* out, std::string* why) {
   Header h;
   if (!take(&h, sizeof h)) return *why = "record shorter than its header", false;
   if (h.magic != kMagic || h.version != kVersion) return *why = "not a gshmem ucx record of this version", false;
+  if (h.pad) return *why = "reserved header bytes are not zero", false;
   if (h.address_len > kMaxBlob) return *why = "worker address of " + std::to_string(h.address_len) + " bytes", false;
   if (h.regions > kMaxRegions) return *why = std::to_string(h.regions) + " regions", false;
   out->address.resize(h.address_len);
@@ -69,6 +70,7 @@ bool parse(const uint8_t* p, size_t n, PeRecord* out, std::string* why) {
   for (uint16_t i = 0; i < h.regions; ++i) {
     Region w;
     if (!take(&w, sizeof w)) return *why = "region " + std::to_string(i) + " cut short", false;
+    if (w.pad || w.device > 1) return *why = "region " + std::to_string(i) + ": reserved bytes are not zero", false;
     if (w.seg > GSHMEM_TRIG_SEG_DEVICE) return *why = "region " + std::to_string(i) + ": segment " + std::to_string(w.seg), false;
     if (w.rkey_len == 0 || w.rkey_len > kMaxBlob)
       return *why = "region " + std::to_string(i) + ": rkey of " + std::to_string(w.rkey_len) + " bytes", false;
@@ -78,7 +80,7 @@ bool parse(const uint8_t* p, size_t n, PeRecord* out, std::string* why) {
              false;
     RegionRecord g;
     g.seg = w.seg;
-    g.device = w.device ? 1 : 0;
+    g.device = w.device;
     g.off = w.off;
     g.base = w.base;
     g.len = w.len;
