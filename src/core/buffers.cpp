@@ -126,11 +126,7 @@ void* mem_alloc(const char* call, size_t size) {
   Runtime& r = rt(call);
   if (size == 0) return nullptr;
   void* p = nullptr;
-#if GSHMEM_HAVE_CUDA
-  const Status st = g_allocs.alloc(r.gpu.get(), size, &p);
-#else
-  const Status st = g_allocs.alloc(nullptr, size, &p);
-#endif
+  const Status st = g_allocs.alloc(r.gpu_context(), size, &p);
   if (st != Status::ok) {
     report_error(call, "cannot allocate %zu bytes of %s memory (%s)", size, r.has_gpu() ? "GPU" : "host",
                  status_name(st));

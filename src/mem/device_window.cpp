@@ -4,23 +4,14 @@
 #include <unistd.h>
 
 #include "common/log.hpp"
+#include "mem/gpu.hpp"
 
 namespace gshmem::mem {
-namespace {
-CUmemAllocationProp alloc_prop(CUdevice dev) {
-  CUmemAllocationProp p{};
-  p.type = CU_MEM_ALLOCATION_TYPE_PINNED;
-  p.location.type = CU_MEM_LOCATION_TYPE_DEVICE;
-  p.location.id = dev;
-  p.requestedHandleTypes = CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR;
-  return p;
-}
-}  // namespace
 
 Status DeviceWindow::reserve(const cu::Driver* drv, CUdevice dev, int nslots, size_t stride, size_t align) {
   drv_ = drv;
   dev_ = dev;
-  CUmemAllocationProp p = alloc_prop(dev);
+  CUmemAllocationProp p = vmm_alloc_prop(*drv_, dev);
   GSHMEM_CU(*drv_, cuMemGetAllocationGranularity, &gran_, &p, CU_MEM_ALLOC_GRANULARITY_RECOMMENDED);
   // Every slot starts on an align boundary (NVSHMEM aligns its heap to 512 MiB as well), so the
   // layout does not depend on where the driver puts the reservation. align is a power of two
@@ -43,7 +34,7 @@ Status DeviceWindow::reserve(const cu::Driver* drv, CUdevice dev, int nslots, si
 }
 
 Status DeviceWindow::create_chunk(size_t bytes, CUmemGenericAllocationHandle* h, int* fd) {
-  CUmemAllocationProp p = alloc_prop(dev_);
+  CUmemAllocationProp p = vmm_alloc_prop(*drv_, dev_);
   bytes = (bytes + gran_ - 1) / gran_ * gran_;
   CUresult r = drv_->cuMemCreate(h, bytes, &p, 0);
   if (r != CUDA_SUCCESS) {

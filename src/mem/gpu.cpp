@@ -63,18 +63,18 @@ void gpu_release(GpuContext* g) noexcept {
   g->ctx = nullptr;
 }
 
-int gpu_dmabuf_fd(const GpuContext& g, uint64_t base, size_t len) {
-  gpu_make_current(g);
-  int fd = -1;
-  const CUresult r = g.drv->cuMemGetHandleForAddressRange(&fd, static_cast<CUdeviceptr>(base), len,
-                                                          CU_MEM_RANGE_HANDLE_TYPE_DMA_BUF_FD, 0);
-  if (r != CUDA_SUCCESS) {
-    GSHMEM_INFO(Subsys::mem, "no dma-buf for the device segment (%s); the ib transport registers it directly",
-                cu::error_string(r));
-    return -1;
-  }
-  return fd;
+CUmemAllocationProp vmm_alloc_prop(const cu::Driver& d, CUdevice dev) {
+  CUmemAllocationProp p{};
+  p.type = CU_MEM_ALLOCATION_TYPE_PINNED;
+  p.location.type = CU_MEM_LOCATION_TYPE_DEVICE;
+  p.location.id = dev;
+  p.requestedHandleTypes = CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR;
+  int rdma = 0;
+  d.cuDeviceGetAttribute(&rdma, CU_DEVICE_ATTRIBUTE_GPU_DIRECT_RDMA_WITH_CUDA_VMM_SUPPORTED, dev);
+  p.allocFlags.gpuDirectRDMACapable = rdma ? 1 : 0;
+  return p;
 }
+
 #endif
 
 }  // namespace gshmem::mem

@@ -11,6 +11,8 @@
 
 namespace gshmem::mem {
 
+struct GpuContext;  // a GPU PE's GPU (CUDA builds define it; others only pass null pointers)
+
 #if GSHMEM_HAVE_CUDA
 struct GpuContext {
   const cu::Driver* drv = nullptr;
@@ -36,8 +38,10 @@ inline void gpu_make_current(const GpuContext& g) {
   g.drv->cuCtxGetCurrent(&cur);
   if (cur != g.ctx) g.drv->cuCtxSetCurrent(g.ctx);
 }
-// A dma-buf file descriptor for [base, base + len) of this GPU's memory, or -1 (logged at INFO).
-int gpu_dmabuf_fd(const GpuContext& g, uint64_t base, size_t len);
+// The properties of every cuMem allocation gshmem makes (the heap's chunks, shmemx_mem_alloc):
+// pinned memory of dev, exportable as a POSIX file descriptor (same-node peers map it), and
+// GPUDirect-RDMA capable where the GPU supports that with VMM (a NIC can then register it).
+CUmemAllocationProp vmm_alloc_prop(const cu::Driver& d, CUdevice dev);
 #endif
 
 }  // namespace gshmem::mem

@@ -18,11 +18,9 @@ void unmap_device(const cu::Driver* drv, const UserAlloc& a) {
   drv->cuMemRelease(a.h);
 }
 }  // namespace
+#endif
 
 Status UserAllocations::alloc(const GpuContext* g, size_t bytes, void** out) {
-#else
-Status UserAllocations::alloc(const void* g, size_t bytes, void** out) {
-#endif
   *out = nullptr;
   UserAlloc a;
   a.bytes = bytes;
@@ -30,14 +28,7 @@ Status UserAllocations::alloc(const void* g, size_t bytes, void** out) {
   if (g) {
     gpu_make_current(*g);
     const cu::Driver& d = *g->drv;
-    CUmemAllocationProp p{};
-    p.type = CU_MEM_ALLOCATION_TYPE_PINNED;
-    p.location.type = CU_MEM_LOCATION_TYPE_DEVICE;
-    p.location.id = g->dev;
-    p.requestedHandleTypes = CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR;
-    int rdma = 0;
-    d.cuDeviceGetAttribute(&rdma, CU_DEVICE_ATTRIBUTE_GPU_DIRECT_RDMA_WITH_CUDA_VMM_SUPPORTED, g->dev);
-    p.allocFlags.gpuDirectRDMACapable = rdma ? 1 : 0;
+    CUmemAllocationProp p = vmm_alloc_prop(d, g->dev);
     size_t gran = 0;
     GSHMEM_CU(d, cuMemGetAllocationGranularity, &gran, &p, CU_MEM_ALLOC_GRANULARITY_RECOMMENDED);
     a.mapped = (bytes + gran - 1) / gran * gran;

@@ -26,11 +26,7 @@ struct UserAlloc {
 class UserAllocations {
  public:
   // g: the PE's GPU, or null for host memory. out_of_memory / system_error are logged.
-#if GSHMEM_HAVE_CUDA
   Status alloc(const GpuContext* g, size_t bytes, void** out);
-#else
-  Status alloc(const void* g, size_t bytes, void** out);
-#endif
   // invalid_argument when ptr is not the start of an allocation made here.
   Status free(void* ptr);
   // The allocation that contains [p, p + n), if any.

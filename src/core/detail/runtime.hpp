@@ -57,6 +57,13 @@ struct Runtime {
   std::unique_ptr<proxy::GpuProxy> proxy;        // GPU PEs with peers reached through the proxy
 #endif
   coll::Env coll_env;  // what the collectives module is handed (coll/env.hpp)
+  mem::GpuContext* gpu_context() const {
+#if GSHMEM_HAVE_CUDA
+    return gpu.get();
+#else
+    return nullptr;
+#endif
+  }
   bool has_gpu() const {
 #if GSHMEM_HAVE_CUDA
     return gpu != nullptr;

@@ -54,7 +54,7 @@ bool parse(const uint8_t* p, size_t n, PeRecord* out, std::string* why) {
   size_t at = 0;
   auto take = [&](void* dst, size_t k) {
     if (k > n - at) return false;
-    memcpy(dst, p + at, k);
+    if (k) memcpy(dst, p + at, k);  // an empty vector's data() may be null
     at += k;
     return true;
   };
