@@ -171,8 +171,8 @@ __global__ void store_bw(uint4* dst, const uint4* src, size_t n) {
 }
 
 // One block copies nv 16-byte words: four loads in flight per thread, then the rest one by one
-// (the loop of gshmem's gets and thread/warp puts; its block put has left the schedule to the
-// compiler since session 19, which measured faster for shmem_put_bw: docs/perf/h200x2-perftest.md).
+// (the loop of gshmem's gets and thread/warp puts; its block put leaves the schedule to the
+// compiler, which measured faster for shmem_put_bw: docs/perf/h200x2-perftest.md).
 __device__ __forceinline__ void block_copy(uint4* d, const uint4* s, size_t nv) {
   const unsigned w = blockDim.x;
   size_t i = threadIdx.x;
@@ -349,7 +349,7 @@ static void row(const char* metric, size_t size, double value, const char* unit)
 //   host_copy_sync_latency_stream<k>  the 8-byte latency on each of 8 further streams
 //   host_kernel_sync_latency       an empty kernel (one warp) + cudaStreamSynchronize, us
 //   host_copy_kernel_sync_latency  a kernel storing 8 bytes into GPU 1 + cudaStreamSynchronize, us
-// (Would a host put be faster as a kernel than as a driver copy? Not on 2 x H200: session 23.)
+// (Would a host put be faster as a kernel than as a driver copy? Not on 2 x H200: docs/perf/h200x2-perftest.md.)
 __global__ void host_floor_empty() {}
 __global__ void host_floor_copy8(uint64_t *d, const uint64_t *s) { *d = *s; }
 
