@@ -34,9 +34,9 @@ extern char** environ;
 
 namespace {
 
-constexpr int kTermGraceMs = 3000;    // after a PE failed: SIGTERM, then SIGKILL this much later
-constexpr int kSignalGraceMs = 5000;  // after forwarding SIGINT/SIGTERM
-constexpr int kDrainMs = 1000;        // after the last PE exited: wait this long for pipe EOFs
+constexpr int kTermGraceMs = 3000;      // after a PE failed: SIGTERM, then SIGKILL this much later
+constexpr int kSignalGraceMs = 5000;    // after forwarding SIGINT/SIGTERM
+constexpr int kDrainMs = 1000;          // after the last PE exited: wait this long for pipe EOFs
 constexpr size_t kMaxLine = 64 * 1024;  // a longer line without '\n' is broken up
 constexpr int kForwarded[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2};
 
@@ -187,6 +187,7 @@ int64_t now_ms() {
 
 std::string signal_name(int sig) {
   switch (sig) {
+// clang-format off
 #define S(n) \
   case n: return #n;
     S(SIGHUP) S(SIGINT) S(SIGQUIT) S(SIGILL) S(SIGTRAP) S(SIGABRT) S(SIGBUS) S(SIGFPE)
@@ -200,6 +201,7 @@ std::string signal_name(int sig) {
     S(SIGPWR)
 #endif
 #undef S
+    // clang-format on
   }
   if (sig >= SIGRTMIN && sig <= SIGRTMAX) return "SIGRTMIN+" + std::to_string(sig - SIGRTMIN);
   return "unknown signal";
@@ -286,9 +288,8 @@ struct Job {
   std::vector<Stream> streams;  // with --tag-output: 2 per PE
 };
 
-[[noreturn]] void run_child(int pe, const Options& o, pid_t launcher_pid, int lfd, int watch_r,
-                            const std::string& uid, int out_w, int err_w,
-                            const sigset_t& orig_mask) {
+[[noreturn]] void run_child(int pe, const Options& o, pid_t launcher_pid, int lfd, int watch_r, const std::string& uid,
+                            int out_w, int err_w, const sigset_t& orig_mask) {
   if (prctl(PR_SET_PDEATHSIG, SIGKILL) != 0 || getppid() != launcher_pid) _exit(127);
   if (out_w >= 0 && (dup2(out_w, STDOUT_FILENO) < 0 || dup2(err_w, STDERR_FILENO) < 0)) _exit(127);
   // (the pipe fds themselves are O_CLOEXEC; dup2 leaves 1 and 2 inheritable)
@@ -498,7 +499,7 @@ class Supervisor {
     job_.alive[pe] = false;
     --job_.live;
     if (WIFEXITED(st) && WEXITSTATUS(st) == 0) return;  // normal, even while others still run
-    if (stopping_) return;  // a consequence of stopping the job, not its cause
+    if (stopping_) return;                              // a consequence of stopping the job, not its cause
     stopping_ = true;
     const pid_t p = job_.pid[pe];
     if (WIFEXITED(st)) {

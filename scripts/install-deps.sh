@@ -9,7 +9,7 @@ if [ "$(id -u)" != 0 ]; then SUDO=sudo; fi
 minimal=0
 [ "${1:-}" = --minimal ] && minimal=1
 pkgs=(build-essential pkg-config ninja-build python3 python3-pip libpmix-dev libucx-dev)
-[ $minimal = 1 ] || pkgs+=(ucx-utils libgtest-dev openmpi-bin libopenmpi-dev iproute2 cmake clang lld)
+[ $minimal = 1 ] || pkgs+=(ucx-utils libgtest-dev openmpi-bin libopenmpi-dev iproute2 cmake clang lld clang-format)
 missing=()
 for p in "${pkgs[@]}"; do dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p"); done
 if [ "${#missing[@]}" -gt 0 ]; then

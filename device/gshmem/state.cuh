@@ -17,9 +17,7 @@ __constant__ gshmem_device_state gshmemi_dstate;
 static __constant__ gshmem_device_state gshmemi_dstate;
 
 #ifndef __CUDA_ARCH__
-static void gshmemi_update_dstate(const gshmem_device_state *s) {
-  cudaMemcpyToSymbol(gshmemi_dstate, s, sizeof *s);
-}
+static void gshmemi_update_dstate(const gshmem_device_state *s) { cudaMemcpyToSymbol(gshmemi_dstate, s, sizeof *s); }
 static const int gshmemi_dstate_registered __attribute__((unused)) =
     gshmemi_register_device_state(gshmemi_update_dstate);
 #endif

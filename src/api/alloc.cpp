@@ -9,7 +9,9 @@ using namespace gshmem;
 extern "C" {
 
 void* shmem_malloc(size_t size) { return core::malloc("shmem_malloc", size); }
-void* shmem_malloc_with_hints(size_t size, long hints) { return core::malloc_with_hints("shmem_malloc_with_hints", size, hints); }
+void* shmem_malloc_with_hints(size_t size, long hints) {
+  return core::malloc_with_hints("shmem_malloc_with_hints", size, hints);
+}
 void* shmem_calloc(size_t count, size_t size) { return core::calloc("shmem_calloc", count, size); }
 void* shmem_align(size_t alignment, size_t size) { return core::align("shmem_align", alignment, size); }
 void shmem_free(void* ptr) { core::free("shmem_free", ptr); }

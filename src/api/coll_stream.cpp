@@ -43,55 +43,56 @@ int shmemx_alltoallsmem_on_stream(shmem_team_t team, void* d, const void* s, ptr
   return 0;
 }
 
-#define GSHMEM_DEF_COLL_STREAM(T, N)                                                                    \
-  int shmemx_##N##_collect_on_stream(shmem_team_t team, T* d, const T* s, size_t n, cudaStream_t st) {  \
-    const char* call = "shmemx_" #N "_collect_on_stream";                                               \
-    coll::dev_collect(call, team, d, s, coll::bytes_of(call, n, sizeof(T)), core::collective_stream(st));                                    \
-    return 0;                                                                                           \
-  }                                                                                                     \
+#define GSHMEM_DEF_COLL_STREAM(T, N)                                                                                \
+  int shmemx_##N##_collect_on_stream(shmem_team_t team, T* d, const T* s, size_t n, cudaStream_t st) {              \
+    const char* call = "shmemx_" #N "_collect_on_stream";                                                           \
+    coll::dev_collect(call, team, d, s, coll::bytes_of(call, n, sizeof(T)), core::collective_stream(st));           \
+    return 0;                                                                                                       \
+  }                                                                                                                 \
   int shmemx_##N##_alltoalls_on_stream(shmem_team_t team, T* d, const T* s, ptrdiff_t dst, ptrdiff_t sst, size_t n, \
-                                       cudaStream_t st) {                                               \
-    coll::dev_alltoalls("shmemx_" #N "_alltoalls_on_stream", team, d, s, dst, sst, n, sizeof(T), core::collective_stream(st));         \
-    return 0;                                                                                           \
-  }                                                                                                     \
-  int shmemx_##N##_broadcast_on_stream(shmem_team_t team, T* d, const T* s, size_t n, int root, cudaStream_t st) { \
-    const char* call = "shmemx_" #N "_broadcast_on_stream";                                             \
-    coll::dev_broadcast(call, team, d, s, coll::bytes_of(call, n, sizeof(T)), root, core::collective_stream(st));                            \
-    return 0;                                                                                           \
-  }                                                                                                     \
-  int shmemx_##N##_fcollect_on_stream(shmem_team_t team, T* d, const T* s, size_t n, cudaStream_t st) { \
-    const char* call = "shmemx_" #N "_fcollect_on_stream";                                              \
-    coll::dev_fcollect(call, team, d, s, coll::bytes_of(call, n, sizeof(T)), core::collective_stream(st));                                   \
-    return 0;                                                                                           \
-  }                                                                                                     \
-  int shmemx_##N##_alltoall_on_stream(shmem_team_t team, T* d, const T* s, size_t n, cudaStream_t st) { \
-    const char* call = "shmemx_" #N "_alltoall_on_stream";                                              \
-    coll::dev_alltoall(call, team, d, s, coll::bytes_of(call, n, sizeof(T)), core::collective_stream(st));                                   \
-    return 0;                                                                                           \
+                                       cudaStream_t st) {                                                           \
+    coll::dev_alltoalls("shmemx_" #N "_alltoalls_on_stream", team, d, s, dst, sst, n, sizeof(T),                    \
+                        core::collective_stream(st));                                                               \
+    return 0;                                                                                                       \
+  }                                                                                                                 \
+  int shmemx_##N##_broadcast_on_stream(shmem_team_t team, T* d, const T* s, size_t n, int root, cudaStream_t st) {  \
+    const char* call = "shmemx_" #N "_broadcast_on_stream";                                                         \
+    coll::dev_broadcast(call, team, d, s, coll::bytes_of(call, n, sizeof(T)), root, core::collective_stream(st));   \
+    return 0;                                                                                                       \
+  }                                                                                                                 \
+  int shmemx_##N##_fcollect_on_stream(shmem_team_t team, T* d, const T* s, size_t n, cudaStream_t st) {             \
+    const char* call = "shmemx_" #N "_fcollect_on_stream";                                                          \
+    coll::dev_fcollect(call, team, d, s, coll::bytes_of(call, n, sizeof(T)), core::collective_stream(st));          \
+    return 0;                                                                                                       \
+  }                                                                                                                 \
+  int shmemx_##N##_alltoall_on_stream(shmem_team_t team, T* d, const T* s, size_t n, cudaStream_t st) {             \
+    const char* call = "shmemx_" #N "_alltoall_on_stream";                                                          \
+    coll::dev_alltoall(call, team, d, s, coll::bytes_of(call, n, sizeof(T)), core::collective_stream(st));          \
+    return 0;                                                                                                       \
   }
 GSHMEM_RMA_TYPES_DEVICE(GSHMEM_DEF_COLL_STREAM)
 #undef GSHMEM_DEF_COLL_STREAM
 
 // Reductions and reduce-scatter on a stream: FAM is the family's name (reduce, reducescatter), FN
 // its launcher in coll/gpu_coll.hpp. half and bfloat16 are element kinds 'h' and 'b'.
-#define GSHMEM_DEF_RED_STREAM(T, N, OP, F, FAM, FN, SIZE, KIND)                                          \
-  int shmemx_##N##_##OP##_##FAM##_on_stream(shmem_team_t team, T* d, const T* s, size_t n, cudaStream_t st) { \
+#define GSHMEM_DEF_RED_STREAM(T, N, OP, F, FAM, FN, SIZE, KIND)                                                      \
+  int shmemx_##N##_##OP##_##FAM##_on_stream(shmem_team_t team, T* d, const T* s, size_t n, cudaStream_t st) {        \
     coll::FN("shmemx_" #N "_" #OP "_" #FAM "_on_stream", team, d, s, n, SIZE, KIND, F, core::collective_stream(st)); \
-    return 0;                                                                                           \
+    return 0;                                                                                                        \
   }
-#define GSHMEM_DEF_RED_STREAM_BIT(T, N, FAM, FN)                                                         \
-  GSHMEM_DEF_RED_STREAM(T, N, and, GSHMEM_REDUCE_AND, FAM, FN, sizeof(T), coll::element_kind<T>())       \
-  GSHMEM_DEF_RED_STREAM(T, N, or, GSHMEM_REDUCE_OR, FAM, FN, sizeof(T), coll::element_kind<T>())         \
+#define GSHMEM_DEF_RED_STREAM_BIT(T, N, FAM, FN)                                                   \
+  GSHMEM_DEF_RED_STREAM(T, N, and, GSHMEM_REDUCE_AND, FAM, FN, sizeof(T), coll::element_kind<T>()) \
+  GSHMEM_DEF_RED_STREAM(T, N, or, GSHMEM_REDUCE_OR, FAM, FN, sizeof(T), coll::element_kind<T>())   \
   GSHMEM_DEF_RED_STREAM(T, N, xor, GSHMEM_REDUCE_XOR, FAM, FN, sizeof(T), coll::element_kind<T>())
-#define GSHMEM_DEF_RED_STREAM_ARITH(T, N, FAM, FN, SIZE, KIND)                                           \
-  GSHMEM_DEF_RED_STREAM(T, N, max, GSHMEM_REDUCE_MAX, FAM, FN, SIZE, KIND)                               \
-  GSHMEM_DEF_RED_STREAM(T, N, min, GSHMEM_REDUCE_MIN, FAM, FN, SIZE, KIND)                               \
-  GSHMEM_DEF_RED_STREAM(T, N, sum, GSHMEM_REDUCE_SUM, FAM, FN, SIZE, KIND)                               \
+#define GSHMEM_DEF_RED_STREAM_ARITH(T, N, FAM, FN, SIZE, KIND)             \
+  GSHMEM_DEF_RED_STREAM(T, N, max, GSHMEM_REDUCE_MAX, FAM, FN, SIZE, KIND) \
+  GSHMEM_DEF_RED_STREAM(T, N, min, GSHMEM_REDUCE_MIN, FAM, FN, SIZE, KIND) \
+  GSHMEM_DEF_RED_STREAM(T, N, sum, GSHMEM_REDUCE_SUM, FAM, FN, SIZE, KIND) \
   GSHMEM_DEF_RED_STREAM(T, N, prod, GSHMEM_REDUCE_PROD, FAM, FN, SIZE, KIND)
 #define GSHMEM_DEF_RED_BIT_BOTH(T, N) \
   GSHMEM_DEF_RED_STREAM_BIT(T, N, reduce, dev_reduce) GSHMEM_DEF_RED_STREAM_BIT(T, N, reducescatter, dev_reducescatter)
-#define GSHMEM_DEF_RED_ARITH_BOTH(T, N)                                                                  \
-  GSHMEM_DEF_RED_STREAM_ARITH(T, N, reduce, dev_reduce, sizeof(T), coll::element_kind<T>())             \
+#define GSHMEM_DEF_RED_ARITH_BOTH(T, N)                                                     \
+  GSHMEM_DEF_RED_STREAM_ARITH(T, N, reduce, dev_reduce, sizeof(T), coll::element_kind<T>()) \
   GSHMEM_DEF_RED_STREAM_ARITH(T, N, reducescatter, dev_reducescatter, sizeof(T), coll::element_kind<T>())
 GSHMEM_REDUCE_BIT_TYPES(GSHMEM_DEF_RED_BIT_BOTH)
 GSHMEM_REDUCE_MINMAX_TYPES_DEVICE(GSHMEM_DEF_RED_ARITH_BOTH)

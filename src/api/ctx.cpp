@@ -111,55 +111,64 @@ void shmem_ctx_quiet(shmem_ctx_t ctx) {
 }
 
 #define W(NAME) CtxPe(world_pe("shmem_ctx_" NAME, c, pe), c)
-#define GSHMEM_DEF_CTX_RMA(T, N)                                                                         \
-  void shmem_ctx_##N##_put(shmem_ctx_t c, T* d, const T* s, size_t n, int pe) { shmem_##N##_put(d, s, n, W(#N "_put")); } \
-  void shmem_ctx_##N##_put_nbi(shmem_ctx_t c, T* d, const T* s, size_t n, int pe) {                      \
-    shmem_##N##_put_nbi(d, s, n, W(#N "_put_nbi"));                                                      \
-  }                                                                                                      \
-  void shmem_ctx_##N##_get(shmem_ctx_t c, T* d, const T* s, size_t n, int pe) { shmem_##N##_get(d, s, n, W(#N "_get")); } \
-  void shmem_ctx_##N##_get_nbi(shmem_ctx_t c, T* d, const T* s, size_t n, int pe) {                      \
-    shmem_##N##_get_nbi(d, s, n, W(#N "_get_nbi"));                                                      \
-  }                                                                                                      \
-  void shmem_ctx_##N##_p(shmem_ctx_t c, T* d, T v, int pe) { shmem_##N##_p(d, v, W(#N "_p")); }          \
-  T shmem_ctx_##N##_g(shmem_ctx_t c, const T* s, int pe) { return shmem_##N##_g(s, W(#N "_g")); }        \
-  void shmem_ctx_##N##_iput(shmem_ctx_t c, T* d, const T* s, ptrdiff_t dst, ptrdiff_t sst, size_t n, int pe) { \
-    shmem_##N##_iput(d, s, dst, sst, n, W(#N "_iput"));                                                  \
-  }                                                                                                      \
-  void shmem_ctx_##N##_iget(shmem_ctx_t c, T* d, const T* s, ptrdiff_t dst, ptrdiff_t sst, size_t n, int pe) { \
-    shmem_##N##_iget(d, s, dst, sst, n, W(#N "_iget"));                                                  \
-  }                                                                                                      \
-  void shmem_ctx_##N##_put_signal(shmem_ctx_t c, T* d, const T* s, size_t n, uint64_t* sa, uint64_t sv, int op, int pe) { \
-    shmem_##N##_put_signal(d, s, n, sa, sv, op, W(#N "_put_signal"));                                    \
-  }                                                                                                      \
+#define GSHMEM_DEF_CTX_RMA(T, N)                                                                                    \
+  void shmem_ctx_##N##_put(shmem_ctx_t c, T* d, const T* s, size_t n, int pe) {                                     \
+    shmem_##N##_put(d, s, n, W(#N "_put"));                                                                         \
+  }                                                                                                                 \
+  void shmem_ctx_##N##_put_nbi(shmem_ctx_t c, T* d, const T* s, size_t n, int pe) {                                 \
+    shmem_##N##_put_nbi(d, s, n, W(#N "_put_nbi"));                                                                 \
+  }                                                                                                                 \
+  void shmem_ctx_##N##_get(shmem_ctx_t c, T* d, const T* s, size_t n, int pe) {                                     \
+    shmem_##N##_get(d, s, n, W(#N "_get"));                                                                         \
+  }                                                                                                                 \
+  void shmem_ctx_##N##_get_nbi(shmem_ctx_t c, T* d, const T* s, size_t n, int pe) {                                 \
+    shmem_##N##_get_nbi(d, s, n, W(#N "_get_nbi"));                                                                 \
+  }                                                                                                                 \
+  void shmem_ctx_##N##_p(shmem_ctx_t c, T* d, T v, int pe) { shmem_##N##_p(d, v, W(#N "_p")); }                     \
+  T shmem_ctx_##N##_g(shmem_ctx_t c, const T* s, int pe) { return shmem_##N##_g(s, W(#N "_g")); }                   \
+  void shmem_ctx_##N##_iput(shmem_ctx_t c, T* d, const T* s, ptrdiff_t dst, ptrdiff_t sst, size_t n, int pe) {      \
+    shmem_##N##_iput(d, s, dst, sst, n, W(#N "_iput"));                                                             \
+  }                                                                                                                 \
+  void shmem_ctx_##N##_iget(shmem_ctx_t c, T* d, const T* s, ptrdiff_t dst, ptrdiff_t sst, size_t n, int pe) {      \
+    shmem_##N##_iget(d, s, dst, sst, n, W(#N "_iget"));                                                             \
+  }                                                                                                                 \
+  void shmem_ctx_##N##_put_signal(shmem_ctx_t c, T* d, const T* s, size_t n, uint64_t* sa, uint64_t sv, int op,     \
+                                  int pe) {                                                                         \
+    shmem_##N##_put_signal(d, s, n, sa, sv, op, W(#N "_put_signal"));                                               \
+  }                                                                                                                 \
   void shmem_ctx_##N##_put_signal_nbi(shmem_ctx_t c, T* d, const T* s, size_t n, uint64_t* sa, uint64_t sv, int op, \
-                                      int pe) {                                                          \
-    shmem_##N##_put_signal_nbi(d, s, n, sa, sv, op, W(#N "_put_signal_nbi"));                            \
+                                      int pe) {                                                                     \
+    shmem_##N##_put_signal_nbi(d, s, n, sa, sv, op, W(#N "_put_signal_nbi"));                                       \
   }
 GSHMEM_RMA_TYPES(GSHMEM_DEF_CTX_RMA)
 #undef GSHMEM_DEF_CTX_RMA
 
-#define GSHMEM_DEF_CTX_SIZED(B)                                                                          \
-  void shmem_ctx_put##B(shmem_ctx_t c, void* d, const void* s, size_t n, int pe) { shmem_put##B(d, s, n, W("put" #B)); } \
-  void shmem_ctx_put##B##_nbi(shmem_ctx_t c, void* d, const void* s, size_t n, int pe) {                 \
-    shmem_put##B##_nbi(d, s, n, W("put" #B "_nbi"));                                                     \
-  }                                                                                                      \
-  void shmem_ctx_get##B(shmem_ctx_t c, void* d, const void* s, size_t n, int pe) { shmem_get##B(d, s, n, W("get" #B)); } \
-  void shmem_ctx_get##B##_nbi(shmem_ctx_t c, void* d, const void* s, size_t n, int pe) {                 \
-    shmem_get##B##_nbi(d, s, n, W("get" #B "_nbi"));                                                     \
-  }                                                                                                      \
-  void shmem_ctx_iput##B(shmem_ctx_t c, void* d, const void* s, ptrdiff_t dst, ptrdiff_t sst, size_t n, int pe) { \
-    shmem_iput##B(d, s, dst, sst, n, W("iput" #B));                                                      \
-  }                                                                                                      \
-  void shmem_ctx_iget##B(shmem_ctx_t c, void* d, const void* s, ptrdiff_t dst, ptrdiff_t sst, size_t n, int pe) { \
-    shmem_iget##B(d, s, dst, sst, n, W("iget" #B));                                                      \
-  }                                                                                                      \
+#define GSHMEM_DEF_CTX_SIZED(B)                                                                                      \
+  void shmem_ctx_put##B(shmem_ctx_t c, void* d, const void* s, size_t n, int pe) {                                   \
+    shmem_put##B(d, s, n, W("put" #B));                                                                              \
+  }                                                                                                                  \
+  void shmem_ctx_put##B##_nbi(shmem_ctx_t c, void* d, const void* s, size_t n, int pe) {                             \
+    shmem_put##B##_nbi(d, s, n, W("put" #B "_nbi"));                                                                 \
+  }                                                                                                                  \
+  void shmem_ctx_get##B(shmem_ctx_t c, void* d, const void* s, size_t n, int pe) {                                   \
+    shmem_get##B(d, s, n, W("get" #B));                                                                              \
+  }                                                                                                                  \
+  void shmem_ctx_get##B##_nbi(shmem_ctx_t c, void* d, const void* s, size_t n, int pe) {                             \
+    shmem_get##B##_nbi(d, s, n, W("get" #B "_nbi"));                                                                 \
+  }                                                                                                                  \
+  void shmem_ctx_iput##B(shmem_ctx_t c, void* d, const void* s, ptrdiff_t dst, ptrdiff_t sst, size_t n, int pe) {    \
+    shmem_iput##B(d, s, dst, sst, n, W("iput" #B));                                                                  \
+  }                                                                                                                  \
+  void shmem_ctx_iget##B(shmem_ctx_t c, void* d, const void* s, ptrdiff_t dst, ptrdiff_t sst, size_t n, int pe) {    \
+    shmem_iget##B(d, s, dst, sst, n, W("iget" #B));                                                                  \
+  }                                                                                                                  \
   void shmem_ctx_put##B##_signal(shmem_ctx_t c, void* d, const void* s, size_t n, uint64_t* sa, uint64_t sv, int op, \
-                                 int pe) {                                                               \
-    shmem_put##B##_signal(d, s, n, sa, sv, op, W("put" #B "_signal"));                                   \
-  }                                                                                                      \
-  void shmem_ctx_put##B##_signal_nbi(shmem_ctx_t c, void* d, const void* s, size_t n, uint64_t* sa, uint64_t sv, \
-                                     int op, int pe) {                                                   \
-    shmem_put##B##_signal_nbi(d, s, n, sa, sv, op, W("put" #B "_signal_nbi"));                           \
+                                 int pe) {                                                                           \
+    shmem_put##B##_signal(d, s, n, sa, sv, op, W("put" #B "_signal"));                                               \
+  }                                                                                                                  \
+  void shmem_ctx_put##B##_signal_nbi(shmem_ctx_t c, void* d, const void* s, size_t n, uint64_t* sa, uint64_t sv,     \
+                                     int op, int pe) {                                                               \
+    shmem_put##B##_signal_nbi(d, s, n, sa, sv, op, W("put" #B "_signal_nbi"));                                       \
   }
 GSHMEM_SIZES(GSHMEM_DEF_CTX_SIZED)
 #undef GSHMEM_DEF_CTX_SIZED
@@ -172,7 +181,8 @@ void shmem_ctx_getmem(shmem_ctx_t c, void* d, const void* s, size_t n, int pe) {
 void shmem_ctx_getmem_nbi(shmem_ctx_t c, void* d, const void* s, size_t n, int pe) {
   shmem_getmem_nbi(d, s, n, W("getmem_nbi"));
 }
-void shmem_ctx_putmem_signal(shmem_ctx_t c, void* d, const void* s, size_t n, uint64_t* sa, uint64_t sv, int op, int pe) {
+void shmem_ctx_putmem_signal(shmem_ctx_t c, void* d, const void* s, size_t n, uint64_t* sa, uint64_t sv, int op,
+                             int pe) {
   shmem_putmem_signal(d, s, n, sa, sv, op, W("putmem_signal"));
 }
 void shmem_ctx_putmem_signal_nbi(shmem_ctx_t c, void* d, const void* s, size_t n, uint64_t* sa, uint64_t sv, int op,
@@ -180,54 +190,60 @@ void shmem_ctx_putmem_signal_nbi(shmem_ctx_t c, void* d, const void* s, size_t n
   shmem_putmem_signal_nbi(d, s, n, sa, sv, op, W("putmem_signal_nbi"));
 }
 
-#define GSHMEM_DEF_CTX_AMO_EXT(T, N)                                                                     \
-  T shmem_ctx_##N##_atomic_fetch(shmem_ctx_t c, const T* s, int pe) {                                    \
-    return shmem_##N##_atomic_fetch(s, W(#N "_atomic_fetch"));                                           \
-  }                                                                                                      \
-  void shmem_ctx_##N##_atomic_set(shmem_ctx_t c, T* d, T v, int pe) { shmem_##N##_atomic_set(d, v, W(#N "_atomic_set")); } \
-  T shmem_ctx_##N##_atomic_swap(shmem_ctx_t c, T* d, T v, int pe) {                                      \
-    return shmem_##N##_atomic_swap(d, v, W(#N "_atomic_swap"));                                          \
-  }                                                                                                      \
-  void shmem_ctx_##N##_atomic_fetch_nbi(shmem_ctx_t c, T* f, const T* s, int pe) {                       \
-    shmem_##N##_atomic_fetch_nbi(f, s, W(#N "_atomic_fetch_nbi"));                                       \
-  }                                                                                                      \
-  void shmem_ctx_##N##_atomic_swap_nbi(shmem_ctx_t c, T* f, T* d, T v, int pe) {                         \
-    shmem_##N##_atomic_swap_nbi(f, d, v, W(#N "_atomic_swap_nbi"));                                      \
+#define GSHMEM_DEF_CTX_AMO_EXT(T, N)                                               \
+  T shmem_ctx_##N##_atomic_fetch(shmem_ctx_t c, const T* s, int pe) {              \
+    return shmem_##N##_atomic_fetch(s, W(#N "_atomic_fetch"));                     \
+  }                                                                                \
+  void shmem_ctx_##N##_atomic_set(shmem_ctx_t c, T* d, T v, int pe) {              \
+    shmem_##N##_atomic_set(d, v, W(#N "_atomic_set"));                             \
+  }                                                                                \
+  T shmem_ctx_##N##_atomic_swap(shmem_ctx_t c, T* d, T v, int pe) {                \
+    return shmem_##N##_atomic_swap(d, v, W(#N "_atomic_swap"));                    \
+  }                                                                                \
+  void shmem_ctx_##N##_atomic_fetch_nbi(shmem_ctx_t c, T* f, const T* s, int pe) { \
+    shmem_##N##_atomic_fetch_nbi(f, s, W(#N "_atomic_fetch_nbi"));                 \
+  }                                                                                \
+  void shmem_ctx_##N##_atomic_swap_nbi(shmem_ctx_t c, T* f, T* d, T v, int pe) {   \
+    shmem_##N##_atomic_swap_nbi(f, d, v, W(#N "_atomic_swap_nbi"));                \
   }
 GSHMEM_AMO_EXT_TYPES(GSHMEM_DEF_CTX_AMO_EXT)
 #undef GSHMEM_DEF_CTX_AMO_EXT
 
-#define GSHMEM_DEF_CTX_AMO_STD(T, N)                                                                     \
-  T shmem_ctx_##N##_atomic_compare_swap(shmem_ctx_t c, T* d, T cond, T v, int pe) {                      \
-    return shmem_##N##_atomic_compare_swap(d, cond, v, W(#N "_atomic_compare_swap"));                    \
-  }                                                                                                      \
-  T shmem_ctx_##N##_atomic_fetch_inc(shmem_ctx_t c, T* d, int pe) {                                      \
-    return shmem_##N##_atomic_fetch_inc(d, W(#N "_atomic_fetch_inc"));                                  \
-  }                                                                                                      \
+#define GSHMEM_DEF_CTX_AMO_STD(T, N)                                                                               \
+  T shmem_ctx_##N##_atomic_compare_swap(shmem_ctx_t c, T* d, T cond, T v, int pe) {                                \
+    return shmem_##N##_atomic_compare_swap(d, cond, v, W(#N "_atomic_compare_swap"));                              \
+  }                                                                                                                \
+  T shmem_ctx_##N##_atomic_fetch_inc(shmem_ctx_t c, T* d, int pe) {                                                \
+    return shmem_##N##_atomic_fetch_inc(d, W(#N "_atomic_fetch_inc"));                                             \
+  }                                                                                                                \
   void shmem_ctx_##N##_atomic_inc(shmem_ctx_t c, T* d, int pe) { shmem_##N##_atomic_inc(d, W(#N "_atomic_inc")); } \
-  T shmem_ctx_##N##_atomic_fetch_add(shmem_ctx_t c, T* d, T v, int pe) {                                 \
-    return shmem_##N##_atomic_fetch_add(d, v, W(#N "_atomic_fetch_add"));                                \
-  }                                                                                                      \
-  void shmem_ctx_##N##_atomic_add(shmem_ctx_t c, T* d, T v, int pe) { shmem_##N##_atomic_add(d, v, W(#N "_atomic_add")); } \
-  void shmem_ctx_##N##_atomic_compare_swap_nbi(shmem_ctx_t c, T* f, T* d, T cond, T v, int pe) {         \
-    shmem_##N##_atomic_compare_swap_nbi(f, d, cond, v, W(#N "_atomic_compare_swap_nbi"));                \
-  }                                                                                                      \
-  void shmem_ctx_##N##_atomic_fetch_inc_nbi(shmem_ctx_t c, T* f, T* d, int pe) {                         \
-    shmem_##N##_atomic_fetch_inc_nbi(f, d, W(#N "_atomic_fetch_inc_nbi"));                               \
-  }                                                                                                      \
-  void shmem_ctx_##N##_atomic_fetch_add_nbi(shmem_ctx_t c, T* f, T* d, T v, int pe) {                    \
-    shmem_##N##_atomic_fetch_add_nbi(f, d, v, W(#N "_atomic_fetch_add_nbi"));                            \
+  T shmem_ctx_##N##_atomic_fetch_add(shmem_ctx_t c, T* d, T v, int pe) {                                           \
+    return shmem_##N##_atomic_fetch_add(d, v, W(#N "_atomic_fetch_add"));                                          \
+  }                                                                                                                \
+  void shmem_ctx_##N##_atomic_add(shmem_ctx_t c, T* d, T v, int pe) {                                              \
+    shmem_##N##_atomic_add(d, v, W(#N "_atomic_add"));                                                             \
+  }                                                                                                                \
+  void shmem_ctx_##N##_atomic_compare_swap_nbi(shmem_ctx_t c, T* f, T* d, T cond, T v, int pe) {                   \
+    shmem_##N##_atomic_compare_swap_nbi(f, d, cond, v, W(#N "_atomic_compare_swap_nbi"));                          \
+  }                                                                                                                \
+  void shmem_ctx_##N##_atomic_fetch_inc_nbi(shmem_ctx_t c, T* f, T* d, int pe) {                                   \
+    shmem_##N##_atomic_fetch_inc_nbi(f, d, W(#N "_atomic_fetch_inc_nbi"));                                         \
+  }                                                                                                                \
+  void shmem_ctx_##N##_atomic_fetch_add_nbi(shmem_ctx_t c, T* f, T* d, T v, int pe) {                              \
+    shmem_##N##_atomic_fetch_add_nbi(f, d, v, W(#N "_atomic_fetch_add_nbi"));                                      \
   }
 GSHMEM_AMO_STD_TYPES(GSHMEM_DEF_CTX_AMO_STD)
 #undef GSHMEM_DEF_CTX_AMO_STD
 
-#define GSHMEM_DEF_CTX_AMO_BIT_OP(T, N, OP)                                                              \
-  T shmem_ctx_##N##_atomic_fetch_##OP(shmem_ctx_t c, T* d, T v, int pe) {                                \
-    return shmem_##N##_atomic_fetch_##OP(d, v, W(#N "_atomic_fetch_" #OP));                              \
-  }                                                                                                      \
-  void shmem_ctx_##N##_atomic_##OP(shmem_ctx_t c, T* d, T v, int pe) { shmem_##N##_atomic_##OP(d, v, W(#N "_atomic_" #OP)); } \
-  void shmem_ctx_##N##_atomic_fetch_##OP##_nbi(shmem_ctx_t c, T* f, T* d, T v, int pe) {                 \
-    shmem_##N##_atomic_fetch_##OP##_nbi(f, d, v, W(#N "_atomic_fetch_" #OP "_nbi"));                     \
+#define GSHMEM_DEF_CTX_AMO_BIT_OP(T, N, OP)                                              \
+  T shmem_ctx_##N##_atomic_fetch_##OP(shmem_ctx_t c, T* d, T v, int pe) {                \
+    return shmem_##N##_atomic_fetch_##OP(d, v, W(#N "_atomic_fetch_" #OP));              \
+  }                                                                                      \
+  void shmem_ctx_##N##_atomic_##OP(shmem_ctx_t c, T* d, T v, int pe) {                   \
+    shmem_##N##_atomic_##OP(d, v, W(#N "_atomic_" #OP));                                 \
+  }                                                                                      \
+  void shmem_ctx_##N##_atomic_fetch_##OP##_nbi(shmem_ctx_t c, T* f, T* d, T v, int pe) { \
+    shmem_##N##_atomic_fetch_##OP##_nbi(f, d, v, W(#N "_atomic_fetch_" #OP "_nbi"));     \
   }
 #define GSHMEM_DEF_CTX_AMO_BIT(T, N) \
   GSHMEM_DEF_CTX_AMO_BIT_OP(T, N, and) GSHMEM_DEF_CTX_AMO_BIT_OP(T, N, or) GSHMEM_DEF_CTX_AMO_BIT_OP(T, N, xor)

@@ -19,7 +19,8 @@ void shmemx_putmem_signal_on_stream(void* dest, const void* src, size_t n, uint6
   core::putmem_signal_on_stream("shmemx_putmem_signal_on_stream", dest, src, n, sig_addr, signal, sig_op, pe, stream);
 }
 void shmemx_signal_op_on_stream(uint64_t* sig_addr, uint64_t signal, int sig_op, int pe, cudaStream_t stream) {
-  core::putmem_signal_on_stream("shmemx_signal_op_on_stream", nullptr, nullptr, 0, sig_addr, signal, sig_op, pe, stream);
+  core::putmem_signal_on_stream("shmemx_signal_op_on_stream", nullptr, nullptr, 0, sig_addr, signal, sig_op, pe,
+                                stream);
 }
 void shmemx_signal_wait_until_on_stream(uint64_t* sig_addr, int cmp, uint64_t value, cudaStream_t stream) {
   core::signal_wait_until_on_stream("shmemx_signal_wait_until_on_stream", sig_addr, cmp, value, stream);

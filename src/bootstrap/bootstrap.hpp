@@ -51,9 +51,9 @@ struct UidArgs {
   const void* mpi_comm = nullptr;
 };
 
-// With uid_args: the uid bootstrap with those arguments. Otherwise picks from GSHMEM_BOOTSTRAP (auto: uid when GSHMEM_BOOTSTRAP_UID is set, else MPI
-// when the program already initialised MPI, else PMIx when launched by a PMIx launcher, else a
-// single PE). Returns a clear error when the requested one cannot work.
+// With uid_args: the uid bootstrap with those arguments. Otherwise picks from GSHMEM_BOOTSTRAP (auto: uid when
+// GSHMEM_BOOTSTRAP_UID is set, else MPI when the program already initialised MPI, else PMIx when launched by a PMIx
+// launcher, else a single PE). Returns a clear error when the requested one cannot work.
 Status create(const Config& cfg, const UidArgs* uid_args, std::unique_ptr<Bootstrap>* out);
 
 }  // namespace gshmem::boot

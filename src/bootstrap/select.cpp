@@ -53,7 +53,8 @@ Status pmix_wireup(const Config& cfg, int* rank, int* size, UniqueId* uid, int* 
   }
   pmix_status_t rc = p->init(&p->me, nullptr, 0);
   if (rc != PMIX_SUCCESS) {
-    GSHMEM_WARN(Subsys::boot, "PMIx bootstrap: PMIx_Init failed (status %d); was this process started by a PMIx launcher?", rc);
+    GSHMEM_WARN(Subsys::boot,
+                "PMIx bootstrap: PMIx_Init failed (status %d); was this process started by a PMIx launcher?", rc);
     return Status::bootstrap_error;
   }
   pmix_proc_t wild{};
@@ -191,7 +192,8 @@ Status mpi_create(const Config& cfg, std::unique_ptr<Bootstrap>* out) {
 Status create(const Config& cfg, const UidArgs* uid_args, std::unique_ptr<Bootstrap>* out) {
   if (uid_args && uid_args->mpi_comm) {
     if (!mpi_is_initialized()) {
-      GSHMEM_WARN(Subsys::boot, "an MPI communicator was passed but MPI is not linked or not initialised (call MPI_Init first)");
+      GSHMEM_WARN(Subsys::boot,
+                  "an MPI communicator was passed but MPI is not linked or not initialised (call MPI_Init first)");
       return Status::not_available;
     }
     g_mpi->world = mpi_comm_handle(*g_mpi, uid_args->mpi_comm);
@@ -248,7 +250,8 @@ Status create(const Config& cfg, const UidArgs* uid_args, std::unique_ptr<Bootst
   }
   if (kind == "mpi") {
     if (!g_mpi && !mpi_is_initialized()) {
-      GSHMEM_WARN(Subsys::boot, "GSHMEM_BOOTSTRAP=mpi but MPI is not linked or not initialised (call MPI_Init before shmem_init)");
+      GSHMEM_WARN(Subsys::boot,
+                  "GSHMEM_BOOTSTRAP=mpi but MPI is not linked or not initialised (call MPI_Init before shmem_init)");
       return Status::not_available;
     }
     return mpi_create(cfg, out);
@@ -261,7 +264,9 @@ Status create(const Config& cfg, const UidArgs* uid_args, std::unique_ptr<Bootst
     opts.launcher_name = "pmix";
     return tcp_create(uid, rank, size, std::move(opts), out);
 #else
-    GSHMEM_WARN(Subsys::boot, "GSHMEM_BOOTSTRAP=pmix but this gshmem was built without PMIx headers (install libpmix-dev and rebuild)");
+    GSHMEM_WARN(
+        Subsys::boot,
+        "GSHMEM_BOOTSTRAP=pmix but this gshmem was built without PMIx headers (install libpmix-dev and rebuild)");
     return Status::not_available;
 #endif
   }

@@ -38,7 +38,6 @@ void set_nodelay(int fd) {
   setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
 }
 
-
 class TcpBootstrap final : public Bootstrap {
  public:
   TcpBootstrap(int rank, int nranks, TcpOptions opts) : opts_(std::move(opts)) {
@@ -137,7 +136,9 @@ Status TcpBootstrap::join(const UniqueId& uid) {
       Hello hello{};
       hello.rank = hello.nranks = -1;
       const char* why = nullptr;
-      auto taken = [](int r, const void* fds) { return (*static_cast<const std::vector<int>*>(fds))[static_cast<size_t>(r)] >= 0; };
+      auto taken = [](int r, const void* fds) {
+        return (*static_cast<const std::vector<int>*>(fds))[static_cast<size_t>(r)] >= 0;
+      };
       if (read_full(fd, &h, sizeof h) != Io::ok) why = "no frame header";
       else if ((why = check_hello_header(h))) {
       } else if (read_full(fd, &hello, sizeof hello) != Io::ok) why = "truncated hello";
@@ -182,7 +183,8 @@ Status TcpBootstrap::join(const UniqueId& uid) {
           return Status::ok;
         }
         char why[kMaxReject + 1] = "malformed reply";
-        if (reply == Reply::reject && read_full(fd, why, r.len) != Io::ok) snprintf(why, sizeof why, "truncated reject");
+        if (reply == Reply::reject && read_full(fd, why, r.len) != Io::ok)
+          snprintf(why, sizeof why, "truncated reject");
         why[reply == Reply::reject ? r.len : sizeof why - 1] = 0;
         GSHMEM_WARN(Subsys::boot, "bootstrap: root %s rejected rank %d: %s", uid_to_string(uid).substr(0, 30).c_str(),
                     rank_, why);
@@ -298,8 +300,8 @@ void TcpBootstrap::handle_control(int from_fd, const FrameHdr& h) {
   parse_control(h, got ? &raw : nullptr, got ? sizeof raw : 0, size_, &m);
   if (rank_ == 0) relay(static_cast<Type>(h.type), &m, sizeof m, m.from_rank);
   if (h.type == t_abort) {
-    report_error("bootstrap", "job aborted by pe %d (status %d)%s%s", m.from_rank, m.status,
-            m.text[0] ? ": " : "", m.text);
+    report_error("bootstrap", "job aborted by pe %d (status %d)%s%s", m.from_rank, m.status, m.text[0] ? ": " : "",
+                 m.text);
   }
   if (opts_.launcher_abort && h.type == t_abort) opts_.launcher_abort(m.status, m.text);
   terminate(m.status);
@@ -310,8 +312,7 @@ void TcpBootstrap::peer_lost(int r) {
   char msg[256];
   if (rank_ == 0)
     snprintf(msg, sizeof msg, "pe %d exited or died without shmem_finalize (its bootstrap connection closed)", r);
-  else
-    snprintf(msg, sizeof msg, "pe 0 (bootstrap root) exited or died without shmem_finalize");
+  else snprintf(msg, sizeof msg, "pe 0 (bootstrap root) exited or died without shmem_finalize");
   report_error("bootstrap", "%s; ending the job", msg);
   fds_[r] >= 0 ? (close(fds_[r]), fds_[r] = -1) : 0;
   AbortMsg m{};

@@ -12,8 +12,8 @@
 namespace gshmem::boot {
 
 struct TcpOptions {
-  int timeout_s = 120;     // joining only
-  int listen_fd = -1;      // root: the listening socket (taken over and closed after joining)
+  int timeout_s = 120;  // joining only
+  int listen_fd = -1;   // root: the listening socket (taken over and closed after joining)
   // Called before terminating on abort (e.g. PMIx_Abort / MPI_Abort so the launcher knows).
   std::function<void(int status, const char* msg)> launcher_abort;
   // Called by finalize() after the connections are closed (e.g. PMIx_Finalize).
@@ -25,6 +25,5 @@ Status tcp_create(const UniqueId& uid, int rank, int nranks, TcpOptions opts, st
 
 // Single process, no launcher.
 std::unique_ptr<Bootstrap> single_create();
-
 
 }  // namespace gshmem::boot

@@ -134,7 +134,8 @@ Status uid_create_listener(bool loopback_only, const std::string& ifname, Unique
   }
   id->ip_be = loopback_only ? htonl(INADDR_LOOPBACK) : advertised_ip(ifname);
   if (!ifname.empty() && !loopback_only && id->ip_be == htonl(INADDR_LOOPBACK) && ifname != "lo")
-    GSHMEM_WARN(Subsys::boot, "GSHMEM_BOOTSTRAP_IFNAME=%s: no such interface with an IPv4 address; advertising 127.0.0.1",
+    GSHMEM_WARN(Subsys::boot,
+                "GSHMEM_BOOTSTRAP_IFNAME=%s: no such interface with an IPv4 address; advertising 127.0.0.1",
                 ifname.c_str());
   id->port = ntohs(sa.sin_port);
   Status st = random_bytes(id->secret, sizeof id->secret);

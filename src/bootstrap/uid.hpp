@@ -18,8 +18,7 @@ std::string uid_to_string(const UniqueId& id);
 Status uid_parse(const char* text, UniqueId* out);
 // Creates the root's listening socket (all interfaces, kernel-chosen port, or loopback only when
 // loopback_only) and a fresh random secret. advertise_ifname picks the advertised address.
-Status uid_create_listener(bool loopback_only, const std::string& advertise_ifname, UniqueId* id,
-                           int* listen_fd);
+Status uid_create_listener(bool loopback_only, const std::string& advertise_ifname, UniqueId* id, int* listen_fd);
 // Listens on exactly the id's address and port (rank 0 of a job whose id was chosen outside,
 // e.g. by a script that starts PEs on several hosts).
 Status uid_listen_at(const UniqueId& id, int* listen_fd);

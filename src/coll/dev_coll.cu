@@ -21,35 +21,37 @@ using namespace gshmem::dev;
 K gshmem_k_sync(int team) {
   phase<Block, true>("shmemx_team_sync_on_stream", gshmem::dev::team("shmemx_team_sync_on_stream", team), 0);
 }
-K gshmem_k_broadcast(int team, void *d, const void *s, size_t bytes, int root) {
+K gshmem_k_broadcast(int team, void* d, const void* s, size_t bytes, int root) {
   broadcast<Block>("shmemx_broadcastmem_on_stream", team, d, s, bytes, root, blockIdx.x, gridDim.x);
 }
-K gshmem_k_fcollect(int team, void *d, const void *s, size_t bytes) {
+K gshmem_k_fcollect(int team, void* d, const void* s, size_t bytes) {
   fcollect<Block>("shmemx_fcollectmem_on_stream", team, d, s, bytes, blockIdx.x, gridDim.x);
 }
-K gshmem_k_alltoall(int team, void *d, const void *s, size_t bytes) {
+K gshmem_k_alltoall(int team, void* d, const void* s, size_t bytes) {
   alltoall<Block>("shmemx_alltoallmem_on_stream", team, d, s, bytes, blockIdx.x, gridDim.x);
 }
 
-K gshmem_k_collect(int team, void *d, const void *s, size_t bytes) {
+K gshmem_k_collect(int team, void* d, const void* s, size_t bytes) {
   collect<Block>("shmemx_collectmem_on_stream", team, d, s, bytes);
 }
-K gshmem_k_alltoalls(int team, void *d, const void *s, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, size_t elem) {
+K gshmem_k_alltoalls(int team, void* d, const void* s, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, size_t elem) {
   alltoalls<Block>("shmemx_alltoallsmem_on_stream", team, d, s, dst, sst, nelems, elem, blockIdx.x, gridDim.x);
 }
 
 // One kernel per (operation, representation): signed and unsigned integers share sum, prod and
 // the bitwise operations; min and max need the signedness.
 // Each (operation, representation) also has its reduce-scatter kernel.
-#define KR(OPN, OP, TN, T)                                                              \
-  K gshmem_k_reduce_##OPN##_##TN(int team, T *d, const T *s, size_t n) {                \
-    reduce<Block, T, Reduce<OP>>("shmemx_reduce_on_stream", team, d, s, n, blockIdx.x, gridDim.x); \
-  }                                                                                     \
-  K gshmem_k_rs_##OPN##_##TN(int team, T *d, const T *s, size_t n) {                    \
+#define KR(OPN, OP, TN, T)                                                                                       \
+  K gshmem_k_reduce_##OPN##_##TN(int team, T* d, const T* s, size_t n) {                                         \
+    reduce<Block, T, Reduce<OP>>("shmemx_reduce_on_stream", team, d, s, n, blockIdx.x, gridDim.x);               \
+  }                                                                                                              \
+  K gshmem_k_rs_##OPN##_##TN(int team, T* d, const T* s, size_t n) {                                             \
     reducescatter<Block, T, Reduce<OP>>("shmemx_reducescatter_on_stream", team, d, s, n, blockIdx.x, gridDim.x); \
   }
-#define KR_INT(OPN, OP) KR(OPN, OP, u8, uint8_t) KR(OPN, OP, u16, uint16_t) KR(OPN, OP, u32, uint32_t) KR(OPN, OP, u64, uint64_t)
-#define KR_SIGNED(OPN, OP) KR(OPN, OP, i8, int8_t) KR(OPN, OP, i16, int16_t) KR(OPN, OP, i32, int32_t) KR(OPN, OP, i64, int64_t)
+#define KR_INT(OPN, OP) \
+  KR(OPN, OP, u8, uint8_t) KR(OPN, OP, u16, uint16_t) KR(OPN, OP, u32, uint32_t) KR(OPN, OP, u64, uint64_t)
+#define KR_SIGNED(OPN, OP) \
+  KR(OPN, OP, i8, int8_t) KR(OPN, OP, i16, int16_t) KR(OPN, OP, i32, int32_t) KR(OPN, OP, i64, int64_t)
 #define KR_FLOAT(OPN, OP) \
   KR(OPN, OP, f32, float) KR(OPN, OP, f64, double) KR(OPN, OP, f16, __half) KR(OPN, OP, bf16, __nv_bfloat16)
 KR_INT(and, GSHMEM_REDUCE_AND)

@@ -37,7 +37,8 @@ void dev_team_publish(const char* call, mem::DeviceOps& ops, const heap::Symmetr
   d.start = n ? t.pes[0] : 0;
   d.stride = stride;
   if (d.valid == 2)
-    GSHMEM_INFO(Subsys::coll, "team %d: members are not equally strided; its collectives run on the host only", t.handle);
+    GSHMEM_INFO(Subsys::coll, "team %d: members are not equally strided; its collectives run on the host only",
+                t.handle);
   mem::gpu_make_current(g);
   const CUdeviceptr ctrl = static_cast<CUdeviceptr>(h.device_segment(h.my_pe()));
   const CUdeviceptr dst = ctrl + GSHMEM_DEV_CTRL_TEAMS + static_cast<CUdeviceptr>(t.handle) * sizeof d;

@@ -48,13 +48,16 @@ bool load_module(const char* call, mem::GpuContext& g, bool required = true) {
   const CUresult r = g.drv->cuModuleLoadData(&g_mod, gshmem_dev_coll_fatbin);
   if (r != CUDA_SUCCESS && !required) {
     g_mod = nullptr;
-    GSHMEM_WARN(Subsys::coll, "%s: the collective kernels do not load on this GPU (%s); on-stream and GPU-buffer "
-                "collectives will fail", call, cu::error_string(r));
+    GSHMEM_WARN(Subsys::coll,
+                "%s: the collective kernels do not load on this GPU (%s); on-stream and GPU-buffer "
+                "collectives will fail",
+                call, cu::error_string(r));
     return false;
   }
   cu_check(call, r, "cuModuleLoadData(collective kernels)");
   size_t sz = 0;
-  cu_check(call, g.drv->cuModuleGetGlobal(&g_state_ptr, &sz, g_mod, "gshmemi_dstate"), "cuModuleGetGlobal(gshmemi_dstate)");
+  cu_check(call, g.drv->cuModuleGetGlobal(&g_state_ptr, &sz, g_mod, "gshmemi_dstate"),
+           "cuModuleGetGlobal(gshmemi_dstate)");
   if (sz != sizeof(gshmem_device_state)) fatal(call, "collective kernels were built for another device-state layout");
   return true;
 }
@@ -67,7 +70,8 @@ std::string kernel_name(int id) {
   if (id == k_collect) return "gshmem_k_collect";
   if (id == k_alltoalls) return "gshmem_k_alltoalls";
   if (id < k_rs0)
-    return std::string("gshmem_k_reduce_") + kOps[(id - k_reduce0) / kNTypes] + "_" + kTypes[(id - k_reduce0) % kNTypes];
+    return std::string("gshmem_k_reduce_") + kOps[(id - k_reduce0) / kNTypes] + "_" +
+           kTypes[(id - k_reduce0) % kNTypes];
   return std::string("gshmem_k_rs_") + kOps[(id - k_rs0) / kNTypes] + "_" + kTypes[(id - k_rs0) % kNTypes];
 }
 
@@ -85,7 +89,8 @@ CUfunction fetch(const char* call, mem::GpuContext& g, int id, bool required) {
 
 CUfunction kernel(const char* call, mem::GpuContext& g, int id) {
   CUfunction f = g_fn[id].load(std::memory_order_acquire);
-  if (__builtin_expect(f != nullptr && g_state_gen.load(std::memory_order_acquire) == mem::published_device_generation(), 1))
+  if (__builtin_expect(
+          f != nullptr && g_state_gen.load(std::memory_order_acquire) == mem::published_device_generation(), 1))
     return f;
   std::lock_guard<std::mutex> lock(g_mu);
   if (!g_mod) load_module(call, g);
@@ -135,12 +140,14 @@ team::Team& dev_team(const char* call, int handle, int max_pes) {
   int stride = 1;
   if (const int i = dev_team_stride(t, &stride); i >= 0)
     fatal(call, "team %d: its PEs are not equally strided (world PE %d at index %d), which GPU collectives need",
-              handle, t.pes[static_cast<size_t>(i)], i);
+          handle, t.pes[static_cast<size_t>(i)], i);
   if (n > max_pes) fatal(call, "team %d has %d PEs; this GPU collective supports at most %d", handle, n, max_pes);
   for (int pe : t.pes)
     if (!env(call).heap->device_segment(pe))
-      fatal(call, "team %d: pe %d is on another node (reached through the proxy); GPU collectives need every "
-                      "member's heap mapped in this version", handle, pe);
+      fatal(call,
+            "team %d: pe %d is on another node (reached through the proxy); GPU collectives need every "
+            "member's heap mapped in this version",
+            handle, pe);
   return t;
 }
 
@@ -203,8 +210,8 @@ void dev_collect(const char* call, int team, void* dest, const void* src, size_t
   launch(call, k_collect, 1, args, stream);
 }
 
-void dev_alltoalls(const char* call, int team, void* dest, const void* src, ptrdiff_t dst, ptrdiff_t sst,
-                   size_t nelems, size_t elem, void* stream) {
+void dev_alltoalls(const char* call, int team, void* dest, const void* src, ptrdiff_t dst, ptrdiff_t sst, size_t nelems,
+                   size_t elem, void* stream) {
   team::Team& t = dev_team(call, team, 256);
   if (dst < 1 || sst < 1) fatal(call, "strides must be positive (dst %td, sst %td)", dst, sst);
   const size_t n = bytes_of(call, static_cast<size_t>(t.size()), nelems);  // overflow-checked products
@@ -221,12 +228,15 @@ namespace {
 // The kernel index of an (operation, element type) pair among a family's kernels.
 int reduce_type(const char* call, size_t elem, char kind, gshmem_reduce_op op) {
   if (kind == 'c') fatal(call, "complex reductions are not supported on GPU memory");
-  if (static_cast<unsigned>(op) >= GSHMEM_REDUCE_NOPS) fatal(call, "unknown reduction operator %d", static_cast<int>(op));
+  if (static_cast<unsigned>(op) >= GSHMEM_REDUCE_NOPS)
+    fatal(call, "unknown reduction operator %d", static_cast<int>(op));
   // sum, prod and the bitwise operations do not depend on signedness
   const bool minmax = op == GSHMEM_REDUCE_MIN || op == GSHMEM_REDUCE_MAX;
   if (kind == 'i' && !minmax) kind = 'u';
-  if (kind == 'f' && elem != 4 && elem != 8) fatal(call, "GPU reductions support float and double, not %zu-byte floating types", elem);
-  if (elem != 1 && elem != 2 && elem != 4 && elem != 8) fatal(call, "GPU reductions do not support %zu-byte elements", elem);
+  if (kind == 'f' && elem != 4 && elem != 8)
+    fatal(call, "GPU reductions support float and double, not %zu-byte floating types", elem);
+  if (elem != 1 && elem != 2 && elem != 4 && elem != 8)
+    fatal(call, "GPU reductions do not support %zu-byte elements", elem);
   // half ('h') and bfloat16 ('b'): sum, prod, min and max
   if ((kind == 'h' || kind == 'b') && (elem != 2 || op < GSHMEM_REDUCE_MIN))
     fatal(call, "half and bfloat16 reductions are sum, prod, min and max of 2-byte elements");
@@ -255,7 +265,8 @@ void dev_reduce(const char* call, int team, void* dest, const void* src, size_t 
   // anyway): 2 rows, so the kernel takes the LL round rather than one block of reduce-scatter.
   const uint64_t addr = reinterpret_cast<uintptr_t>(dest) | reinterpret_cast<uintptr_t>(src);
   if (rows == 1 && !ll && env(call).cfg->GSHMEM_COLL_MAX_BLOCKS >= 2 &&
-      !gshmem_dev_ll_big_fits(t.slot, t.size(), 1, bytes, addr) && gshmem_dev_ll_big_fits(t.slot, t.size(), 2, bytes, addr))
+      !gshmem_dev_ll_big_fits(t.slot, t.size(), 1, bytes, addr) &&
+      gshmem_dev_ll_big_fits(t.slot, t.size(), 2, bytes, addr))
     rows = 2;
   launch(call, id, rows, args, stream);
 }
@@ -315,4 +326,3 @@ void dev_alltoalls(const char* call, int, void*, const void*, ptrdiff_t, ptrdiff
 }
 }  // namespace gshmem::coll
 #endif
-

@@ -26,8 +26,8 @@ void dev_team_sync(const char* call, int team, void* stream);
 // shmem_init loads them all before any user kernel runs.
 void dev_preload(const char* call);
 void dev_collect(const char* call, int team, void* dest, const void* src, size_t bytes, void* stream);
-void dev_alltoalls(const char* call, int team, void* dest, const void* src, ptrdiff_t dst, ptrdiff_t sst,
-                   size_t nelems, size_t elem, void* stream);
+void dev_alltoalls(const char* call, int team, void* dest, const void* src, ptrdiff_t dst, ptrdiff_t sst, size_t nelems,
+                   size_t elem, void* stream);
 // kind: 'i' signed integer, 'u' unsigned integer, 'f' floating point ('c': reported).
 void dev_reduce(const char* call, int team, void* dest, const void* src, size_t nelems, size_t elem, char kind,
                 gshmem_reduce_op op, void* stream);

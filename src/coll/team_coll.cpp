@@ -149,10 +149,13 @@ int alltoall(const char* call, int team, void* d, const void* s, size_t n, size_
 int alltoalls(const char* call, int team, void* d, const void* s, ptrdiff_t dst, ptrdiff_t sst, size_t n, size_t e) {
   if (dst < 1 || sst < 1) fatal(call, "strides must be positive (dst %td, sst %td)", dst, sst);
   const uint64_t strides = (static_cast<uint64_t>(dst) << 32) ^ static_cast<uint64_t>(sst);
-  if (on_device(call, team, d, s, op_alltoalls, n, strides)) return dev_alltoalls(call, team, d, s, dst, sst, n, e, nullptr), 0;
+  if (on_device(call, team, d, s, op_alltoalls, n, strides))
+    return dev_alltoalls(call, team, d, s, dst, sst, n, e, nullptr), 0;
   team_host(call, team, op_alltoalls, n, strides, [&](Group& g, int size) {
     const size_t m = bytes_of(call, static_cast<size_t>(size), n);  // overflow-checked
-    auto span_of = [&](ptrdiff_t st) { return m ? bytes_of(call, bytes_of(call, m - 1, static_cast<size_t>(st)) + 1, e) : 0; };
+    auto span_of = [&](ptrdiff_t st) {
+      return m ? bytes_of(call, bytes_of(call, m - 1, static_cast<size_t>(st)) + 1, e) : 0;
+    };
     check_sym(call, d, span_of(dst), "dest");
     check_sym(call, s, span_of(sst), "source");
     coll::alltoalls(g, d, s, dst, sst, n, e);
@@ -162,7 +165,8 @@ int alltoalls(const char* call, int team, void* d, const void* s, ptrdiff_t dst,
 
 // ---- deprecated active-set forms ----
 
-void active(const char* call, int start, int log_stride, int size, long* pSync, const std::function<void(Group&)>& body) {
+void active(const char* call, int start, int log_stride, int size, long* pSync,
+            const std::function<void(Group&)>& body) {
   Group g = active_set_group(call, start, log_stride, size, pSync);
   body(g);
   pSync[64] = SHMEM_SYNC_VALUE;  // the published word (collect) goes back to the initial value

@@ -67,7 +67,8 @@ void team_host(const char* call, int team, uint64_t op, uint64_t a, uint64_t b,
                const std::function<void(Group&, int size)>& body);
 // Checks that [p, p + bytes) is symmetric (this PE's view) and in host memory (host collectives).
 void check_sym(const char* call, const void* p, size_t bytes, const char* what);
-void active(const char* call, int start, int log_stride, int size, long* pSync, const std::function<void(Group&)>& body);
+void active(const char* call, int start, int log_stride, int size, long* pSync,
+            const std::function<void(Group&)>& body);
 enum : uint64_t { op_bcast = 0x100, op_collect, op_fcollect, op_alltoall, op_alltoalls, op_reduce, op_reducescatter };
 // Reports when [d, d + dbytes) and [s, s + sbytes) overlap.
 void check_no_overlap(const char* call, const void* d, size_t dbytes, const void* s, size_t sbytes);
@@ -116,10 +117,12 @@ struct Reduce16 {
 
 template <int Op, char Kind>
 int reduce16(const char* call, int team, void* d, const void* s, size_t n, bool scatter) {
-  static_assert(Op == GSHMEM_REDUCE_MIN || Op == GSHMEM_REDUCE_MAX || Op == GSHMEM_REDUCE_SUM || Op == GSHMEM_REDUCE_PROD);
+  static_assert(Op == GSHMEM_REDUCE_MIN || Op == GSHMEM_REDUCE_MAX || Op == GSHMEM_REDUCE_SUM ||
+                Op == GSHMEM_REDUCE_PROD);
   const size_t bytes = bytes_of(call, n, 2);
   const auto op = static_cast<gshmem_reduce_op>(Op);
-  if (scatter ? reducescatter_on_device(call, team, d, s, n, 2, Kind, op) : reduce_on_device(call, team, d, s, n, 2, Kind, op))
+  if (scatter ? reducescatter_on_device(call, team, d, s, n, 2, Kind, op)
+              : reduce_on_device(call, team, d, s, n, 2, Kind, op))
     return 0;
   team_host(call, team, scatter ? op_reducescatter : op_reduce, bytes, 0, [&](Group& g, int size) {
     const size_t sbytes = scatter ? bytes_of(call, n * static_cast<size_t>(size), 2) : bytes;

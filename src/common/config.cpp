@@ -130,15 +130,15 @@ void load() {
       parse_one(text, field);
     }
   };
-#define GSHMEM_CFG(NAME, TYPE, DEF, ALLOWED, HELP)                 \
-  {                                                                \
-    const CfgRow& r = kRows[row];                                  \
-    take(r, DEF, &g_cfg.NAME, false);                              \
-    if (const char* env = env_or_deprecated(#NAME)) {              \
-      take(r, env, &g_cfg.NAME, true);                             \
-      g_cfg.set_mask |= 1ull << row;                               \
-    }                                                              \
-    ++row;                                                         \
+#define GSHMEM_CFG(NAME, TYPE, DEF, ALLOWED, HELP)    \
+  {                                                   \
+    const CfgRow& r = kRows[row];                     \
+    take(r, DEF, &g_cfg.NAME, false);                 \
+    if (const char* env = env_or_deprecated(#NAME)) { \
+      take(r, env, &g_cfg.NAME, true);                \
+      g_cfg.set_mask |= 1ull << row;                  \
+    }                                                 \
+    ++row;                                            \
   }
 #include "common/config_table.def"
 #undef GSHMEM_CFG
@@ -154,11 +154,16 @@ const CfgRow* config_rows(int* count) noexcept {
 
 const char* cfg_type_name(CfgType t) noexcept {
   switch (t) {
-    case CfgType::Bool: return "bool";
-    case CfgType::Int: return "integer";
-    case CfgType::Size: return "size";
-    case CfgType::String: return "string";
-    case CfgType::Enum: return "one of";
+    case CfgType::Bool:
+      return "bool";
+    case CfgType::Int:
+      return "integer";
+    case CfgType::Size:
+      return "size";
+    case CfgType::String:
+      return "string";
+    case CfgType::Enum:
+      return "one of";
   }
   return "?";
 }
@@ -194,7 +199,8 @@ bool config_check_value(const CfgRow& row, const char* text, std::string* why) {
       *why = "is not a valid bool (1, 0, yes, no, true, false, on, off)";
       return false;
     }
-    case CfgType::String: return true;
+    case CfgType::String:
+      return true;
     case CfgType::Enum:
       if (!canonical_enum(row, text).empty()) return true;
       *why = "is not one of " + cfg_allowed_text(row);
@@ -281,11 +287,24 @@ bool parse_size(const char* s, uint64_t* out) noexcept {
   double mult = 1;
   if (*end) {
     switch (*end) {
-      case 'k': case 'K': mult = 1024.0; break;
-      case 'm': case 'M': mult = 1024.0 * 1024; break;
-      case 'g': case 'G': mult = 1024.0 * 1024 * 1024; break;
-      case 't': case 'T': mult = 1024.0 * 1024 * 1024 * 1024; break;
-      default: return false;
+      case 'k':
+      case 'K':
+        mult = 1024.0;
+        break;
+      case 'm':
+      case 'M':
+        mult = 1024.0 * 1024;
+        break;
+      case 'g':
+      case 'G':
+        mult = 1024.0 * 1024 * 1024;
+        break;
+      case 't':
+      case 'T':
+        mult = 1024.0 * 1024 * 1024 * 1024;
+        break;
+      default:
+        return false;
     }
     ++end;
     if (*end == 'i' || *end == 'I') ++end;

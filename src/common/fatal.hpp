@@ -17,7 +17,8 @@ void set_job_abort_hook(JobAbortHook hook) noexcept;
 
 [[noreturn]] void fatal(const char* call, const char* fmt, ...) __attribute__((format(printf, 2, 3)));
 // The same with an exit status other than 1.
-[[noreturn]] void fatal_status(int status, const char* call, const char* fmt, ...) __attribute__((format(printf, 3, 4)));
+[[noreturn]] void fatal_status(int status, const char* call, const char* fmt, ...)
+    __attribute__((format(printf, 3, 4)));
 // Flushes stdio and ends this process with status (no atexit handlers, no destructors).
 [[noreturn]] void terminate(int status) noexcept;
 

@@ -14,34 +14,50 @@ LogState g_log;
 
 const char* status_name(Status s) noexcept {
   switch (s) {
-    case Status::ok: return "ok";
-    case Status::invalid_argument: return "invalid argument";
-    case Status::out_of_memory: return "out of memory";
-    case Status::system_error: return "system error";
-    case Status::not_available: return "not available";
-    case Status::bootstrap_error: return "bootstrap error";
-    case Status::timeout: return "timeout";
-    case Status::peer_failed: return "peer failed";
-    case Status::internal_error: return "internal error";
+    case Status::ok:
+      return "ok";
+    case Status::invalid_argument:
+      return "invalid argument";
+    case Status::out_of_memory:
+      return "out of memory";
+    case Status::system_error:
+      return "system error";
+    case Status::not_available:
+      return "not available";
+    case Status::bootstrap_error:
+      return "bootstrap error";
+    case Status::timeout:
+      return "timeout";
+    case Status::peer_failed:
+      return "peer failed";
+    case Status::internal_error:
+      return "internal error";
   }
   return "unknown";
 }
 
 namespace {
-struct SubsysName { const char* name; Subsys bit; };
+struct SubsysName {
+  const char* name;
+  Subsys bit;
+};
 constexpr SubsysName kSubsys[] = {
-    {"INIT", Subsys::init}, {"BOOT", Subsys::boot}, {"TOPO", Subsys::topo},
-    {"MEM", Subsys::mem},   {"HEAP", Subsys::heap}, {"API", Subsys::api},
-    {"COLL", Subsys::coll}, {"PROXY", Subsys::proxy}, {"TRANSPORT", Subsys::transport},
-    {"LAUNCH", Subsys::launch}, {"ALL", Subsys::all},
+    {"INIT", Subsys::init},           {"BOOT", Subsys::boot},     {"TOPO", Subsys::topo}, {"MEM", Subsys::mem},
+    {"HEAP", Subsys::heap},           {"API", Subsys::api},       {"COLL", Subsys::coll}, {"PROXY", Subsys::proxy},
+    {"TRANSPORT", Subsys::transport}, {"LAUNCH", Subsys::launch}, {"ALL", Subsys::all},
 };
 const char* level_tag(LogLevel l) {
   switch (l) {
-    case LogLevel::warn: return "WARN";
-    case LogLevel::info: return "INFO";
-    case LogLevel::debug: return "DEBUG";
-    case LogLevel::trace: return "TRACE";
-    default: return "";
+    case LogLevel::warn:
+      return "WARN";
+    case LogLevel::info:
+      return "INFO";
+    case LogLevel::debug:
+      return "DEBUG";
+    case LogLevel::trace:
+      return "TRACE";
+    default:
+      return "";
   }
 }
 }  // namespace
@@ -59,7 +75,7 @@ void log_configure(const char* level, const char* subsys_list) {
     uint32_t mask = 0;
     char buf[256];
     snprintf(buf, sizeof buf, "%s", subsys_list);
-    for (char* save = nullptr, *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(nullptr, ",", &save)) {
+    for (char *save = nullptr, *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(nullptr, ",", &save)) {
       bool neg = tok[0] == '^';
       bool found = false;
       for (const auto& s : kSubsys)

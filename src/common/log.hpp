@@ -11,8 +11,16 @@ namespace gshmem {
 enum class LogLevel : int { none = 0, warn = 1, info = 2, debug = 3, trace = 4 };
 
 enum class Subsys : uint32_t {
-  init = 1u << 0, boot = 1u << 1, topo = 1u << 2, mem = 1u << 3, heap = 1u << 4,
-  api = 1u << 5, coll = 1u << 6, proxy = 1u << 7, transport = 1u << 8, launch = 1u << 9,
+  init = 1u << 0,
+  boot = 1u << 1,
+  topo = 1u << 2,
+  mem = 1u << 3,
+  heap = 1u << 4,
+  api = 1u << 5,
+  coll = 1u << 6,
+  proxy = 1u << 7,
+  transport = 1u << 8,
+  launch = 1u << 9,
   all = ~0u,
 };
 
@@ -29,14 +37,13 @@ void log_write(LogLevel lvl, Subsys sub, const char* file, int line, const char*
     __attribute__((format(printf, 5, 6)));
 
 inline bool log_on(LogLevel lvl, Subsys sub) noexcept {
-  return g_log.level >= static_cast<int>(lvl) &&
-         (g_log.mask & static_cast<uint32_t>(sub)) != 0;
+  return g_log.level >= static_cast<int>(lvl) && (g_log.mask & static_cast<uint32_t>(sub)) != 0;
 }
 
 }  // namespace gshmem
 
-#define GSHMEM_LOG_(lvl, sub, ...)                                                     \
-  do {                                                                                 \
+#define GSHMEM_LOG_(lvl, sub, ...)                                                                  \
+  do {                                                                                              \
     if (::gshmem::log_on(lvl, sub)) ::gshmem::log_write(lvl, sub, __FILE__, __LINE__, __VA_ARGS__); \
   } while (0)
 #define GSHMEM_WARN(sub, ...) GSHMEM_LOG_(::gshmem::LogLevel::warn, sub, __VA_ARGS__)

@@ -21,12 +21,12 @@ const char* status_name(Status s) noexcept;
 
 }  // namespace gshmem
 
-#define GSHMEM_CHECK(expr)                                                         \
-  do {                                                                             \
-    ::gshmem::Status gshmem_st_ = (expr);                                          \
-    if (gshmem_st_ != ::gshmem::Status::ok) {                                      \
-      GSHMEM_TRACE(::gshmem::Subsys::all, "%s:%d <- %s (%s)", __FILE__, __LINE__,  \
-                   #expr, ::gshmem::status_name(gshmem_st_));                      \
-      return gshmem_st_;                                                           \
-    }                                                                              \
+#define GSHMEM_CHECK(expr)                                                               \
+  do {                                                                                   \
+    ::gshmem::Status gshmem_st_ = (expr);                                                \
+    if (gshmem_st_ != ::gshmem::Status::ok) {                                            \
+      GSHMEM_TRACE(::gshmem::Subsys::all, "%s:%d <- %s (%s)", __FILE__, __LINE__, #expr, \
+                   ::gshmem::status_name(gshmem_st_));                                   \
+      return gshmem_st_;                                                                 \
+    }                                                                                    \
   } while (0)

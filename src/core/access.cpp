@@ -43,7 +43,9 @@ void device_quiet(const char* call, Runtime& r) {
 void device_copy(const char* call, void*, const void*, size_t, bool) { fatal(call, "built without CUDA"); }
 void device_put(const char* call, void*, const void*, size_t, bool) { fatal(call, "built without CUDA"); }
 void device_write64(const char* call, uint64_t*, uint64_t) { fatal(call, "built without CUDA"); }
-uint64_t device_amo(const char* call, void*, size_t, gshmem_amo_op, uint64_t, uint64_t) { fatal(call, "built without CUDA"); }
+uint64_t device_amo(const char* call, void*, size_t, gshmem_amo_op, uint64_t, uint64_t) {
+  fatal(call, "built without CUDA");
+}
 void device_quiet(const char*, Runtime&) {}
 #endif
 

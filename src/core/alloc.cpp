@@ -22,7 +22,6 @@ namespace {
 
 enum : uint64_t { op_malloc = 1, op_calloc, op_align, op_realloc, op_free, op_hints };
 
-
 void check_collective_args(const char* call, Runtime& r, uint64_t op, uint64_t a, uint64_t b) {
   r.teams.check_args_or_fail(call, *r.teams.get(team::kWorld), op, a, b);
 }

@@ -34,14 +34,21 @@ T amo(const char* call, T* dest, int pe, gshmem_amo_op op, T a = T(), T b = T())
   char* p = amo_word(call, dest, sizeof(T), pe);
   B old{};
   if (!p) {
-    const uint64_t v = amo_indirect(call, dest, sizeof(T), pe, op, static_cast<uint64_t>(ba), static_cast<uint64_t>(bb));
+    const uint64_t v =
+        amo_indirect(call, dest, sizeof(T), pe, op, static_cast<uint64_t>(ba), static_cast<uint64_t>(bb));
     old = static_cast<B>(v);
   } else {
     B* w = reinterpret_cast<B*>(p);
     switch (op) {
-      case GSHMEM_AMO_FETCH: old = __atomic_load_n(w, __ATOMIC_SEQ_CST); break;
-      case GSHMEM_AMO_SET: __atomic_store_n(w, ba, __ATOMIC_SEQ_CST); break;
-      case GSHMEM_AMO_SWAP: old = __atomic_exchange_n(w, ba, __ATOMIC_SEQ_CST); break;
+      case GSHMEM_AMO_FETCH:
+        old = __atomic_load_n(w, __ATOMIC_SEQ_CST);
+        break;
+      case GSHMEM_AMO_SET:
+        __atomic_store_n(w, ba, __ATOMIC_SEQ_CST);
+        break;
+      case GSHMEM_AMO_SWAP:
+        old = __atomic_exchange_n(w, ba, __ATOMIC_SEQ_CST);
+        break;
       case GSHMEM_AMO_CSWAP:
         old = ba;
         __atomic_compare_exchange_n(w, &old, bb, false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);  // old: the old value

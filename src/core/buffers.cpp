@@ -285,8 +285,7 @@ void* buffer_register_symmetric(const char* call, void* ptr, size_t size, int fl
     if (st != Status::peer_failed)
       report_error(call, "%s cannot join the symmetric heap (%s; the message above says why)", range(p, size).c_str(),
                    status_name(st));
-    else
-      report_error(call, "another PE's buffer could not join the symmetric heap; nothing was registered");
+    else report_error(call, "another PE's buffer could not join the symmetric heap; nothing was registered");
     return nullptr;
   }
   transports_extend(call, r, s.off, s.mapped);

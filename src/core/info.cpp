@@ -8,9 +8,7 @@
 
 namespace gshmem {
 
-void print_version(FILE* out) {
-  fprintf(out, "gshmem %s (OpenSHMEM %d.%d)\n", GSHMEM_VERSION_STRING, 1, 5);
-}
+void print_version(FILE* out) { fprintf(out, "gshmem %s (OpenSHMEM %d.%d)\n", GSHMEM_VERSION_STRING, 1, 5); }
 
 void print_build(FILE* out) {
   fprintf(out, "build:\n");
@@ -20,9 +18,13 @@ void print_build(FILE* out) {
   fprintf(out, "  pmix          %s\n", GSHMEM_BUILD_PMIX ? "yes (dlopen at run time)" : "no");
   fprintf(out, "  prefix        %s\n", GSHMEM_BUILD_PREFIX);
   fprintf(out, "heap kinds:\n  host          yes (memfd shared memory)\n");
-  fprintf(out, "  device        %s\n", GSHMEM_BUILD_CUDA ? "yes (cuMem VMM, POSIX fd handles; driver via dlopen)" : "no (built without CUDA)");
-  fprintf(out, "same node:      loads and stores (shared memory%s)\n", GSHMEM_BUILD_CUDA ? ", NVLink/PCIe peer mappings" : "");
-  fprintf(out, "  proxy (GPU)   %s\n", GSHMEM_BUILD_CUDA ? "yes (trigger FIFO from kernels, served by the transports below)" : "no (built without CUDA)");
+  fprintf(out, "  device        %s\n",
+          GSHMEM_BUILD_CUDA ? "yes (cuMem VMM, POSIX fd handles; driver via dlopen)" : "no (built without CUDA)");
+  fprintf(out, "same node:      loads and stores (shared memory%s)\n",
+          GSHMEM_BUILD_CUDA ? ", NVLink/PCIe peer mappings" : "");
+  fprintf(out, "  proxy (GPU)   %s\n",
+          GSHMEM_BUILD_CUDA ? "yes (trigger FIFO from kernels, served by the transports below)"
+                            : "no (built without CUDA)");
   print_transports(out);
   fprintf(out, "bootstraps:     uid (TCP unique id), pmix%s, mpi (when MPI is initialised), single\n",
           GSHMEM_BUILD_PMIX ? "" : " (not built)");
@@ -31,7 +33,8 @@ void print_build(FILE* out) {
 void print_transports(FILE* out) {
   const Config* cfg = nullptr;
   if (config_load(&cfg) != Status::ok) return;
-  fprintf(out, "transports (transport/table.hpp; probed here for CPU PEs%s):\n", GSHMEM_BUILD_CUDA ? " and GPU PEs" : "");
+  fprintf(out, "transports (transport/table.hpp; probed here for CPU PEs%s):\n",
+          GSHMEM_BUILD_CUDA ? " and GPU PEs" : "");
   for (const transport::Entry& e : transport::table()) {
     fprintf(out, "  %-13s %s\n", e.name, e.summary);
     for (int gpu = 0; gpu <= (GSHMEM_BUILD_CUDA ? 1 : 0); ++gpu) {

@@ -32,13 +32,17 @@ int module_init(const char* call, void* handle, bool library) {
     if (res == CUDA_SUCCESS) break;
   }
   if (res != CUDA_SUCCESS) {
-    report_error(call, "%s %p has no gshmem device state (gshmemi_dstate: %s); compile it with shmem.h or nvshmem.h "
-                 "included", what, handle, cu::error_string(res));
+    report_error(call,
+                 "%s %p has no gshmem device state (gshmemi_dstate: %s); compile it with shmem.h or nvshmem.h "
+                 "included",
+                 what, handle, cu::error_string(res));
     return SHMEMX_ERROR_INVALID_VALUE;
   }
   if (n != sizeof(gshmem_device_state)) {
-    report_error(call, "the device state in %s %p is %zu bytes, this library's %zu: it was built against another "
-                 "gshmem version", what, handle, n, sizeof(gshmem_device_state));
+    report_error(call,
+                 "the device state in %s %p is %zu bytes, this library's %zu: it was built against another "
+                 "gshmem version",
+                 what, handle, n, sizeof(gshmem_device_state));
     return SHMEMX_ERROR_INVALID_VALUE;
   }
   if (mem::add_module_state(&d, r.gpu->ctx, handle, p) != Status::ok) {

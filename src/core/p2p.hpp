@@ -25,12 +25,18 @@ void flush_queued(const char* call);
 template <typename T>
 inline bool compare(const char* call, T v, int cmp, T x) {
   switch (cmp) {
-    case SHMEM_CMP_EQ: return v == x;
-    case SHMEM_CMP_NE: return v != x;
-    case SHMEM_CMP_GT: return v > x;
-    case SHMEM_CMP_GE: return v >= x;
-    case SHMEM_CMP_LT: return v < x;
-    case SHMEM_CMP_LE: return v <= x;
+    case SHMEM_CMP_EQ:
+      return v == x;
+    case SHMEM_CMP_NE:
+      return v != x;
+    case SHMEM_CMP_GT:
+      return v > x;
+    case SHMEM_CMP_GE:
+      return v >= x;
+    case SHMEM_CMP_LT:
+      return v < x;
+    case SHMEM_CMP_LE:
+      return v <= x;
   }
   fatal(call, "cmp %d is not one of SHMEM_CMP_EQ/NE/GT/GE/LT/LE", cmp);
 }

@@ -69,8 +69,8 @@ class InitPhases {
     for (int i = 0; i < n_; ++i) {
       total += phases_[i].ms;
       if (len < static_cast<int>(sizeof line))
-        len += snprintf(line + len, sizeof line - static_cast<size_t>(len), "%s%s %.1f", i ? ", " : "",
-                        phases_[i].name, phases_[i].ms);
+        len += snprintf(line + len, sizeof line - static_cast<size_t>(len), "%s%s %.1f", i ? ", " : "", phases_[i].name,
+                        phases_[i].ms);
     }
     GSHMEM_INFO(Subsys::init, "shmem_init phases (ms): %s; total %.1f", line, total);
   }
@@ -90,7 +90,8 @@ class InitPhases {
 
 const Config& load_config(const char* call) {
   const Config* cfg = nullptr;
-  if (config_load(&cfg) != Status::ok) init_failed(call, "invalid environment (see the messages above)", Status::invalid_argument);
+  if (config_load(&cfg) != Status::ok)
+    init_failed(call, "invalid environment (see the messages above)", Status::invalid_argument);
   log_configure(cfg->SHMEM_DEBUG ? "DEBUG" : cfg->GSHMEM_DEBUG.c_str(), cfg->GSHMEM_DEBUG_SUBSYS.c_str());
   g_wait_spin = static_cast<uint32_t>(cfg->GSHMEM_WAIT_SPIN);  // ranges checked at load
   g_wait_yield_us = static_cast<uint32_t>(cfg->GSHMEM_WAIT_YIELD_US);
@@ -110,14 +111,14 @@ struct LauncherWatch {
   int fd = -1;
   ino_t ino = 0;
   void init(int64_t cfg_fd) {
-    struct stat st{};
+    struct stat st {};
     if (cfg_fd < 0 || fstat(static_cast<int>(cfg_fd), &st) != 0 || !S_ISFIFO(st.st_mode)) return;
     fd = static_cast<int>(cfg_fd);
     ino = st.st_ino;
   }
   bool launcher_gone() {
     if (fd < 0) return false;
-    struct stat st{};
+    struct stat st {};
     if (fstat(fd, &st) != 0 || st.st_ino != ino) {
       fd = -1;  // not the pipe any more
       return false;
@@ -243,8 +244,7 @@ void setup_heap(const char* call, Runtime& r, bool gpu, const heap::DeviceHeapSp
                           gpu ? &spec : nullptr);
   if (st != Status::ok) init_failed(call, "cannot set up the symmetric heap (SHMEM_SYMMETRIC_SIZE, GPU memory)", st);
 #if GSHMEM_HAVE_CUDA
-  if (gpu)
-    r.ops->set_scratch(reinterpret_cast<void*>(r.heap.device_segment(r.my_pe) + GSHMEM_DEV_CTRL_SCRATCH));
+  if (gpu) r.ops->set_scratch(reinterpret_cast<void*>(r.heap.device_segment(r.my_pe) + GSHMEM_DEV_CTRL_SCRATCH));
 #endif
   r.teams.init(&r.heap, r.my_pe, r.npes, mapped, r.topo.local_pes);
 }
@@ -258,7 +258,8 @@ std::vector<transport::Segment> my_segments(const Runtime& r) {
   const heap::Region& d = r.heap.data_region();
   if (d.size) segs.push_back({transport::Seg::data, reinterpret_cast<void*>(d.lo), d.size, false});
   if (const uint64_t base = r.heap.device_segment(r.my_pe))
-    segs.push_back({transport::Seg::device, reinterpret_cast<void*>(base), GSHMEM_DEV_CTRL_BYTES + r.heap.size(), true});
+    segs.push_back(
+        {transport::Seg::device, reinterpret_cast<void*>(base), GSHMEM_DEV_CTRL_BYTES + r.heap.size(), true});
   return segs;
 }
 
@@ -388,7 +389,7 @@ void setup_routes(const char* call, Runtime& r, bool gpu) {
     transport::Route& x = r.routes[static_cast<size_t>(pe)];
     const int v = plan.via[static_cast<size_t>(pe)];
     x.mapped = r.heap.is_mapped(pe);
-    x.kind = v == kViaSelf ? transport::Route::Kind::self
+    x.kind = v == kViaSelf        ? transport::Route::Kind::self
              : v == kViaLoadStore ? transport::Route::Kind::load_store
                                   : transport::Route::Kind::transport;
     if (v >= 0) x.transport = held(r, in.offers[static_cast<size_t>(v)].name.c_str());
@@ -410,7 +411,8 @@ void setup_routes(const char* call, Runtime& r, bool gpu) {
     }
     std::vector<transport::Transport*> via(static_cast<size_t>(r.npes), nullptr);
     for (int pe = 0; pe < r.npes; ++pe)
-      if (r.routes[static_cast<size_t>(pe)].proxied()) via[static_cast<size_t>(pe)] = r.routes[static_cast<size_t>(pe)].transport;
+      if (r.routes[static_cast<size_t>(pe)].proxied())
+        via[static_cast<size_t>(pe)] = r.routes[static_cast<size_t>(pe)].transport;
     if ((st = r.proxy->start(std::move(via))) != Status::ok) init_failed(call, "cannot start the GPU proxy thread", st);
     GSHMEM_INFO(Subsys::init, "device operations to %s other PEs go through the proxy",
                 r.cfg->GSHMEM_FORCE_PROXY ? "all" : "off-node");
@@ -452,7 +454,8 @@ void attach_collectives(Runtime& r) {
 }  // namespace
 
 void not_running(const char* call) {
-  fatal(call, "called %s", g_state.load() == static_cast<int>(State::finalized) ? "after shmem_finalize" : "before shmem_init");
+  fatal(call, "called %s",
+        g_state.load() == static_cast<int>(State::finalized) ? "after shmem_finalize" : "before shmem_init");
 }
 
 void init_runtime(const char* call, int requested_thread, int* provided, const boot::UidArgs* uid) {
@@ -463,7 +466,8 @@ void init_runtime(const char* call, int requested_thread, int* provided, const b
     if (provided) *provided = g_rt->thread_level;
     return;
   }
-  if (state == static_cast<int>(State::finalized)) fatal(call, "called after shmem_finalize; re-initialisation is not supported");
+  if (state == static_cast<int>(State::finalized))
+    fatal(call, "called after shmem_finalize; re-initialisation is not supported");
   auto* r = new Runtime;
   r->cfg = &load_config(call);
   g_rt = r;
@@ -486,7 +490,8 @@ void init_runtime(const char* call, int requested_thread, int* provided, const b
   republish_device_state(*r);
 #if GSHMEM_HAVE_CUDA
   if (r->ops)
-    for (int h : {team::kWorld, team::kShared, team::kNode}) coll::dev_team_publish(call, *r->ops, r->heap, *r->teams.get(h));
+    for (int h : {team::kWorld, team::kShared, team::kNode})
+      coll::dev_team_publish(call, *r->ops, r->heap, *r->teams.get(h));
   if (r->ops && r->proxy) coll::dev_preload(call);
   if (r->error_rec) {
     static const int registered = std::atexit([] { mem::device_errors_report(); });
@@ -505,7 +510,9 @@ void init_runtime(const char* call, int requested_thread, int* provided, const b
   }
 }
 
-void init(const char* call, int requested_thread, int* provided) { init_runtime(call, requested_thread, provided, nullptr); }
+void init(const char* call, int requested_thread, int* provided) {
+  init_runtime(call, requested_thread, provided, nullptr);
+}
 
 void finalize() {
   std::lock_guard<std::mutex> lock(g_init_mu);
@@ -585,8 +592,9 @@ void transports_extend(const char* call, Runtime& r, size_t heap_off, size_t len
   for (Runtime::Held& h : r.transports) {
     if (!h.collective) continue;
     const transport::Result res = h.t->extend(transport::Seg::device, off, at, len);
-    if (!res.ok()) fatal(call, "the device heap's new %zu bytes cannot be reached through the %s transport: %s", len,
-                         h.t->name(), res.what().c_str());
+    if (!res.ok())
+      fatal(call, "the device heap's new %zu bytes cannot be reached through the %s transport: %s", len, h.t->name(),
+            res.what().c_str());
   }
 }
 

@@ -23,8 +23,9 @@ void cu_check(const char* call, CUresult r, const char* what) {
 // On-stream operations address mapped device segments only.
 char* mapped(const char* call, const void* addr, size_t n, int pe, const char* what) {
   const Target t = target(call, addr, n, pe, what);
-  if (!t.p) fatal(call, "pe %d is reached through the %s transport; on-stream operations need a mapped peer", pe,
-                  t.via->name());
+  if (!t.p)
+    fatal(call, "pe %d is reached through the %s transport; on-stream operations need a mapped peer", pe,
+          t.via->name());
   return t.p;
 }
 }  // namespace
@@ -34,7 +35,8 @@ void putmem_on_stream(const char* call, void* dest, const void* src, size_t n, i
   mem::GpuContext& g = stream_gpu(call);
   if (!src) fatal(call, "source is NULL with nelems %zu", n);
   char* d = mapped(call, dest, n, pe, "dest");
-  cu_check(call, g.drv->cuMemcpyAsync(reinterpret_cast<CUdeviceptr>(d), reinterpret_cast<CUdeviceptr>(src), n, as_cu(stream)),
+  cu_check(call,
+           g.drv->cuMemcpyAsync(reinterpret_cast<CUdeviceptr>(d), reinterpret_cast<CUdeviceptr>(src), n, as_cu(stream)),
            "cuMemcpyAsync");
 }
 
@@ -43,8 +45,10 @@ void getmem_on_stream(const char* call, void* dest, const void* src, size_t n, i
   mem::GpuContext& g = stream_gpu(call);
   if (!dest) fatal(call, "dest is NULL with nelems %zu", n);
   char* s = mapped(call, src, n, pe, "source");
-  cu_check(call, g.drv->cuMemcpyAsync(reinterpret_cast<CUdeviceptr>(dest), reinterpret_cast<CUdeviceptr>(s), n, as_cu(stream)),
-           "cuMemcpyAsync");
+  cu_check(
+      call,
+      g.drv->cuMemcpyAsync(reinterpret_cast<CUdeviceptr>(dest), reinterpret_cast<CUdeviceptr>(s), n, as_cu(stream)),
+      "cuMemcpyAsync");
 }
 
 void putmem_signal_on_stream(const char* call, void* dest, const void* src, size_t n, uint64_t* sig_addr,
@@ -68,14 +72,19 @@ void signal_wait_until_on_stream(const char* call, uint64_t* sig_addr, int cmp, 
   char* s = mapped(call, sig_addr, sizeof(uint64_t), g_rt->my_pe, "sig_addr");
   unsigned flags;
   switch (cmp) {
-    case SHMEM_CMP_EQ: flags = CU_STREAM_WAIT_VALUE_EQ; break;
-    case SHMEM_CMP_GE: flags = CU_STREAM_WAIT_VALUE_GEQ; break;
+    case SHMEM_CMP_EQ:
+      flags = CU_STREAM_WAIT_VALUE_EQ;
+      break;
+    case SHMEM_CMP_GE:
+      flags = CU_STREAM_WAIT_VALUE_GEQ;
+      break;
     case SHMEM_CMP_GT:
       flags = CU_STREAM_WAIT_VALUE_GEQ;
       if (value == UINT64_MAX) fatal(call, "SHMEM_CMP_GT %llu can never hold", (unsigned long long)value);
       ++value;
       break;
-    default: fatal(call, "cmp %d: only SHMEM_CMP_EQ, SHMEM_CMP_GE and SHMEM_CMP_GT are supported on a stream", cmp);
+    default:
+      fatal(call, "cmp %d: only SHMEM_CMP_EQ, SHMEM_CMP_GE and SHMEM_CMP_GT are supported on a stream", cmp);
   }
   cu_check(call, g.drv->cuStreamWaitValue64(as_cu(stream), reinterpret_cast<CUdeviceptr>(s), value, flags),
            "cuStreamWaitValue64");

@@ -114,9 +114,10 @@ int team_split_strided(const char* call, int parent_handle, int start, int strid
                        int* new_team) {
   team::Team* parent = split_parent(call, parent_handle);
   if (!parent) return 1;
-  g_rt->teams.check_args_or_fail(call, *parent, 0x5157,
-                                 (static_cast<uint64_t>(static_cast<uint32_t>(start)) << 32) | static_cast<uint32_t>(stride),
-                                 static_cast<uint64_t>(static_cast<uint32_t>(size)));
+  g_rt->teams.check_args_or_fail(
+      call, *parent, 0x5157,
+      (static_cast<uint64_t>(static_cast<uint32_t>(start)) << 32) | static_cast<uint32_t>(stride),
+      static_cast<uint64_t>(static_cast<uint32_t>(size)));
   // Every member passed the same triplet (checked above), so every member returns the same.
   const long long last = start + static_cast<long long>(size - 1) * stride;
   if (size < 1 || start < 0 || start >= parent->size() || last < 0 || last >= parent->size() ||
@@ -192,11 +193,13 @@ int team_init_uid(const char* call, uint64_t uid, int npes, int idx, const TeamC
   }
   int handle = -1;
   std::string bad;
-  const Status st = r.teams.init_from_uid(uid, npes, idx, config.has_num_contexts ? config.num_contexts : 0, &handle, &bad);
+  const Status st =
+      r.teams.init_from_uid(uid, npes, idx, config.has_num_contexts ? config.num_contexts : 0, &handle, &bad);
   if (st == Status::out_of_memory) {
     if (idx == 0)
-      report_error(call, "team exhaustion: no team slot is free on every member (all %d in use on some; destroy unused teams)",
-                   heap::kMaxTeams);
+      report_error(
+          call, "team exhaustion: no team slot is free on every member (all %d in use on some; destroy unused teams)",
+          heap::kMaxTeams);
     return 1;
   }
   if (st != Status::ok) fatal(call, "members disagree: %s", bad.c_str());
@@ -214,7 +217,7 @@ void team_destroy(const char* call, int handle) {
 #if GSHMEM_HAVE_CUDA
   if (r.ops) {
     coll::dev_idle(call, *r.ops);  // this PE's kernels and on-stream collectives on the team have finished
-    r.teams.sync_serialized(t);   // ... and every member's have
+    r.teams.sync_serialized(t);    // ... and every member's have
     coll::dev_team_clear(call, *r.ops, r.heap, t);
   }
 #endif

@@ -10,7 +10,7 @@ struct TeamConfig {
   bool has_num_contexts = false;
 };
 
-int team_my_pe(int team);    // -1: not a valid team (or not running)
+int team_my_pe(int team);  // -1: not a valid team (or not running)
 int team_n_pes(int team);
 int team_num_contexts(int team, bool* valid);
 int team_translate_pe(int src_team, int src_pe, int dest_team);

@@ -71,8 +71,10 @@ class VmmSegments final : public DeviceSegments {
     if (mapped_ + *extra > window_.stride()) return Status::out_of_memory;
     CUresult r = drv_->cuMemRetainAllocationHandle(&grow_h_, ptr);
     if (r != CUDA_SUCCESS) {
-      GSHMEM_WARN(Subsys::mem, "%p is not cuMem VMM memory (cuMemRetainAllocationHandle: %s): allocate it with "
-                  "shmemx_mem_alloc", ptr, cu::error_string(r));
+      GSHMEM_WARN(Subsys::mem,
+                  "%p is not cuMem VMM memory (cuMemRetainAllocationHandle: %s): allocate it with "
+                  "shmemx_mem_alloc",
+                  ptr, cu::error_string(r));
       return Status::invalid_argument;
     }
     CUdeviceptr start = 0;
@@ -86,8 +88,9 @@ class VmmSegments final : public DeviceSegments {
     }
     r = drv_->cuMemExportToShareableHandle(fd, grow_h_, CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR, 0);
     if (r != CUDA_SUCCESS) {
-      GSHMEM_WARN(Subsys::mem, "the memory at %p cannot be exported as a POSIX fd (%s): allocate it with shmemx_mem_alloc",
-                  ptr, cu::error_string(r));
+      GSHMEM_WARN(Subsys::mem,
+                  "the memory at %p cannot be exported as a POSIX fd (%s): allocate it with shmemx_mem_alloc", ptr,
+                  cu::error_string(r));
       drv_->cuMemRelease(grow_h_);
       return Status::invalid_argument;
     }
@@ -126,7 +129,7 @@ class VmmSegments final : public DeviceSegments {
 }  // namespace
 
 std::unique_ptr<DeviceSegments> DeviceSegments::make_vmm(const cu::Driver* drv, CUdevice dev, size_t reserve,
-                                                        size_t align) {
+                                                         size_t align) {
   return std::make_unique<VmmSegments>(drv, dev, reserve, align);
 }
 

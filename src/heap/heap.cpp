@@ -21,8 +21,8 @@ struct SegInfo {
 const char* kind_name(uint64_t k) { return k == 0 ? "host" : k == 1 ? "device (vmm)" : "device (ipc)"; }
 }  // namespace
 
-Status SymmetricHeap::init(boot::Bootstrap& b, const std::vector<int>& local_pes, size_t heap_bytes, mem::HostSegment&& data,
-                           const uint8_t secret[16], const DeviceHeapSpec* device) {
+Status SymmetricHeap::init(boot::Bootstrap& b, const std::vector<int>& local_pes, size_t heap_bytes,
+                           mem::HostSegment&& data, const uint8_t secret[16], const DeviceHeapSpec* device) {
   const size_t page = static_cast<size_t>(sysconf(_SC_PAGESIZE));
   heap_bytes = (heap_bytes + page - 1) / page * page;
   secret_ = secret;

@@ -26,14 +26,14 @@ void do_load() {
     return;
   }
   bool ok = true;
-#define GSHMEM_CU_LOAD(f)                                                                            \
-  {                                                                                                  \
-    CUdriverProcAddressQueryResult q;                                                                \
+#define GSHMEM_CU_LOAD(f)                                                                                      \
+  {                                                                                                            \
+    CUdriverProcAddressQueryResult q;                                                                          \
     if (get(#f, reinterpret_cast<void**>(&g_drv.f), 12000, CU_GET_PROC_ADDRESS_DEFAULT, &q) != CUDA_SUCCESS || \
-        !g_drv.f) {                                                                                  \
-      GSHMEM_WARN(Subsys::mem, "CUDA driver lacks %s", #f);                                          \
-      ok = false;                                                                                    \
-    }                                                                                                \
+        !g_drv.f) {                                                                                            \
+      GSHMEM_WARN(Subsys::mem, "CUDA driver lacks %s", #f);                                                    \
+      ok = false;                                                                                              \
+    }                                                                                                          \
   }
   GSHMEM_CU_FUNCTIONS(GSHMEM_CU_LOAD)
 #undef GSHMEM_CU_LOAD

@@ -8,6 +8,7 @@
 
 namespace gshmem::cu {
 
+// clang-format off
 #define GSHMEM_CU_FUNCTIONS(X)                                                                             \
   X(cuInit) X(cuDeviceGetCount) X(cuDeviceGet) X(cuDeviceGetAttribute) X(cuDeviceGetName)                  \
   X(cuDevicePrimaryCtxRetain) X(cuDevicePrimaryCtxRelease) X(cuCtxSetCurrent) X(cuCtxGetCurrent)           \
@@ -22,6 +23,7 @@ namespace gshmem::cu {
   X(cuEventRecord) X(cuEventQuery) X(cuEventDestroy) X(cuStreamWaitEvent) X(cuMemGetHandleForAddressRange) \
   X(cuMemRetainAllocationHandle) X(cuMemGetAddressRange) X(cuMemcpyHtoD) X(cuLibraryGetGlobal)       \
   X(cuMemHostRegister) X(cuMemHostUnregister)
+// clang-format on
 
 struct Driver {
 #define GSHMEM_CU_MEMBER(f) decltype(&::f) f = nullptr;
@@ -40,12 +42,12 @@ const char* error_string(CUresult r);
 }  // namespace gshmem::cu
 
 // Calls a driver function; on failure logs "<call> failed: <error>" and returns system_error.
-#define GSHMEM_CU(drv, call, ...)                                                                 \
-  do {                                                                                            \
-    CUresult gshmem_cu_r_ = (drv).call(__VA_ARGS__);                                              \
-    if (gshmem_cu_r_ != CUDA_SUCCESS) {                                                           \
+#define GSHMEM_CU(drv, call, ...)                                                                           \
+  do {                                                                                                      \
+    CUresult gshmem_cu_r_ = (drv).call(__VA_ARGS__);                                                        \
+    if (gshmem_cu_r_ != CUDA_SUCCESS) {                                                                     \
       GSHMEM_WARN(::gshmem::Subsys::mem, "%s failed: %s", #call, ::gshmem::cu::error_string(gshmem_cu_r_)); \
-      return ::gshmem::Status::system_error;                                                      \
-    }                                                                                             \
+      return ::gshmem::Status::system_error;                                                                \
+    }                                                                                                       \
   } while (0)
 #endif

@@ -1,9 +1,9 @@
 // Device errors reported by kernels (device/gshmem/impl/core.cuh: a failing device check writes
 // one gshmem_device_error and traps, instead of printing from the GPU). The record is host memory
 // registered for the device, so the host can read it after the trap has made the CUDA context
-// unusable, or after the program destroyed the context. The runtime prints it, once, from every place a failing PE passes on its way out:
-// shmem_global_exit, the job-abort hook of a fatal error, the health monitor's period, shmem_finalize
-// and exit (atexit). A second reporter waits until the first has written the message.
+// unusable, or after the program destroyed the context. The runtime prints it, once, from every place a failing PE
+// passes on its way out: shmem_global_exit, the job-abort hook of a fatal error, the health monitor's period,
+// shmem_finalize and exit (atexit). A second reporter waits until the first has written the message.
 #pragma once
 #include <cstdint>
 

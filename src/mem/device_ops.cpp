@@ -86,8 +86,9 @@ void DeviceOps::flush_locked(const char* call) {
     const CUresult r = g_.drv->memcpy_batch(q_dst_.data(), q_src_.data(), q_n_.data(), n, &attr, &first, 1, q_stream_);
     batched = r == CUDA_SUCCESS;
     if (!batched) {  // nothing was enqueued: issue them one by one, now and from here on
-      GSHMEM_WARN(Subsys::mem, "%s: cuMemcpyBatchAsync of %zu nbi puts failed (%s); host nbi puts are issued one by one",
-                  call, n, cu::error_string(r));
+      GSHMEM_WARN(Subsys::mem,
+                  "%s: cuMemcpyBatchAsync of %zu nbi puts failed (%s); host nbi puts are issued one by one", call, n,
+                  cu::error_string(r));
       batch_api_ = false;
     }
   }
@@ -158,7 +159,8 @@ uint64_t DeviceOps::amo(const char* call, void* target, size_t size, gshmem_amo_
   const CUstream s = op_stream();
   launch_amo(call, *g_.drv, f, size, target, op, a, b, scratch_, s);
   uint64_t old = 0;
-  check(call, g_.drv->cuMemcpyAsync(reinterpret_cast<CUdeviceptr>(&old), reinterpret_cast<CUdeviceptr>(scratch_), size, s),
+  check(call,
+        g_.drv->cuMemcpyAsync(reinterpret_cast<CUdeviceptr>(&old), reinterpret_cast<CUdeviceptr>(scratch_), size, s),
         "cuMemcpyAsync");
   check(call, g_.drv->cuStreamSynchronize(s), "cuStreamSynchronize");
   return old;

@@ -70,8 +70,8 @@ Status HostSegment::map_peer(int fd, size_t bytes) {
 }
 
 Status HostSegment::map_fd(int fd, size_t bytes, void* fixed_at, const char* what) {
-  void* p = mmap(fixed_at, bytes, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_NORESERVE | (fixed_at ? MAP_FIXED : 0),
-                 fd, 0);
+  void* p =
+      mmap(fixed_at, bytes, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_NORESERVE | (fixed_at ? MAP_FIXED : 0), fd, 0);
   if (p == MAP_FAILED) {
     GSHMEM_WARN(Subsys::mem, "mmap of %s (%zu bytes): %s", what, bytes, strerror(errno));
     close(fd);
@@ -214,7 +214,8 @@ Status share_data_segment(HostSegment* out) {
                   "not remapped",
                   rep.stuck_tid, rep.stuck_info, SIGRTMAX - 1);
     else
-      GSHMEM_WARN(Subsys::mem, "symmetric data: the other threads could not be paused; the data segment is not remapped");
+      GSHMEM_WARN(Subsys::mem,
+                  "symmetric data: the other threads could not be paused; the data segment is not remapped");
     close(fd);
     return st;
   }

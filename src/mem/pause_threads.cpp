@@ -18,8 +18,8 @@ namespace gshmem::mem {
 namespace {
 
 constexpr int kMaxThreads = 4096;
-constexpr uintptr_t kTag = 0x6773ULL;  // "gs", the top 16 bits of the signal's value
-constexpr long kResendNs = 50000000L;  // 50 ms: a thread not paused by then gets the signal again
+constexpr uintptr_t kTag = 0x6773ULL;      // "gs", the top 16 bits of the signal's value
+constexpr long kResendNs = 50000000L;      // 50 ms: a thread not paused by then gets the signal again
 constexpr long kDeadlineNs = 1000000000L;  // a thread not in the handler after 1 s: give up
 
 // Slot states: the main thread sets kSent, the paused thread kPaused and then kResumed; kSkipped:
@@ -43,7 +43,7 @@ struct PauseState {
   struct sigaction old_action;
 };
 PauseState g_pause;
-bool g_busy = false;  // run_with_threads_paused is not reentrant (one caller: shmem_init)
+bool g_busy = false;          // run_with_threads_paused is not reentrant (one caller: shmem_init)
 bool g_keep_handler = false;  // a sent signal may still arrive: leave the handler installed
 
 GSHMEM_NO_INSTRUMENT inline void full_fence() {
@@ -69,8 +69,7 @@ GSHMEM_NO_INSTRUMENT void pause_handler(int sig, siginfo_t* si, void* uc) {
     full_fence();
     g_pause.slot[idx] = kPaused;
     full_fence();
-    while (g_pause.release == 0)
-      syscall(SYS_futex, &g_pause.release, FUTEX_WAIT_PRIVATE, 0, nullptr, nullptr, 0);
+    while (g_pause.release == 0) syscall(SYS_futex, &g_pause.release, FUTEX_WAIT_PRIVATE, 0, nullptr, nullptr, 0);
     full_fence();
     g_pause.slot[idx] = kResumed;
     errno = saved_errno;
@@ -286,8 +285,7 @@ int wait_slots_leave(int from, long deadline, PauseReport* rep) {
         }
         // Not there yet: send again now and then. (ThreadSanitizer's runtime, which defers a signal
         // to the thread's next intercepted call, was seen to hold one without ever delivering it.)
-        if (from == kSent && now_ns() - g_pause.last_sent_ns[i] > kResendNs && send_pause(i) == 0 && rep)
-          ++rep->resent;
+        if (from == kSent && now_ns() - g_pause.last_sent_ns[i] > kResendNs && send_pause(i) == 0 && rep) ++rep->resent;
         if (!pending) pending = g_pause.tid[i];
       }
     if (!pending) return 0;

@@ -20,10 +20,10 @@
 namespace gshmem::mem {
 
 struct PauseReport {
-  int paused = 0;      // threads that waited in the handler while fn ran
-  int skipped = 0;     // threads that block the pause signal (a sanitizer's internal thread, say)
-  int resent = 0;      // signals sent again to a thread not paused 50 ms after the previous one
-  int stuck_tid = 0;   // on Status::timeout: a thread that did not reach the handler in time
+  int paused = 0;             // threads that waited in the handler while fn ran
+  int skipped = 0;            // threads that block the pause signal (a sanitizer's internal thread, say)
+  int resent = 0;             // signals sent again to a thread not paused 50 ms after the previous one
+  int stuck_tid = 0;          // on Status::timeout: a thread that did not reach the handler in time
   char stuck_info[256] = {};  // its name, state and system call (from /proc), for the warning
 };
 

@@ -57,8 +57,10 @@ class Executor {
 
  private:
   bool seen(transport::Transport* t) const {
-    for (auto* x : marking_) if (x == t) return true;
-    for (auto* x : blocking_) if (x == t) return true;
+    for (auto* x : marking_)
+      if (x == t) return true;
+    for (auto* x : blocking_)
+      if (x == t) return true;
     return false;
   }
   // The proxy thread has no caller to hand an error to: a failed operation ends the job.
@@ -106,7 +108,8 @@ class Executor {
                                reinterpret_cast<uint64_t*>(static_cast<uintptr_t>(ext[1].w0))),
                      "an atomic");
       }
-      default: return reject("operation", f);
+      default:
+        return reject("operation", f);
     }
   }
   Fifo& fifo_;

@@ -24,8 +24,8 @@ struct GpuProxy::Impl {
   mem::GpuContext* gpu = nullptr;
   int npes = 0;
   uint32_t log2 = 0;
-  Fifo::Slot* slots = nullptr;                 // pinned, mapped
-  gshmem_proxy_host_words* host = nullptr;     // pinned, mapped
+  Fifo::Slot* slots = nullptr;              // pinned, mapped
+  gshmem_proxy_host_words* host = nullptr;  // pinned, mapped
   CUdeviceptr slots_dev = 0, host_dev = 0;
   CUdeviceptr dev_words = 0, results = 0, peers = 0;  // GPU memory
   std::unique_ptr<Fifo> fifo;
@@ -136,8 +136,7 @@ struct GpuProxy::Impl {
   // keeps the values increasing).
   void mirror_completed() {
     const CUdeviceptr at = dev_words + offsetof(gshmem_proxy_dev_words, completed);
-    check(gpu->drv->cuStreamWriteValue64(wstream, at, fifo->completed(), 0),
-          "cuStreamWriteValue64(proxy completion)");
+    check(gpu->drv->cuStreamWriteValue64(wstream, at, fifo->completed(), 0), "cuStreamWriteValue64(proxy completion)");
   }
   CUstream wstream = nullptr;  // the proxy thread's own stream (completion mirror, stall reports)
 };
@@ -180,9 +179,7 @@ Status GpuProxy::create(mem::DeviceOps& ops, int npes, int64_t want, std::unique
   return Status::ok;
 }
 
-CUdeviceptr GpuProxy::completion_word() const {
-  return impl_->dev_words + offsetof(gshmem_proxy_dev_words, completed);
-}
+CUdeviceptr GpuProxy::completion_word() const { return impl_->dev_words + offsetof(gshmem_proxy_dev_words, completed); }
 
 Status GpuProxy::start(std::vector<transport::Transport*> via) {
   Impl& p = *impl_;

@@ -20,8 +20,8 @@ int Team::index_of(int world_pe) const {
 }
 
 void Teams::read_control(int pe, const void* field, void* dst, size_t n) const {
-  const uint64_t off = static_cast<uint64_t>(static_cast<const char*>(field) -
-                                             reinterpret_cast<const char*>(heap_->control(my_pe_)));
+  const uint64_t off =
+      static_cast<uint64_t>(static_cast<const char*>(field) - reinterpret_cast<const char*>(heap_->control(my_pe_)));
   if (const heap::ControlBlock* c = heap_->control(pe)) memcpy(dst, reinterpret_cast<const char*>(c) + off, n);
   else remote_.read(pe, off, dst, n);
 }
@@ -64,8 +64,8 @@ void Teams::sync(Team& t) {
         if (heap::ControlBlock* c = h->control(pe)) {
           c->teams[slot].barrier[k].v.store(e, std::memory_order_release);
         } else {
-          const uint64_t off = static_cast<uint64_t>(reinterpret_cast<char*>(&mine[k]) -
-                                                     reinterpret_cast<char*>(h->control(my_pe_)));
+          const uint64_t off =
+              static_cast<uint64_t>(reinterpret_cast<char*>(&mine[k]) - reinterpret_cast<char*>(h->control(my_pe_)));
           remote_.store64(pe, off, e);
         }
       },
@@ -249,9 +249,8 @@ Status Teams::init_from_uid(uint64_t uid, int npes, int idx, int num_contexts, i
       GSHMEM_WARN(Subsys::coll,
                   "team init (id 0x%llx, %d PEs): pe %d waited %lld s; found %d members, none yet with index %s",
                   static_cast<unsigned long long>(uid), npes, my_pe_,
-                  static_cast<long long>(std::chrono::duration_cast<std::chrono::seconds>(
-                                             std::chrono::steady_clock::now() - t0)
-                                             .count()),
+                  static_cast<long long>(
+                      std::chrono::duration_cast<std::chrono::seconds>(std::chrono::steady_clock::now() - t0).count()),
                   nfound, missing.c_str());
       next_warn += std::chrono::seconds(30);
     }

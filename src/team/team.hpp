@@ -52,8 +52,7 @@ class Teams {
   // Collective over parent: for each of nsplit new teams, members_of[j] lists the world PEs of
   // the j-th team this PE belongs to (empty: not a member). out[j] gets the handle or -1.
   // On failure (no free slot) every parent member returns the same error.
-  Status split(Team& parent, const std::vector<std::vector<int>>& members_of, int num_contexts,
-               std::vector<int>* out);
+  Status split(Team& parent, const std::vector<std::vector<int>>& members_of, int num_contexts, std::vector<int>* out);
   // Collective over the npes PEs that pass uid (shmemx_team_init), not over any parent: this PE
   // is index idx of the new team. The members find each other through their control blocks.
   // *handle gets the team; out_of_memory (the same on every member) when no slot is free on all

@@ -14,7 +14,7 @@ namespace gshmem::topo {
 std::string node_identity() {
   char host[128] = {};
   gethostname(host, sizeof host - 1);
-  struct stat st{};
+  struct stat st {};
   std::string id = host;
   if (stat("/proc/self/ns/net", &st) == 0) id += ":netns" + std::to_string(static_cast<unsigned long long>(st.st_ino));
   return id;
@@ -32,8 +32,7 @@ namespace {
 std::vector<int> group(const std::vector<std::string>& key, int* n) {
   std::map<std::string, int> ids;
   std::vector<int> out(key.size());
-  for (size_t pe = 0; pe < key.size(); ++pe)
-    out[pe] = ids.emplace(key[pe], static_cast<int>(ids.size())).first->second;
+  for (size_t pe = 0; pe < key.size(); ++pe) out[pe] = ids.emplace(key[pe], static_cast<int>(ids.size())).first->second;
   *n = static_cast<int>(ids.size());
   return out;
 }
@@ -54,7 +53,8 @@ Status build(int my_pe, const std::vector<NodeRecord>& rec, int split, Topology*
   int machines = 0;
   const std::vector<int> machine = group(key, &machines);
   std::vector<int> rank(static_cast<size_t>(npes)), size(static_cast<size_t>(machines), 0);
-  for (int pe = 0; pe < npes; ++pe) rank[static_cast<size_t>(pe)] = size[static_cast<size_t>(machine[static_cast<size_t>(pe)])]++;
+  for (int pe = 0; pe < npes; ++pe)
+    rank[static_cast<size_t>(pe)] = size[static_cast<size_t>(machine[static_cast<size_t>(pe)])]++;
   t->machine_rank = rank[static_cast<size_t>(my_pe)];
   t->machine_size = size[static_cast<size_t>(machine[static_cast<size_t>(my_pe)])];
   if (split > 1)

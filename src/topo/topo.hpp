@@ -19,9 +19,9 @@ struct Topology {
   int npes = 1;
   int n_nodes = 1;
   int my_node = 0;
-  int local_rank = 0;          // index of this PE among the PEs of its node
+  int local_rank = 0;  // index of this PE among the PEs of its node
   int local_size = 1;
-  int machine_rank = 0;        // index among the PEs of its machine (GPU binding); local_rank unless emulated
+  int machine_rank = 0;  // index among the PEs of its machine (GPU binding); local_rank unless emulated
   int machine_size = 1;
   std::vector<int> node_of;    // per PE
   std::vector<int> local_pes;  // PEs on this node, ascending

@@ -70,10 +70,10 @@ class [[nodiscard]] Result {
   std::string what_;
 };
 
-#define GSHMEM_TRY(expr)                        \
-  do {                                          \
+#define GSHMEM_TRY(expr)                            \
+  do {                                              \
     ::gshmem::transport::Result gshmem_r_ = (expr); \
-    if (!gshmem_r_.ok()) return gshmem_r_;      \
+    if (!gshmem_r_.ok()) return gshmem_r_;          \
   } while (0)
 
 // What a transport can do; the route planner ranks the transports that reach a PE by these.
@@ -99,10 +99,10 @@ struct Env {
   const Config* cfg = nullptr;
   int my_pe = 0;
   int npes = 1;
-  std::vector<Segment> segments;  // this PE's
-  mem::LocalMemory* mem = nullptr;  // touching this PE's GPU memory (null on CPU PEs)
+  std::vector<Segment> segments;       // this PE's
+  mem::LocalMemory* mem = nullptr;     // touching this PE's GPU memory (null on CPU PEs)
   std::function<void()> thread_setup;  // run first on a transport's own threads (makes the GPU current)
-  bool spare_cores = false;  // this machine has a core for each of its PEs' threads: waits may spin
+  bool spare_cores = false;            // this machine has a core for each of its PEs' threads: waits may spin
   // GPU PEs with the proxy:
   mem::DeviceOps* ops = nullptr;
   std::function<uint64_t(int)> mapped_device_segment;  // pe -> its GPU segment's address here (0: not mapped)
@@ -114,14 +114,21 @@ struct Env {
 // with compare-and-swap). Bitwise and arithmetic wrap at the operand width the caller masks to.
 constexpr uint64_t amo_new_value(gshmem_amo_op op, uint64_t old, uint64_t a, uint64_t b) {
   switch (op) {
-    case GSHMEM_AMO_FETCH: return old;
+    case GSHMEM_AMO_FETCH:
+      return old;
     case GSHMEM_AMO_SET:
-    case GSHMEM_AMO_SWAP: return a;
-    case GSHMEM_AMO_CSWAP: return old == a ? b : old;
-    case GSHMEM_AMO_ADD: return old + a;
-    case GSHMEM_AMO_AND: return old & a;
-    case GSHMEM_AMO_OR: return old | a;
-    case GSHMEM_AMO_XOR: return old ^ a;
+    case GSHMEM_AMO_SWAP:
+      return a;
+    case GSHMEM_AMO_CSWAP:
+      return old == a ? b : old;
+    case GSHMEM_AMO_ADD:
+      return old + a;
+    case GSHMEM_AMO_AND:
+      return old & a;
+    case GSHMEM_AMO_OR:
+      return old | a;
+    case GSHMEM_AMO_XOR:
+      return old ^ a;
   }
   return old;
 }

@@ -26,16 +26,27 @@ constexpr auto relaxed = cuda::memory_order_relaxed;
 __device__ __forceinline__ uint64_t amo64(void *p, int op, uint64_t x, uint64_t y) {
   const size_t g = __cvta_generic_to_global(p);
   uint64_t r;
-#define GSHMEM_AMO64(INSN) asm volatile("atom.relaxed.sys.global." INSN " %0, [%1], %2;" : "=l"(r) : "l"(g), "l"(x) : "memory")
+#define GSHMEM_AMO64(INSN) \
+  asm volatile("atom.relaxed.sys.global." INSN " %0, [%1], %2;" : "=l"(r) : "l"(g), "l"(x) : "memory")
   switch (op) {
-    case GSHMEM_AMO_SWAP: GSHMEM_AMO64("exch.b64"); break;
+    case GSHMEM_AMO_SWAP:
+      GSHMEM_AMO64("exch.b64");
+      break;
     case GSHMEM_AMO_CSWAP:
       asm volatile("atom.relaxed.sys.global.cas.b64 %0, [%1], %2, %3;" : "=l"(r) : "l"(g), "l"(x), "l"(y) : "memory");
       break;
-    case GSHMEM_AMO_ADD: GSHMEM_AMO64("add.u64"); break;
-    case GSHMEM_AMO_AND: GSHMEM_AMO64("and.b64"); break;
-    case GSHMEM_AMO_OR: GSHMEM_AMO64("or.b64"); break;
-    default: GSHMEM_AMO64("xor.b64"); break;  // GSHMEM_AMO_XOR
+    case GSHMEM_AMO_ADD:
+      GSHMEM_AMO64("add.u64");
+      break;
+    case GSHMEM_AMO_AND:
+      GSHMEM_AMO64("and.b64");
+      break;
+    case GSHMEM_AMO_OR:
+      GSHMEM_AMO64("or.b64");
+      break;
+    default:
+      GSHMEM_AMO64("xor.b64");
+      break;  // GSHMEM_AMO_XOR
   }
 #undef GSHMEM_AMO64
   return r;
@@ -46,25 +57,37 @@ template <typename T>
 __device__ __forceinline__ T amo_apply(T *p, int op, T x, T y) {
   sys_atomic<T> a(*p);
   switch (op) {
-    case GSHMEM_AMO_FETCH: return a.load(relaxed);
-    case GSHMEM_AMO_SET: a.store(x, relaxed); return T{};
-    default: break;
+    case GSHMEM_AMO_FETCH:
+      return a.load(relaxed);
+    case GSHMEM_AMO_SET:
+      a.store(x, relaxed);
+      return T{};
+    default:
+      break;
   }
   if constexpr (sizeof(T) == 8 && (std::is_integral_v<T> || std::is_floating_point_v<T>)) {
     if (!std::is_integral_v<T> && op != GSHMEM_AMO_SWAP && op != GSHMEM_AMO_CSWAP) return T{};
     return __builtin_bit_cast(T, amo64(p, op, __builtin_bit_cast(uint64_t, x), __builtin_bit_cast(uint64_t, y)));
   } else {
     switch (op) {
-      case GSHMEM_AMO_SWAP: return a.exchange(x, relaxed);
-      case GSHMEM_AMO_CSWAP: a.compare_exchange_strong(x, y, relaxed, relaxed); return x;  // the old value either way
-      default: break;
+      case GSHMEM_AMO_SWAP:
+        return a.exchange(x, relaxed);
+      case GSHMEM_AMO_CSWAP:
+        a.compare_exchange_strong(x, y, relaxed, relaxed);
+        return x;  // the old value either way
+      default:
+        break;
     }
     if constexpr (std::is_integral_v<T>) {  // the API offers add and the bitwise ops on integers only
       switch (op) {
-        case GSHMEM_AMO_ADD: return a.fetch_add(x, relaxed);
-        case GSHMEM_AMO_AND: return a.fetch_and(x, relaxed);
-        case GSHMEM_AMO_OR: return a.fetch_or(x, relaxed);
-        default: return a.fetch_xor(x, relaxed);  // GSHMEM_AMO_XOR
+        case GSHMEM_AMO_ADD:
+          return a.fetch_add(x, relaxed);
+        case GSHMEM_AMO_AND:
+          return a.fetch_and(x, relaxed);
+        case GSHMEM_AMO_OR:
+          return a.fetch_or(x, relaxed);
+        default:
+          return a.fetch_xor(x, relaxed);  // GSHMEM_AMO_XOR
       }
     }
     return T{};
@@ -76,7 +99,8 @@ __device__ __forceinline__ T amo_apply(T *p, int op, T x, T y) {
 template <typename T>
 static __device__ __noinline__ T amo_routed(const char *c, const T *d, int op, T x, T y, bool fetch, int pe) {
   if (proxied(pe))
-    return static_cast<T>(proxy_amo<T>(proxy_off(c, d, sizeof(T), pe), static_cast<gshmem_amo_op>(op), x, y, pe, fetch));
+    return static_cast<T>(
+        proxy_amo<T>(proxy_off(c, d, sizeof(T), pe), static_cast<gshmem_amo_op>(op), x, y, pe, fetch));
   return amo_apply<T>(amo_at(c, d, peer(c, d, sizeof(T), pe), pe), op, x, y);
 }
 
@@ -89,28 +113,36 @@ __device__ __forceinline__ T amo_op(const char *c, const T *d, T x, T y, int pe)
   return amo_apply<T>(amo_at(c, d, window_peer(c, d, sizeof(T), pe), pe), OP, x, y);
 }
 
-template <typename T> __device__ __forceinline__ T fetch(const char *c, const T *d, int pe) {
+template <typename T>
+__device__ __forceinline__ T fetch(const char *c, const T *d, int pe) {
   return amo_op<T, GSHMEM_AMO_FETCH>(c, d, T{}, T{}, pe);
 }
-template <typename T> __device__ __forceinline__ void set(const char *c, T *d, T v, int pe) {
+template <typename T>
+__device__ __forceinline__ void set(const char *c, T *d, T v, int pe) {
   amo_op<T, GSHMEM_AMO_SET>(c, d, v, T{}, pe);
 }
-template <typename T> __device__ __forceinline__ T swap(const char *c, T *d, T v, int pe) {
+template <typename T>
+__device__ __forceinline__ T swap(const char *c, T *d, T v, int pe) {
   return amo_op<T, GSHMEM_AMO_SWAP>(c, d, v, T{}, pe);
 }
-template <typename T> __device__ __forceinline__ T cswap(const char *c, T *d, T cond, T v, int pe) {
+template <typename T>
+__device__ __forceinline__ T cswap(const char *c, T *d, T cond, T v, int pe) {
   return amo_op<T, GSHMEM_AMO_CSWAP>(c, d, cond, v, pe);
 }
-template <typename T> __device__ __forceinline__ T fadd(const char *c, T *d, T v, int pe) {
+template <typename T>
+__device__ __forceinline__ T fadd(const char *c, T *d, T v, int pe) {
   return amo_op<T, GSHMEM_AMO_ADD>(c, d, v, T{}, pe);
 }
-template <typename T> __device__ __forceinline__ T fand(const char *c, T *d, T v, int pe) {
+template <typename T>
+__device__ __forceinline__ T fand(const char *c, T *d, T v, int pe) {
   return amo_op<T, GSHMEM_AMO_AND>(c, d, v, T{}, pe);
 }
-template <typename T> __device__ __forceinline__ T f_or(const char *c, T *d, T v, int pe) {
+template <typename T>
+__device__ __forceinline__ T f_or(const char *c, T *d, T v, int pe) {
   return amo_op<T, GSHMEM_AMO_OR>(c, d, v, T{}, pe);
 }
-template <typename T> __device__ __forceinline__ T fxor(const char *c, T *d, T v, int pe) {
+template <typename T>
+__device__ __forceinline__ T fxor(const char *c, T *d, T v, int pe) {
   return amo_op<T, GSHMEM_AMO_XOR>(c, d, v, T{}, pe);
 }
 

@@ -26,7 +26,7 @@ namespace gshmem::dev {
 // kernel of 1024 threads has 64 a thread.
 template <typename S>
 static __device__ __noinline__ void broadcast_push(const char *call, const TeamDev &t, void *dest, const void *src,
-                                            size_t bytes, int root, int row, int nrows) {
+                                                   size_t bytes, int root, int row, int nrows) {
   settle_ll<S>(t);
   if (t.me == root && bytes) {
     size_t lo, hi;
@@ -34,7 +34,8 @@ static __device__ __noinline__ void broadcast_push(const char *call, const TeamD
     for (int k = 0; k < t.size; ++k) {
       const int j = (t.me + k) % t.size;
       if (j == t.me && dest == src) continue;
-      copy<S>(peer(call, static_cast<char *>(dest) + lo, hi - lo, t.pe(j)), static_cast<const char *>(src) + lo, hi - lo);
+      copy<S>(peer(call, static_cast<char *>(dest) + lo, hi - lo, t.pe(j)), static_cast<const char *>(src) + lo,
+              hi - lo);
     }
   }
   phase<S>(call, t, row);
@@ -56,8 +57,8 @@ __device__ __forceinline__ void broadcast(const char *call, int handle, void *de
 
 // The push path of fcollect, out of line (see broadcast_push).
 template <typename S>
-static __device__ __noinline__ void fcollect_push(const char *call, const TeamDev &t, void *dest, const void *src, size_t bytes,
-                                           int row, int nrows) {
+static __device__ __noinline__ void fcollect_push(const char *call, const TeamDev &t, void *dest, const void *src,
+                                                  size_t bytes, int row, int nrows) {
   settle_ll<S>(t);
   if (bytes) {
     size_t lo, hi;
@@ -113,21 +114,24 @@ __device__ __forceinline__ void collect(const char *call, int handle, void *dest
     fail_value(call, "device collect supports teams of up to 8 PEs; team size", t.size);
   const int r = S::rank(), w = S::size();
   for (int j = r; j < t.size; j += w)
-    sys_atomic<uint64_t>(reinterpret_cast<uint64_t *>(ctrl(t.pe(j), GSHMEM_DEV_CTRL_COLLECT))[t.slot * GSHMEM_DEV_MAX_TEAM_PES + t.me])
+    sys_atomic<uint64_t>(
+        reinterpret_cast<uint64_t *>(ctrl(t.pe(j), GSHMEM_DEV_CTRL_COLLECT))[t.slot * GSHMEM_DEV_MAX_TEAM_PES + t.me])
         .store(bytes, cuda::memory_order_relaxed);
   phase<S>(call, t, 0);
-  const uint64_t *sizes = reinterpret_cast<const uint64_t *>(ctrl(st().my_pe, GSHMEM_DEV_CTRL_COLLECT)) +
-                          t.slot * GSHMEM_DEV_MAX_TEAM_PES;
+  const uint64_t *sizes =
+      reinterpret_cast<const uint64_t *>(ctrl(st().my_pe, GSHMEM_DEV_CTRL_COLLECT)) + t.slot * GSHMEM_DEV_MAX_TEAM_PES;
   size_t off = 0, total = 0;
   for (int i = 0; i < t.size; ++i) {
-    const size_t b = static_cast<size_t>(sys_atomic<uint64_t>(*const_cast<uint64_t *>(sizes + i)).load(cuda::memory_order_relaxed));
+    const size_t b =
+        static_cast<size_t>(sys_atomic<uint64_t>(*const_cast<uint64_t *>(sizes + i)).load(cuda::memory_order_relaxed));
     if (i < t.me) off += b;
     total += b;
   }
   {  // always checked (also with device checks off): the peers write total bytes here
     const uint64_t off0 = reinterpret_cast<uint64_t>(dest) - st().heap_base;
     if (total && (off0 >= st().heap_size || total > st().heap_size - off0))
-      fail_value(call, "dest does not hold the collected bytes in the symmetric heap; total bytes", static_cast<long long>(total));
+      fail_value(call, "dest does not hold the collected bytes in the symmetric heap; total bytes",
+                 static_cast<long long>(total));
   }
   if (bytes) {
     for (int k = 0; k < t.size; ++k) {
@@ -144,7 +148,8 @@ template <typename S>
 __device__ __forceinline__ void alltoalls(const char *call, int handle, void *dest, const void *src, ptrdiff_t dst,
                                           ptrdiff_t sst, size_t nelems, size_t elem, int row = 0, int nrows = 1) {
   const TeamDev t = team(call, handle);
-  if (dst < 1 || sst < 1) fail_value(call, "strides must be positive; dst * 2^32 + sst", (static_cast<long long>(dst) << 32) + sst);
+  if (dst < 1 || sst < 1)
+    fail_value(call, "strides must be positive; dst * 2^32 + sst", (static_cast<long long>(dst) << 32) + sst);
   settle_ll<S>(t);
   if (nelems) {
     const size_t per = (nelems + nrows - 1) / nrows;
@@ -230,8 +235,8 @@ __device__ __forceinline__ void reduce_range(const char *call, const TeamDev &t,
 // Reduce-scatter + all-gather, out of line (see broadcast_push): a phase (every member's source
 // is ready), the owner side of each slice, a phase (every slice delivered everywhere).
 template <typename S, typename T, typename Op>
-static __device__ __noinline__ void reduce_rs(const char *call, const TeamDev &t, T *dest, const T *src, size_t n, int row,
-                                       int nrows) {
+static __device__ __noinline__ void reduce_rs(const char *call, const TeamDev &t, T *dest, const T *src, size_t n,
+                                              int row, int nrows) {
   phase<S>(call, t, row);
   constexpr size_t V = sizeof(T) <= 16 && 16 % sizeof(T) == 0 ? 16 / sizeof(T) : 1;
   const size_t per = ((n + t.size - 1) / t.size + V - 1) / V * V;

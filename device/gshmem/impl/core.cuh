@@ -100,8 +100,8 @@ __device__ __forceinline__ char *segment(int pe) {
 // the others wait for the 2 (at most a second), so that no trap cuts the record short. Block and
 // thread are linear indices. Before shmem_init there is no record, and the trap alone ends the
 // kernel.
-static __device__ __noinline__ void write_error_record(int kind, const char *call, const char *what,
-                                                       long long value, const void *addr, int pe) {
+static __device__ __noinline__ void write_error_record(int kind, const char *call, const char *what, long long value,
+                                                       const void *addr, int pe) {
   gshmem_device_error *r = reinterpret_cast<gshmem_device_error *>(st().error_rec);
   if (!r) return;
   unsigned *claim = reinterpret_cast<unsigned *>(segment(st().my_pe) + GSHMEM_DEV_CTRL_ERROR_CLAIM);
@@ -134,7 +134,8 @@ static __device__ __noinline__ void write_error_record(int kind, const char *cal
   } while (*reinterpret_cast<volatile unsigned *>(claim) != 2u && t - t0 < 1000000000ull);
 }
 
-[[noreturn]] static __device__ __noinline__ inline void fail(const char *call, const char *what, const void *addr, int pe) {
+[[noreturn]] static __device__ __noinline__ inline void fail(const char *call, const char *what, const void *addr,
+                                                             int pe) {
   write_error_record(GSHMEM_DEV_ERROR_ADDR, call, what, 0, addr, pe);
   __trap();
   __builtin_unreachable();
@@ -147,14 +148,14 @@ static __device__ __noinline__ void write_error_record(int kind, const char *cal
   __builtin_unreachable();
 }
 
-
 // Offset of addr in the user heap, with the device checks of every call that names a peer.
 __device__ __forceinline__ uint64_t heap_off(const char *call, const void *addr, size_t bytes, int pe) {
   const uint64_t off = reinterpret_cast<uint64_t>(addr) - st().heap_base;
 #if GSHMEM_DEVICE_CHECKS
   if (!st().initialized) fail(call, "called before shmem_init", addr, pe);
   if (static_cast<unsigned>(pe) >= static_cast<unsigned>(st().npes)) fail(call, "pe out of range", addr, pe);
-  if (off >= st().heap_size || bytes > st().heap_size - off) fail(call, "address is not in the symmetric heap", addr, pe);
+  if (off >= st().heap_size || bytes > st().heap_size - off)
+    fail(call, "address is not in the symmetric heap", addr, pe);
 #else
   (void)call;
   (void)bytes;
@@ -190,12 +191,18 @@ __device__ __forceinline__ char *window_peer(const char *call, const void *addr,
 template <typename T>
 __device__ __forceinline__ bool compare(T v, int cmp, T x) {
   switch (cmp) {
-    case SHMEM_CMP_EQ: return v == x;
-    case SHMEM_CMP_NE: return v != x;
-    case SHMEM_CMP_GT: return v > x;
-    case SHMEM_CMP_GE: return v >= x;
-    case SHMEM_CMP_LT: return v < x;
-    default: return v <= x;  // SHMEM_CMP_LE (device checks reject other values)
+    case SHMEM_CMP_EQ:
+      return v == x;
+    case SHMEM_CMP_NE:
+      return v != x;
+    case SHMEM_CMP_GT:
+      return v > x;
+    case SHMEM_CMP_GE:
+      return v >= x;
+    case SHMEM_CMP_LT:
+      return v < x;
+    default:
+      return v <= x;  // SHMEM_CMP_LE (device checks reject other values)
   }
 }
 

@@ -56,7 +56,8 @@ __device__ __forceinline__ volatile uint64_t *ll_published(int slot) {
   return reinterpret_cast<volatile uint64_t *>(ctrl(st().my_pe, GSHMEM_DEV_CTRL_LL_PUB)) + slot;
 }
 __device__ __forceinline__ uint64_t *ll_done(int pe, int slot, int idx) {
-  return reinterpret_cast<uint64_t *>(ctrl(pe, GSHMEM_DEV_CTRL_LL_DONE)) + static_cast<size_t>(slot) * GSHMEM_DEV_MAX_TEAM_PES + idx;
+  return reinterpret_cast<uint64_t *>(ctrl(pe, GSHMEM_DEV_CTRL_LL_DONE)) +
+         static_cast<size_t>(slot) * GSHMEM_DEV_MAX_TEAM_PES + idx;
 }
 
 __device__ __forceinline__ uint64_t ll_load(const uint64_t *buf, size_t w) {
@@ -139,7 +140,7 @@ __device__ __forceinline__ void ll_send(const TeamDev &t, const LLRound &q, cons
   const size_t w = static_cast<size_t>(S::size());
   // Stores the batch at p0 (pair p0 + u * w from v[u]: its low 4 bytes in the pair's first word,
   // its high 4 in the second) into this member's area on every other member.
-  auto push = [&](size_t p0, const uint64_t (&v)[U]) {
+  auto push = [&](size_t p0, const uint64_t(&v)[U]) {
     for (int k = 1; k < t.size; ++k) {
       uint64_t *buf = ll_buf(t.pe((t.me + k) % t.size), t.slot, q.par, t.me);
 #pragma unroll

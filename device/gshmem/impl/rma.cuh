@@ -3,8 +3,9 @@
 // Ordering contract (docs/memory-model.md): stores to peers are weak st.global over NVLink; they
 // are ordered by fence/quiet (fence.sc.sys). A PE reached through the proxy (proxied(pe): the one
 // dispatch branch) gets triggers instead (impl/proxy.cuh): one thread of the scope pushes them
-// after a scope barrier; those are ordered per target PE by the FIFO and completed by quiet. Blocking and nbi calls differ only in that a blocking
-// warp/block call ends with a scope barrier, so any thread may reuse the source afterwards.
+// after a scope barrier; those are ordered per target PE by the FIFO and completed by quiet. Blocking and nbi calls
+// differ only in that a blocking warp/block call ends with a scope barrier, so any thread may reuse the source
+// afterwards.
 #pragma once
 #include <type_traits>
 
@@ -119,7 +120,7 @@ __device__ __forceinline__ void copy(char *dst, const char *src, size_t n) {
 
 template <typename S>
 static __device__ __noinline__ void proxy_put_scope(const char *call, void *dest, const void *src, size_t bytes, int pe,
-                                             bool nbi) {
+                                                    bool nbi) {
   S::sync();  // every thread of the scope has written its part of src
   if (S::rank() == 0 && bytes) {
     const uint64_t w = proxy_put_bytes(proxy_off(call, dest, bytes, pe), static_cast<const char *>(src), bytes, pe);
@@ -129,7 +130,8 @@ static __device__ __noinline__ void proxy_put_scope(const char *call, void *dest
 }
 
 template <typename S>
-static __device__ __noinline__ void proxy_get_scope(const char *call, void *dest, const void *src, size_t bytes, int pe) {
+static __device__ __noinline__ void proxy_get_scope(const char *call, void *dest, const void *src, size_t bytes,
+                                                    int pe) {
   S::sync();
   if (S::rank() == 0 && bytes) proxy_get_bytes(static_cast<char *>(dest), proxy_off(call, src, bytes, pe), bytes, pe);
   S::sync();
@@ -192,17 +194,26 @@ __device__ __forceinline__ T load_weak(const T *p) {
 // Each is one function for every type (the value passed as its bits): with a callee per type,
 // ptxas held a p_bw / g_bw loop to 32 registers and reloaded loop values from the stack on every
 // slice (elem_bw: 8-20 bytes of spill stores; none with this form).
-static __device__ __noinline__ inline void p_routed_bits(const char *call, void *dest, uint64_t bits, unsigned size, int pe) {
+static __device__ __noinline__ inline void p_routed_bits(const char *call, void *dest, uint64_t bits, unsigned size,
+                                                         int pe) {
   if (proxied(pe)) {
     proxy_put_inline(proxy_off(call, dest, size, pe), &bits, size, pe);
     return;
   }
   char *p = peer(call, dest, size, pe);
   switch (size) {
-    case 1: *reinterpret_cast<volatile uint8_t *>(p) = static_cast<uint8_t>(bits); break;
-    case 2: *reinterpret_cast<volatile uint16_t *>(p) = static_cast<uint16_t>(bits); break;
-    case 4: *reinterpret_cast<volatile uint32_t *>(p) = static_cast<uint32_t>(bits); break;
-    default: *reinterpret_cast<volatile uint64_t *>(p) = bits; break;
+    case 1:
+      *reinterpret_cast<volatile uint8_t *>(p) = static_cast<uint8_t>(bits);
+      break;
+    case 2:
+      *reinterpret_cast<volatile uint16_t *>(p) = static_cast<uint16_t>(bits);
+      break;
+    case 4:
+      *reinterpret_cast<volatile uint32_t *>(p) = static_cast<uint32_t>(bits);
+      break;
+    default:
+      *reinterpret_cast<volatile uint64_t *>(p) = bits;
+      break;
   }
 }
 template <typename T>
@@ -220,10 +231,14 @@ static __device__ __noinline__ inline uint64_t g_routed_bits(const char *call, c
   }
   const char *p = peer(call, src, size, pe);
   switch (size) {
-    case 1: return load_weak(reinterpret_cast<const uint8_t *>(p));
-    case 2: return load_weak(reinterpret_cast<const uint16_t *>(p));
-    case 4: return load_weak(reinterpret_cast<const uint32_t *>(p));
-    default: return load_weak(reinterpret_cast<const uint64_t *>(p));
+    case 1:
+      return load_weak(reinterpret_cast<const uint8_t *>(p));
+    case 2:
+      return load_weak(reinterpret_cast<const uint16_t *>(p));
+    case 4:
+      return load_weak(reinterpret_cast<const uint32_t *>(p));
+    default:
+      return load_weak(reinterpret_cast<const uint64_t *>(p));
   }
 }
 template <typename T>
@@ -255,7 +270,8 @@ __device__ __forceinline__ void iput(const char *call, void *dest, const void *s
     S::sync();
     const uint64_t off = proxy_off(call, dest, ((n - 1) * dst + 1) * E, pe);
     if (S::rank() == 0)
-      for (size_t i = 0; i < n; ++i) proxy_put_inline(off + i * dst * E, static_cast<const char *>(src) + i * sst * E, E, pe);
+      for (size_t i = 0; i < n; ++i)
+        proxy_put_inline(off + i * dst * E, static_cast<const char *>(src) + i * sst * E, E, pe);
     S::sync();
     return;
   }

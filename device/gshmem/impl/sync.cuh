@@ -109,7 +109,8 @@ __device__ __forceinline__ void wait_all(const char *c, const T *v, size_t n, co
   }
 }
 template <typename T>
-__device__ __forceinline__ size_t wait_any(const char *c, const T *v, size_t n, const int *s, int cmp, T x, const T *xs) {
+__device__ __forceinline__ size_t wait_any(const char *c, const T *v, size_t n, const int *s, int cmp, T x,
+                                           const T *xs) {
   own(c, v, n);
   if (all_excluded(n, s)) return SIZE_MAX;
   size_t r;
@@ -118,8 +119,8 @@ __device__ __forceinline__ size_t wait_any(const char *c, const T *v, size_t n, 
   return r;
 }
 template <typename T>
-__device__ __forceinline__ size_t wait_some(const char *c, const T *v, size_t n, size_t *idx, const int *s, int cmp, T x,
-                                            const T *xs) {
+__device__ __forceinline__ size_t wait_some(const char *c, const T *v, size_t n, size_t *idx, const int *s, int cmp,
+                                            T x, const T *xs) {
   own(c, v, n);
   if (all_excluded(n, s)) return 0;
   size_t k;

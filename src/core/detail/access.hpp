@@ -9,9 +9,9 @@
 namespace gshmem::core {
 
 struct Target {
-  char* p;                       // pe's mapping of the address in this process (null when not mapped)
-  bool device;                   // GPU memory: host code goes through the driver
-  transport::Transport* via;     // not mapped: the route's transport, at (seg, off)
+  char* p;                    // pe's mapping of the address in this process (null when not mapped)
+  bool device;                // GPU memory: host code goes through the driver
+  transport::Transport* via;  // not mapped: the route's transport, at (seg, off)
   transport::Seg seg;
   uint64_t off;
 };

@@ -50,11 +50,11 @@ struct Runtime {
   };
   std::vector<Held> transports;
 #if GSHMEM_HAVE_CUDA
-  std::unique_ptr<mem::GpuContext> gpu;          // GPU PEs (device heap kind)
-  uint64_t error_rec = 0;                        // device address of the device error record (mem/device_errors.hpp)
-  std::unique_ptr<mem::DeviceOps> ops;           // host-side operations on GPU memory
-  std::unique_ptr<mem::GpuLocalMemory> local;    // the transports' access to this PE's GPU memory
-  std::unique_ptr<proxy::GpuProxy> proxy;        // GPU PEs with peers reached through the proxy
+  std::unique_ptr<mem::GpuContext> gpu;        // GPU PEs (device heap kind)
+  uint64_t error_rec = 0;                      // device address of the device error record (mem/device_errors.hpp)
+  std::unique_ptr<mem::DeviceOps> ops;         // host-side operations on GPU memory
+  std::unique_ptr<mem::GpuLocalMemory> local;  // the transports' access to this PE's GPU memory
+  std::unique_ptr<proxy::GpuProxy> proxy;      // GPU PEs with peers reached through the proxy
 #endif
   coll::Env coll_env;  // what the collectives module is handed (coll/env.hpp)
   mem::GpuContext* gpu_context() const {

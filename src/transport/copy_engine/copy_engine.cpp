@@ -34,9 +34,8 @@ constexpr const char* kCall = "copy-engine transport";
 constexpr uint64_t kArena = 256 * 1024;  // pinned staging ring for unaligned inline puts
 constexpr size_t kMaxMemops = 255;       // cuStreamBatchMemOp takes fewer than 256 per call
 
-
 constexpr uint64_t kSpreadMin = 64 * 1024;  // PUTs this large go to the lanes in turn
-constexpr size_t kMaxWaitingPuts = 16384;    // per PE, before they are issued anyway
+constexpr size_t kMaxWaitingPuts = 16384;   // per PE, before they are issued anyway
 
 uint64_t ns_between(std::chrono::steady_clock::time_point a, std::chrono::steady_clock::time_point b) {
   return static_cast<uint64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(b - a).count());
@@ -89,9 +88,8 @@ CopyEngine::~CopyEngine() {
   GSHMEM_INFO(Subsys::proxy,
               "copy engine: %llu PUTs (%llu bytes) issued as %llu copies, %llu batches; host time in "
               "merging %.1f us, copy calls %.1f us, completion marks %.1f us",
-              static_cast<unsigned long long>(counts_.puts),
-              static_cast<unsigned long long>(counts_.put_bytes), static_cast<unsigned long long>(counts_.copies),
-              static_cast<unsigned long long>(counts_.batches),
+              static_cast<unsigned long long>(counts_.puts), static_cast<unsigned long long>(counts_.put_bytes),
+              static_cast<unsigned long long>(counts_.copies), static_cast<unsigned long long>(counts_.batches),
               counts_.merge_ns / 1e3, counts_.copy_ns / 1e3, counts_.record_ns / 1e3);
   const cu::Driver& d = *g_.drv;
   for (Target& t : targets_)
@@ -137,7 +135,7 @@ CUstream CopyEngine::lane(uint32_t pe, unsigned i) {
 
 void CopyEngine::wait(uint32_t pe, unsigned waiter, unsigned on) {
   const cu::Driver& d = *g_.drv;
-  if (waiter == 0 || on == 0) submit(pe);  // lane 0's earlier write-values go before its wait or mark
+  if (waiter == 0 || on == 0) submit(pe);               // lane 0's earlier write-values go before its wait or mark
   CUstream from = lane(pe, on), to = lane(pe, waiter);  // created (with their events) first
   CUevent e = targets_[pe].mark[on];
   check(d.cuEventRecord(e, from), "cuEventRecord(proxy lane)");
@@ -301,7 +299,7 @@ Result CopyEngine::amo(int pe, Seg seg, uint64_t off, gshmem_amo_op op, size_t b
 
 char* CopyEngine::stage(const void* data, uint64_t n) {
   if (arena_head_ + 16 - arena_tail_ > kArena) {
-    (void)marked_done();  // releases the slots of finished batches
+    (void)marked_done();                            // releases the slots of finished batches
     if (arena_head_ + 16 - arena_tail_ > kArena) {  // all in flight: wait for them
       (void)quiet();
       arena_tail_ = arena_head_;

@@ -69,7 +69,7 @@ class LanePlan {
     uint32_t used = 0;    // since take_used
     uint64_t epoch = 0;   // the fence count at this PE's last operation
     bool since_fence = false;
-    unsigned next = 0;    // round robin for large puts
+    unsigned next = 0;  // round robin for large puts
   };
   uint32_t all() const { return (1u << lanes_) - 1; }
   static void join(uint32_t pe, Pe& p, Waits& w) {

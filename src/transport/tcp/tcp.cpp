@@ -71,10 +71,18 @@ bool deliver_host_put(int fd, char* dst, uint64_t len) {
     unsigned char b[8];
     if (!read_all(fd, b, len)) return false;
     switch (len) {
-      case 1: store_release<uint8_t>(dst, b); break;
-      case 2: store_release<uint16_t>(dst, b); break;
-      case 4: store_release<uint32_t>(dst, b); break;
-      default: store_release<uint64_t>(dst, b); break;
+      case 1:
+        store_release<uint8_t>(dst, b);
+        break;
+      case 2:
+        store_release<uint16_t>(dst, b);
+        break;
+      case 4:
+        store_release<uint32_t>(dst, b);
+        break;
+      default:
+        store_release<uint64_t>(dst, b);
+        break;
     }
     return true;
   }
@@ -100,9 +108,9 @@ struct Tcp::Impl {
   mem::LocalMemory* mem = nullptr;
   std::vector<char> stage;  // the proxy thread's staging buffer for GPU memory
   int listen_fd = -1;
-  std::vector<int> out;                   // per PE: my connection to its proxy (-1: none)
+  std::vector<int> out;  // per PE: my connection to its proxy (-1: none)
   std::vector<std::unique_ptr<std::mutex>> out_mu;
-  std::vector<uint8_t> dirty;             // per PE: puts sent since the last flush
+  std::vector<uint8_t> dirty;  // per PE: puts sent since the last flush
   std::thread proxy;
   std::atomic<bool> stopping{false};
   int wake[2] = {-1, -1};
@@ -188,10 +196,8 @@ struct Tcp::Impl {
             char* p = local(r, r.from);
             const auto op = static_cast<gshmem_amo_op>(r.amo);
             Rep rep{0, 0};
-            if (device(p))
-              rep.value = mem->amo(p, op, r.size, r.a, r.b);
-            else
-              rep.value = host_amo(p, op, r.size, r.a, r.b);  // the owner's: atomic with its own atomics
+            if (device(p)) rep.value = mem->amo(p, op, r.size, r.a, r.b);
+            else rep.value = host_amo(p, op, r.size, r.a, r.b);  // the owner's: atomic with its own atomics
             if (!write_all(c, &rep, sizeof rep)) lost(r.from, "an atomic");
             break;
           }
@@ -208,7 +214,8 @@ struct Tcp::Impl {
             --i;
             break;
           }
-          default: lost(r.from, "an unknown request");
+          default:
+            lost(r.from, "an unknown request");
         }
       }
     }
@@ -265,8 +272,8 @@ Result Tcp::create(boot::Bootstrap& b, const std::vector<int>& remote, const std
       char ip[INET_ADDRSTRLEN];
       inet_ntop(AF_INET, &sa.sin_addr, ip, sizeof ip);
       char msg[256];
-      snprintf(msg, sizeof msg, "tcp transport: cannot connect to pe %d at %s:%u: %s (GSHMEM_BOOTSTRAP_IFNAME)", pe,
-               ip, addrs[static_cast<size_t>(pe)].port, strerror(errno));
+      snprintf(msg, sizeof msg, "tcp transport: cannot connect to pe %d at %s:%u: %s (GSHMEM_BOOTSTRAP_IFNAME)", pe, ip,
+               addrs[static_cast<size_t>(pe)].port, strerror(errno));
       if (fd >= 0) close(fd);
       return Result::fail(Status::system_error, msg);
     }
@@ -318,14 +325,14 @@ namespace {
 thread_local std::vector<char> t_stage;  // a sending thread's staging buffer for GPU memory
 }
 
-#define GSHMEM_TCP_CONN(pe, what)                                                                 \
-  const int c = m.conn(pe);                                                                       \
-  if (c < 0)                                                                                      \
-  return Result::fail(Status::invalid_argument,                                                   \
+#define GSHMEM_TCP_CONN(pe, what)               \
+  const int c = m.conn(pe);                     \
+  if (c < 0)                                    \
+  return Result::fail(Status::invalid_argument, \
                       "tcp transport: " what " to pe " + std::to_string(pe) + ": no connection to that PE")
-#define GSHMEM_TCP_PE(pe, what)                                                                   \
-  if (pe < 0 || pe >= m.npes)                                                                     \
-  return Result::fail(Status::invalid_argument,                                                   \
+#define GSHMEM_TCP_PE(pe, what)                 \
+  if (pe < 0 || pe >= m.npes)                   \
+  return Result::fail(Status::invalid_argument, \
                       "tcp transport: " what " to pe " + std::to_string(pe) + ", which is not in the job")
 #define GSHMEM_TCP_LOST(pe, what) \
   Result::fail(Status::peer_failed, "tcp transport: connection to pe " + std::to_string(pe) + " lost during " what)
@@ -367,7 +374,8 @@ Result Tcp::get(int pe, Seg seg, uint64_t off, void* dst, size_t n) {
 Result Tcp::amo(int pe, Seg seg, uint64_t off, gshmem_amo_op op, size_t size, uint64_t a, uint64_t b, uint64_t* old) {
   Impl& m = *impl_;
   if (size != 4 && size != 8)
-    return Result::fail(Status::invalid_argument, "tcp transport: atomic of " + std::to_string(size) + " bytes (4 or 8)");
+    return Result::fail(Status::invalid_argument,
+                        "tcp transport: atomic of " + std::to_string(size) + " bytes (4 or 8)");
   GSHMEM_TCP_PE(pe, "an atomic");
   std::lock_guard<std::mutex> lock(*m.out_mu[static_cast<size_t>(pe)]);
   GSHMEM_TCP_CONN(pe, "an atomic");

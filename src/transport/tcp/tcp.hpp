@@ -50,7 +50,7 @@ class Tcp final : public Transport {
   Result quiet() override;
   Result quiet(int pe) override;
   Result extend(Seg seg, uint64_t off, void* base, size_t len) override;  // the device segment grows
-  Result finalize() override;  // stop after all PEs are done
+  Result finalize() override;                                             // stop after all PEs are done
   struct Impl;
 
  private:

@@ -12,12 +12,13 @@ bool context(const Ucp& u, Context* out, std::string* why) {
   std::lock_guard<std::mutex> lock(mu);
   if (!tried) {
     tried = true;
-    const std::string ver = "UCX " + std::to_string(u.major) + "." + std::to_string(u.minor) + "." +
-                            std::to_string(u.release);
+    const std::string ver =
+        "UCX " + std::to_string(u.major) + "." + std::to_string(u.minor) + "." + std::to_string(u.release);
     ucp_config_t* cfg = nullptr;
     ucs_status_t st = u.config_read(nullptr, nullptr, &cfg);
     if (st != UCS_OK) {
-      error = ver + " rejects its configuration (" + u.str(st) + "): check the UCX_* variables (UCX_TLS, UCX_NET_DEVICES)";
+      error =
+          ver + " rejects its configuration (" + u.str(st) + "): check the UCX_* variables (UCX_TLS, UCX_NET_DEVICES)";
     } else {
       ucp_params_t p;
       p.field_mask = UCP_PARAM_FIELD_FEATURES | UCP_PARAM_FIELD_NAME;

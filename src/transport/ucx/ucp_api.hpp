@@ -37,7 +37,8 @@ struct Ucp {
   void (*rkey_buffer_release)(void*) = nullptr;
   ucs_status_t (*ep_rkey_unpack)(ucp_ep_h, const void*, ucp_rkey_h*) = nullptr;
   void (*rkey_destroy)(ucp_rkey_h) = nullptr;
-  ucs_status_ptr_t (*put_nbx)(ucp_ep_h, const void*, size_t, uint64_t, ucp_rkey_h, const ucp_request_param_t*) = nullptr;
+  ucs_status_ptr_t (*put_nbx)(ucp_ep_h, const void*, size_t, uint64_t, ucp_rkey_h,
+                              const ucp_request_param_t*) = nullptr;
   ucs_status_ptr_t (*get_nbx)(ucp_ep_h, void*, size_t, uint64_t, ucp_rkey_h, const ucp_request_param_t*) = nullptr;
   ucs_status_ptr_t (*atomic_op_nbx)(ucp_ep_h, ucp_atomic_op_t, const void*, size_t, uint64_t, ucp_rkey_h,
                                     const ucp_request_param_t*) = nullptr;
@@ -46,7 +47,6 @@ struct Ucp {
   ucs_status_t (*request_check_status)(void*) = nullptr;
   void (*request_free)(void*) = nullptr;
   const char* (*status_string)(ucs_status_t) = nullptr;  // libucs, loaded with libucp
-
 
   const char* str(ucs_status_t s) const { return status_string ? status_string(s) : "?"; }
 };

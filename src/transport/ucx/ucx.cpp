@@ -69,7 +69,8 @@ Result exchange(boot::Bootstrap& b, const ucx::PeRecord& mine, std::vector<ucx::
   uint64_t max = 0;
   for (uint64_t s : sizes) max = s > max ? s : max;
   if (max > (64u << 20))
-    return Result::fail(Status::invalid_argument, "ucx transport: a PE published a record of " + std::to_string(max) + " bytes");
+    return Result::fail(Status::invalid_argument,
+                        "ucx transport: a PE published a record of " + std::to_string(max) + " bytes");
   std::vector<uint8_t> blob(static_cast<size_t>(max * static_cast<uint64_t>(npes)), 0);
   memcpy(blob.data() + max * static_cast<uint64_t>(me), bytes.data(), bytes.size());
   if ((st = b.allgather(blob.data(), max)) != Status::ok)
@@ -99,7 +100,9 @@ void cpu_relax() {
 #endif
 }
 
-std::string fmt_pe(const std::string& what, int pe) { return std::string("ucx transport: ") + what + " to pe " + std::to_string(pe); }
+std::string fmt_pe(const std::string& what, int pe) {
+  return std::string("ucx transport: ") + what + " to pe " + std::to_string(pe);
+}
 
 class Ucx;
 
@@ -112,8 +115,8 @@ class Ucx final : public Transport {
  public:
   Ucx(const Ucp& u, ucp_context_h ctx, Env& env, bool owner_device, bool owner_host)
       : u_(u), ctx_(ctx), boot_(env.boot), mem_(env.mem), thread_setup_(env.thread_setup),
-        spin_rounds_(env.spare_cores ? kSpinRoundsSpare : kSpinRounds), me_(env.my_pe),
-        npes_(env.npes), owner_device_(owner_device), owner_host_(owner_host), peers_(static_cast<size_t>(env.npes)),
+        spin_rounds_(env.spare_cores ? kSpinRoundsSpare : kSpinRounds), me_(env.my_pe), npes_(env.npes),
+        owner_device_(owner_device), owner_host_(owner_host), peers_(static_cast<size_t>(env.npes)),
         ext_(static_cast<size_t>(env.npes)) {
     for (Peer& p : peers_) p.dirty.store(false);
   }
@@ -131,12 +134,18 @@ class Ucx final : public Transport {
   }
   bool reaches(int pe) const override { return pe >= 0 && pe < npes_ && peers_[static_cast<size_t>(pe)].ep; }
 
-  Result put(int pe, Seg seg, uint64_t off, const void* src, size_t n) override { return rma(true, pe, seg, off, const_cast<void*>(src), n, true); }
+  Result put(int pe, Seg seg, uint64_t off, const void* src, size_t n) override {
+    return rma(true, pe, seg, off, const_cast<void*>(src), n, true);
+  }
   Result put_nbi(int pe, Seg seg, uint64_t off, const void* src, size_t n) override {
     return rma(true, pe, seg, off, const_cast<void*>(src), n, false);
   }
-  Result get(int pe, Seg seg, uint64_t off, void* dst, size_t n) override { return rma(false, pe, seg, off, dst, n, true); }
-  Result get_nbi(int pe, Seg seg, uint64_t off, void* dst, size_t n) override { return rma(false, pe, seg, off, dst, n, false); }
+  Result get(int pe, Seg seg, uint64_t off, void* dst, size_t n) override {
+    return rma(false, pe, seg, off, dst, n, true);
+  }
+  Result get_nbi(int pe, Seg seg, uint64_t off, void* dst, size_t n) override {
+    return rma(false, pe, seg, off, dst, n, false);
+  }
   Result signal(int pe, Seg seg, uint64_t off, uint64_t value, int sig_op) override;
   Result amo(int pe, Seg seg, uint64_t off, gshmem_amo_op op, size_t bytes, uint64_t a, uint64_t b,
              uint64_t* old) override {
@@ -200,14 +209,14 @@ class Ucx final : public Transport {
   Result rma(bool write, int pe, Seg seg, uint64_t off, void* local, size_t n, bool blocking);
   Result atomic(int pe, Seg seg, uint64_t off, gshmem_amo_op op, size_t bytes, uint64_t a, uint64_t b, uint64_t* old,
                 bool blocking, bool ordered);
-  Result owner_op(int pe, Seg seg, uint64_t off, gshmem_amo_op op, size_t bytes, uint64_t a, uint64_t b,
-                  uint64_t* old, bool blocking);
+  Result owner_op(int pe, Seg seg, uint64_t off, gshmem_amo_op op, size_t bytes, uint64_t a, uint64_t b, uint64_t* old,
+                  bool blocking);
   Result flush_ep(int pe);
   Result settle_owner_ops();  // every owner-applied operation started so far is acknowledged
   Result map(Seg seg, uint64_t off, void* base, size_t len, bool device, ucx::RegionRecord* rec);
   Result add_extents(int pe, const ucx::PeRecord& rec);
   unsigned serve();  // applies the owner-applied operations queued by on_request; returns how many
-  void run();    // the progress thread
+  void run();        // the progress thread
 
   // Progresses the worker from this thread until done() (which may be called again after it
   // returned true): a few busy rounds, then it sleeps on the
@@ -227,7 +236,7 @@ class Ucx final : public Transport {
   int me_, npes_;
   bool owner_device_, owner_host_;
   std::vector<Peer> peers_;
-  std::shared_mutex ext_mu_;  // the extents and this PE's mappings
+  std::shared_mutex ext_mu_;                                     // the extents and this PE's mappings
   std::vector<std::array<std::vector<Extent>, kSegments>> ext_;  // [pe][seg]
   std::vector<Mapped> mine_;
   std::array<char*, kSegments> my_base_{};  // this PE's segment bases and sizes (owner-applied ops)
@@ -248,10 +257,9 @@ class Ucx final : public Transport {
   std::thread progress_;
   std::atomic<bool> stop_{false};
   std::atomic<bool> closing_{false};
-  int progressed_fd_ = -1;              // the progress thread writes it after progress while sleepers_
+  int progressed_fd_ = -1;  // the progress thread writes it after progress while sleepers_
   std::atomic<uint32_t> sleepers_{0};
 };
-
 
 template <typename Done>
 void Ucx::progress_until(Done&& done) {
@@ -326,8 +334,8 @@ Result Ucx::remote(int pe, Seg seg, uint64_t off, size_t n, const char* what, ui
     }
   }
   char b[160];
-  snprintf(b, sizeof b, ": segment %u offset 0x%llx + %zu bytes is not memory that PE mapped", static_cast<unsigned>(seg),
-           static_cast<unsigned long long>(off), n);
+  snprintf(b, sizeof b, ": segment %u offset 0x%llx + %zu bytes is not memory that PE mapped",
+           static_cast<unsigned>(seg), static_cast<unsigned long long>(off), n);
   return fail(Status::invalid_argument, fmt_pe(what, pe) + b);
 }
 
@@ -340,7 +348,8 @@ Result Ucx::rma(bool write, int pe, Seg seg, uint64_t off, void* local, size_t n
   ucp_request_param_t prm;
   prm.op_attr_mask = 0;
   const ucp_ep_h ep = peers_[static_cast<size_t>(pe)].ep;
-  ucs_status_ptr_t req = write ? u_.put_nbx(ep, local, n, addr, rkey, &prm) : u_.get_nbx(ep, local, n, addr, rkey, &prm);
+  ucs_status_ptr_t req =
+      write ? u_.put_nbx(ep, local, n, addr, rkey, &prm) : u_.get_nbx(ep, local, n, addr, rkey, &prm);
   peers_[static_cast<size_t>(pe)].dirty.store(true, std::memory_order_relaxed);
   if (blocking) return wait(req, fmt_pe(what, pe));
   if (UCS_PTR_IS_ERR(req)) return ucs_fail(fmt_pe(what, pe), UCS_PTR_STATUS(req));
@@ -356,8 +365,8 @@ Result Ucx::flush_ep(int pe) {
   return wait(u_.ep_flush_nbx(p.ep, &prm), fmt_pe("a flush", pe));
 }
 
-Result Ucx::atomic(int pe, Seg seg, uint64_t off, gshmem_amo_op op, size_t bytes, uint64_t a, uint64_t b,
-                   uint64_t* old, bool blocking, bool ordered) {
+Result Ucx::atomic(int pe, Seg seg, uint64_t off, gshmem_amo_op op, size_t bytes, uint64_t a, uint64_t b, uint64_t* old,
+                   bool blocking, bool ordered) {
   if ((bytes != 4 && bytes != 8) || op >= GSHMEM_AMO_NOPS || off % bytes)
     return fail(Status::invalid_argument, fmt_pe("an atomic", pe) + ": operation " + std::to_string(op) + " of " +
                                               std::to_string(bytes) + " bytes at offset " + std::to_string(off));
@@ -376,14 +385,30 @@ Result Ucx::atomic(int pe, Seg seg, uint64_t off, gshmem_amo_op op, size_t bytes
   uint64_t operand = a, reply = 0;
   bool fetch = old != nullptr;
   switch (op) {
-    case GSHMEM_AMO_FETCH: uop = UCP_ATOMIC_OP_ADD, operand = 0, fetch = true; break;
-    case GSHMEM_AMO_SET: uop = UCP_ATOMIC_OP_SWAP, fetch = true; break;  // a swap needs a reply buffer
-    case GSHMEM_AMO_SWAP: uop = UCP_ATOMIC_OP_SWAP, fetch = true; break;
-    case GSHMEM_AMO_CSWAP: uop = UCP_ATOMIC_OP_CSWAP, reply = b, fetch = true; break;  // compare a, new value b
-    case GSHMEM_AMO_ADD: uop = UCP_ATOMIC_OP_ADD; break;
-    case GSHMEM_AMO_AND: uop = UCP_ATOMIC_OP_AND; break;
-    case GSHMEM_AMO_OR: uop = UCP_ATOMIC_OP_OR; break;
-    default: uop = UCP_ATOMIC_OP_XOR; break;
+    case GSHMEM_AMO_FETCH:
+      uop = UCP_ATOMIC_OP_ADD, operand = 0, fetch = true;
+      break;
+    case GSHMEM_AMO_SET:
+      uop = UCP_ATOMIC_OP_SWAP, fetch = true;
+      break;  // a swap needs a reply buffer
+    case GSHMEM_AMO_SWAP:
+      uop = UCP_ATOMIC_OP_SWAP, fetch = true;
+      break;
+    case GSHMEM_AMO_CSWAP:
+      uop = UCP_ATOMIC_OP_CSWAP, reply = b, fetch = true;
+      break;  // compare a, new value b
+    case GSHMEM_AMO_ADD:
+      uop = UCP_ATOMIC_OP_ADD;
+      break;
+    case GSHMEM_AMO_AND:
+      uop = UCP_ATOMIC_OP_AND;
+      break;
+    case GSHMEM_AMO_OR:
+      uop = UCP_ATOMIC_OP_OR;
+      break;
+    default:
+      uop = UCP_ATOMIC_OP_XOR;
+      break;
   }
   uint32_t operand32 = static_cast<uint32_t>(operand);
   const void* buf = bytes == 4 ? static_cast<const void*>(&operand32) : static_cast<const void*>(&operand);
@@ -438,7 +463,8 @@ Result Ucx::owner_op(int pe, Seg seg, uint64_t off, gshmem_amo_op op, size_t byt
     std::lock_guard<std::mutex> lock(pend_mu_);
     id = next_id_++;
     p = &pending_[id];  // node addresses are stable: the send reads p->req until it completes
-    p->req = OwnerReq{id, off, a, b, static_cast<uint8_t>(op), static_cast<uint8_t>(bytes), static_cast<uint8_t>(seg), {}};
+    p->req =
+        OwnerReq{id, off, a, b, static_cast<uint8_t>(op), static_cast<uint8_t>(bytes), static_cast<uint8_t>(seg), {}};
     p->old = old;
     p->blocking = blocking;
   }
@@ -528,8 +554,8 @@ unsigned Ucx::serve() {
 }
 
 Result Ucx::signal(int pe, Seg seg, uint64_t off, uint64_t value, int sig_op) {
-  return atomic(pe, seg, off, sig_op == SHMEM_SIGNAL_ADD ? GSHMEM_AMO_ADD : GSHMEM_AMO_SET, 8, value, 0, nullptr,
-                false, true);
+  return atomic(pe, seg, off, sig_op == SHMEM_SIGNAL_ADD ? GSHMEM_AMO_ADD : GSHMEM_AMO_SET, 8, value, 0, nullptr, false,
+                true);
 }
 
 Result Ucx::settle_owner_ops() {
@@ -584,7 +610,8 @@ Result Ucx::quiet(int pe) {
 
 Result Ucx::map(Seg seg, uint64_t off, void* base, size_t len, bool device, ucx::RegionRecord* rec) {
   ucp_mem_map_params_t mp;
-  mp.field_mask = UCP_MEM_MAP_PARAM_FIELD_ADDRESS | UCP_MEM_MAP_PARAM_FIELD_LENGTH | UCP_MEM_MAP_PARAM_FIELD_MEMORY_TYPE;
+  mp.field_mask =
+      UCP_MEM_MAP_PARAM_FIELD_ADDRESS | UCP_MEM_MAP_PARAM_FIELD_LENGTH | UCP_MEM_MAP_PARAM_FIELD_MEMORY_TYPE;
   mp.address = base;
   mp.length = len;
   mp.memory_type = device ? UCS_MEMORY_TYPE_CUDA : UCS_MEMORY_TYPE_HOST;
@@ -654,8 +681,8 @@ Result Ucx::setup(const std::vector<Segment>& segs, const std::vector<int>& peer
   if (local.ok()) {
     for (auto [id, cb] : {std::pair{kAmRequest, &am_request}, std::pair{kAmReply, &am_reply}}) {
       ucp_am_handler_param_t hp;
-      hp.field_mask = UCP_AM_HANDLER_PARAM_FIELD_ID | UCP_AM_HANDLER_PARAM_FIELD_FLAGS |
-                      UCP_AM_HANDLER_PARAM_FIELD_CB | UCP_AM_HANDLER_PARAM_FIELD_ARG;
+      hp.field_mask = UCP_AM_HANDLER_PARAM_FIELD_ID | UCP_AM_HANDLER_PARAM_FIELD_FLAGS | UCP_AM_HANDLER_PARAM_FIELD_CB |
+                      UCP_AM_HANDLER_PARAM_FIELD_ARG;
       hp.id = id;
       hp.flags = UCP_AM_FLAG_WHOLE_MSG;
       hp.cb = cb;
@@ -671,7 +698,8 @@ Result Ucx::setup(const std::vector<Segment>& segs, const std::vector<int>& peer
   if (!local.ok()) return local;
   for (int pe = 0; pe < npes_; ++pe)
     if (all[static_cast<size_t>(pe)].address.empty())
-      return fail(Status::peer_failed, "ucx transport: pe " + std::to_string(pe) + " could not start UCX (its message says why)");
+      return fail(Status::peer_failed,
+                  "ucx transport: pe " + std::to_string(pe) + " could not start UCX (its message says why)");
   if ((wake_ = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK)) < 0 ||
       (progressed_fd_ = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK)) < 0)
     return fail(Status::system_error, "ucx transport: eventfd failed");
@@ -679,15 +707,16 @@ Result Ucx::setup(const std::vector<Segment>& segs, const std::vector<int>& peer
     Peer& p = peers_[static_cast<size_t>(pe)];
     p.arg = {this, pe};
     ucp_ep_params_t ep;
-    ep.field_mask = UCP_EP_PARAM_FIELD_REMOTE_ADDRESS | UCP_EP_PARAM_FIELD_ERR_HANDLING_MODE |
-                    UCP_EP_PARAM_FIELD_ERR_HANDLER;
+    ep.field_mask =
+        UCP_EP_PARAM_FIELD_REMOTE_ADDRESS | UCP_EP_PARAM_FIELD_ERR_HANDLING_MODE | UCP_EP_PARAM_FIELD_ERR_HANDLER;
     ep.address = reinterpret_cast<const ucp_address_t*>(all[static_cast<size_t>(pe)].address.data());
     ep.err_mode = UCP_ERR_HANDLING_MODE_PEER;
     ep.err_handler.cb = ep_error;
     ep.err_handler.arg = &p.arg;
     if ((st = u_.ep_create(worker_, &ep, &p.ep)) != UCS_OK) {
       p.ep = nullptr;
-      local = ucs_fail(fmt_pe("connecting (UCX_TLS and UCX_NET_DEVICES choose what UCX may use; `ucx_info -d` lists it)", pe), st);
+      local = ucs_fail(
+          fmt_pe("connecting (UCX_TLS and UCX_NET_DEVICES choose what UCX may use; `ucx_info -d` lists it)", pe), st);
       break;
     }
     if (!(local = add_extents(pe, all[static_cast<size_t>(pe)])).ok()) break;
@@ -721,7 +750,9 @@ Result Ucx::setup(const std::vector<Segment>& segs, const std::vector<int>& peer
   const Status bs = boot::all_ok(*boot_, local.ok(), &all_ok, &bad);
   if (bs != Status::ok) return fail(bs, "ucx transport: bootstrap allgather failed");
   if (!local.ok()) return local;
-  if (!all_ok) return fail(Status::peer_failed, "ucx transport: pe " + std::to_string(bad) + " could not connect (its message says why)");
+  if (!all_ok)
+    return fail(Status::peer_failed,
+                "ucx transport: pe " + std::to_string(bad) + " could not connect (its message says why)");
   return {};
 }
 
@@ -784,7 +815,8 @@ Result Ucx::extend(Seg seg, uint64_t off, void* base, size_t len) {
   for (int pe = 0; pe < npes_; ++pe) {
     const ucx::PeRecord& r = all[static_cast<size_t>(pe)];
     if (r.address.empty())
-      return fail(Status::peer_failed, "ucx transport: pe " + std::to_string(pe) + " could not map its part of the extension");
+      return fail(Status::peer_failed,
+                  "ucx transport: pe " + std::to_string(pe) + " could not map its part of the extension");
     if (r.regions.size() != 1 || r.regions[0].seg != static_cast<uint8_t>(seg) || r.regions[0].off != off ||
         r.regions[0].len != len)
       return fail(Status::invalid_argument, "ucx transport: pe " + std::to_string(pe) + " extended another range");
@@ -820,7 +852,8 @@ void Ucx::drop(Seg seg, uint64_t off, size_t len) {
 
 Result Ucx::register_buffer(void* base, size_t len, bool device, uint64_t* token) {
   ucp_mem_map_params_t mp;
-  mp.field_mask = UCP_MEM_MAP_PARAM_FIELD_ADDRESS | UCP_MEM_MAP_PARAM_FIELD_LENGTH | UCP_MEM_MAP_PARAM_FIELD_MEMORY_TYPE;
+  mp.field_mask =
+      UCP_MEM_MAP_PARAM_FIELD_ADDRESS | UCP_MEM_MAP_PARAM_FIELD_LENGTH | UCP_MEM_MAP_PARAM_FIELD_MEMORY_TYPE;
   mp.address = base;
   mp.length = len;
   mp.memory_type = device ? UCS_MEMORY_TYPE_CUDA : UCS_MEMORY_TYPE_HOST;

@@ -71,7 +71,8 @@ bool parse(const uint8_t* p, size_t n, PeRecord* out, std::string* why) {
     Region w;
     if (!take(&w, sizeof w)) return *why = "region " + std::to_string(i) + " cut short", false;
     if (w.pad || w.device > 1) return *why = "region " + std::to_string(i) + ": reserved bytes are not zero", false;
-    if (w.seg > GSHMEM_TRIG_SEG_DEVICE) return *why = "region " + std::to_string(i) + ": segment " + std::to_string(w.seg), false;
+    if (w.seg > GSHMEM_TRIG_SEG_DEVICE)
+      return *why = "region " + std::to_string(i) + ": segment " + std::to_string(w.seg), false;
     if (w.rkey_len == 0 || w.rkey_len > kMaxBlob)
       return *why = "region " + std::to_string(i) + ": rkey of " + std::to_string(w.rkey_len) + " bytes", false;
     if (w.len == 0 || w.off + w.len < w.off || w.base + w.len < w.base)

@@ -12,10 +12,10 @@
 namespace gshmem::transport::ucx {
 
 struct RegionRecord {
-  uint8_t seg = 0;       // transport::Seg
-  uint8_t device = 0;    // GPU memory
-  uint64_t off = 0;      // where the region starts in its segment
-  uint64_t base = 0;     // its address in the owner's process
+  uint8_t seg = 0;     // transport::Seg
+  uint8_t device = 0;  // GPU memory
+  uint64_t off = 0;    // where the region starts in its segment
+  uint64_t base = 0;   // its address in the owner's process
   uint64_t len = 0;
   std::vector<uint8_t> rkey;  // ucp_rkey_pack's bytes
 };
