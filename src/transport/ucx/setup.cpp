@@ -47,15 +47,22 @@ ucs_status_t am_reply(void* arg, const void* header, size_t header_length, void*
   return static_cast<Ucx*>(arg)->on_reply(data, length);
 }
 
-Result Ucx::map(Seg seg, uint64_t off, void* base, size_t len, bool device, RegionRecord* rec) {
+namespace {
+// [base, base + len) of this process mapped with UCX, GPU memory with its memory type.
+ucs_status_t mem_map(const Ucp& u, ucp_context_h ctx, void* base, size_t len, bool device, ucp_mem_h* memh) {
   ucp_mem_map_params_t mp;
   mp.field_mask =
       UCP_MEM_MAP_PARAM_FIELD_ADDRESS | UCP_MEM_MAP_PARAM_FIELD_LENGTH | UCP_MEM_MAP_PARAM_FIELD_MEMORY_TYPE;
   mp.address = base;
   mp.length = len;
   mp.memory_type = device ? UCS_MEMORY_TYPE_CUDA : UCS_MEMORY_TYPE_HOST;
+  return u.mem_map(ctx, &mp, memh);
+}
+}  // namespace
+
+Result Ucx::map(Seg seg, uint64_t off, void* base, size_t len, bool device, RegionRecord* rec) {
   ucp_mem_h memh = nullptr;
-  ucs_status_t st = u_.mem_map(ctx_, &mp, &memh);
+  ucs_status_t st = mem_map(u_, ctx_, base, len, device, &memh);
   char b[160];
   snprintf(b, sizeof b, "ucx transport: mapping %s memory [%p, +%zu) of segment %u", device ? "GPU" : "host", base, len,
            static_cast<unsigned>(seg));
@@ -248,14 +255,8 @@ void Ucx::drop(Seg seg, uint64_t off, size_t len) {
 }
 
 Result Ucx::register_buffer(void* base, size_t len, bool device, uint64_t* token) {
-  ucp_mem_map_params_t mp;
-  mp.field_mask =
-      UCP_MEM_MAP_PARAM_FIELD_ADDRESS | UCP_MEM_MAP_PARAM_FIELD_LENGTH | UCP_MEM_MAP_PARAM_FIELD_MEMORY_TYPE;
-  mp.address = base;
-  mp.length = len;
-  mp.memory_type = device ? UCS_MEMORY_TYPE_CUDA : UCS_MEMORY_TYPE_HOST;
   ucp_mem_h memh = nullptr;
-  const ucs_status_t st = u_.mem_map(ctx_, &mp, &memh);
+  const ucs_status_t st = mem_map(u_, ctx_, base, len, device, &memh);
   if (st != UCS_OK) return ucs_fail("ucx transport: registering the buffer", st);
   std::lock_guard<std::mutex> lock(buf_mu_);
   *token = next_token_++;
