@@ -1,4 +1,4 @@
-/* gshmem: OpenSHMEM 1.5 C API. An unchanged OpenSHMEM C program compiles against this header
+/* gshmem: OpenSHMEM 1.6 C API. An unchanged OpenSHMEM C program compiles against this header
  * with a plain C compiler (C99 or later; the type-generic names need C11 or C++). */
 #ifndef SHMEM_H
 #define SHMEM_H
@@ -17,6 +17,7 @@ GSHMEM_EXTERN_C_BEGIN
 void shmem_init(void);
 int shmem_init_thread(int requested, int *provided);
 void shmem_query_thread(int *provided);
+void shmem_query_initialized(int *initialized);
 void shmem_finalize(void);
 void shmem_global_exit(int status);
 int shmem_pe_accessible(int pe);
@@ -76,6 +77,10 @@ void *shmem_ptr(const void *dest, int pe);
                         int pe);                                                                 \
   void shmem_##N##_iget(T *dest, const T *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems,   \
                         int pe);                                                                 \
+  void shmem_##N##_ibput(T *dest, const T *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize,   \
+                         size_t nblocks, int pe);                                                \
+  void shmem_##N##_ibget(T *dest, const T *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize,   \
+                         size_t nblocks, int pe);                                                \
   void shmem_##N##_put_signal(T *dest, const T *source, size_t nelems, uint64_t *sig_addr,       \
                               uint64_t signal, int sig_op, int pe);                              \
   void shmem_##N##_put_signal_nbi(T *dest, const T *source, size_t nelems, uint64_t *sig_addr,   \
@@ -92,6 +97,10 @@ GSHMEM_RMA_TYPES(GSHMEM_DECL_RMA)
                      int pe);                                                                    \
   void shmem_iget##B(void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, \
                      int pe);                                                                    \
+  void shmem_ibput##B(void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, \
+                      size_t nblocks, int pe);                                                   \
+  void shmem_ibget##B(void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, \
+                      size_t nblocks, int pe);                                                   \
   void shmem_put##B##_signal(void *dest, const void *source, size_t nelems, uint64_t *sig_addr,  \
                              uint64_t signal, int sig_op, int pe);                               \
   void shmem_put##B##_signal_nbi(void *dest, const void *source, size_t nelems,                  \
@@ -111,6 +120,8 @@ void shmem_putmem_signal_nbi(void *dest, const void *source, size_t nelems, uint
 /* ---- Signals ---- */
 uint64_t shmem_signal_fetch(const uint64_t *sig_addr);
 uint64_t shmem_signal_wait_until(uint64_t *sig_addr, int cmp, uint64_t cmp_value);
+void shmem_signal_add(uint64_t *sig_addr, uint64_t signal, int pe);
+void shmem_signal_set(uint64_t *sig_addr, uint64_t signal, int pe);
 
 /* ---- Atomic memory operations ---- */
 #define GSHMEM_DECL_AMO_EXT(T, N)                                                                \
@@ -150,6 +161,7 @@ GSHMEM_AMO_BIT_TYPES(GSHMEM_DECL_AMO_BIT)
 /* ---- Memory ordering ---- */
 void shmem_fence(void);
 void shmem_quiet(void);
+void shmem_pe_quiet(const int *target_pes, size_t npes);
 
 /* ---- Point-to-point synchronization ---- */
 #define GSHMEM_DECL_P2P(T, N)                                                                    \
@@ -161,22 +173,22 @@ void shmem_quiet(void);
   size_t shmem_##N##_wait_until_some(T *ivars, size_t nelems, size_t *indices,                   \
                                      const int *status, int cmp, T cmp_value);                   \
   void shmem_##N##_wait_until_all_vector(T *ivars, size_t nelems, const int *status, int cmp,    \
-                                         T *cmp_values);                                         \
+                                         const T *cmp_values);                                         \
   size_t shmem_##N##_wait_until_any_vector(T *ivars, size_t nelems, const int *status, int cmp,  \
-                                           T *cmp_values);                                       \
+                                           const T *cmp_values);                                       \
   size_t shmem_##N##_wait_until_some_vector(T *ivars, size_t nelems, size_t *indices,            \
-                                            const int *status, int cmp, T *cmp_values);          \
+                                            const int *status, int cmp, const T *cmp_values);          \
   int shmem_##N##_test(T *ivar, int cmp, T cmp_value);                                           \
   int shmem_##N##_test_all(T *ivars, size_t nelems, const int *status, int cmp, T cmp_value);    \
   size_t shmem_##N##_test_any(T *ivars, size_t nelems, const int *status, int cmp, T cmp_value); \
   size_t shmem_##N##_test_some(T *ivars, size_t nelems, size_t *indices, const int *status,      \
                                int cmp, T cmp_value);                                            \
   int shmem_##N##_test_all_vector(T *ivars, size_t nelems, const int *status, int cmp,           \
-                                  T *cmp_values);                                                \
+                                  const T *cmp_values);                                                \
   size_t shmem_##N##_test_any_vector(T *ivars, size_t nelems, const int *status, int cmp,        \
-                                     T *cmp_values);                                             \
+                                     const T *cmp_values);                                             \
   size_t shmem_##N##_test_some_vector(T *ivars, size_t nelems, size_t *indices,                  \
-                                      const int *status, int cmp, T *cmp_values);
+                                      const int *status, int cmp, const T *cmp_values);
 GSHMEM_P2P_TYPES(GSHMEM_DECL_P2P)
 #undef GSHMEM_DECL_P2P
 

@@ -179,13 +179,13 @@ GSHMEM_AMO_BIT_TYPES(GSHMEM_DDEF_AMO_BIT)
   GSHMEM_D size_t shmem_##N##_wait_until_some(T *v, size_t n, size_t *ix, const int *s, int c, T x) {                  \
     return GSHMEM_DEV::wait_some("shmem_" #N "_wait_until_some", v, n, ix, s, c, x, (const T *)nullptr);               \
   }                                                                                                                    \
-  GSHMEM_D void shmem_##N##_wait_until_all_vector(T *v, size_t n, const int *s, int c, T *x) {                         \
+  GSHMEM_D void shmem_##N##_wait_until_all_vector(T *v, size_t n, const int *s, int c, const T *x) {                   \
     GSHMEM_DEV::wait_all("shmem_" #N "_wait_until_all_vector", v, n, s, c, static_cast<T>(0), (const T *)x);           \
   }                                                                                                                    \
-  GSHMEM_D size_t shmem_##N##_wait_until_any_vector(T *v, size_t n, const int *s, int c, T *x) {                       \
+  GSHMEM_D size_t shmem_##N##_wait_until_any_vector(T *v, size_t n, const int *s, int c, const T *x) {                 \
     return GSHMEM_DEV::wait_any("shmem_" #N "_wait_until_any_vector", v, n, s, c, static_cast<T>(0), (const T *)x);    \
   }                                                                                                                    \
-  GSHMEM_D size_t shmem_##N##_wait_until_some_vector(T *v, size_t n, size_t *ix, const int *s, int c, T *x) {          \
+  GSHMEM_D size_t shmem_##N##_wait_until_some_vector(T *v, size_t n, size_t *ix, const int *s, int c, const T *x) {    \
     return GSHMEM_DEV::wait_some("shmem_" #N "_wait_until_some_vector", v, n, ix, s, c, static_cast<T>(0),             \
                                  (const T *)x);                                                                        \
   }                                                                                                                    \
@@ -201,15 +201,15 @@ GSHMEM_AMO_BIT_TYPES(GSHMEM_DDEF_AMO_BIT)
   GSHMEM_D size_t shmem_##N##_test_some(T *v, size_t n, size_t *ix, const int *s, int c, T x) {                        \
     return GSHMEM_DEV::test_some(GSHMEM_DEV::own("shmem_" #N "_test_some", v, n), n, ix, s, c, x, (const T *)nullptr); \
   }                                                                                                                    \
-  GSHMEM_D int shmem_##N##_test_all_vector(T *v, size_t n, const int *s, int c, T *x) {                                \
+  GSHMEM_D int shmem_##N##_test_all_vector(T *v, size_t n, const int *s, int c, const T *x) {                          \
     return GSHMEM_DEV::test_all(GSHMEM_DEV::own("shmem_" #N "_test_all_vector", v, n), n, s, c, static_cast<T>(0),     \
                                 (const T *)x);                                                                         \
   }                                                                                                                    \
-  GSHMEM_D size_t shmem_##N##_test_any_vector(T *v, size_t n, const int *s, int c, T *x) {                             \
+  GSHMEM_D size_t shmem_##N##_test_any_vector(T *v, size_t n, const int *s, int c, const T *x) {                       \
     return GSHMEM_DEV::test_any(GSHMEM_DEV::own("shmem_" #N "_test_any_vector", v, n), n, s, c, static_cast<T>(0),     \
                                 (const T *)x);                                                                         \
   }                                                                                                                    \
-  GSHMEM_D size_t shmem_##N##_test_some_vector(T *v, size_t n, size_t *ix, const int *s, int c, T *x) {                \
+  GSHMEM_D size_t shmem_##N##_test_some_vector(T *v, size_t n, size_t *ix, const int *s, int c, const T *x) {          \
     return GSHMEM_DEV::test_some(GSHMEM_DEV::own("shmem_" #N "_test_some_vector", v, n), n, ix, s, c,                  \
                                  static_cast<T>(0), (const T *)x);                                                     \
   }

@@ -1,4 +1,4 @@
-/* Communication contexts (OpenSHMEM 1.5). Included by shmem.h. A context created from a team
+/* Communication contexts (OpenSHMEM 1.5) and sessions (1.6). Included by shmem.h. A context created from a team
  * (shmem_team_create_ctx) takes PE numbers relative to that team. */
 #ifndef GSHMEM_CTX_H
 #define GSHMEM_CTX_H
@@ -25,6 +25,19 @@ int shmem_team_create_ctx(shmem_team_t team, long options, shmem_ctx_t *ctx);
 int shmem_ctx_get_team(shmem_ctx_t ctx, shmem_team_t *team);
 void shmem_ctx_fence(shmem_ctx_t ctx);
 void shmem_ctx_quiet(shmem_ctx_t ctx);
+void shmem_ctx_pe_quiet(shmem_ctx_t ctx, const int *target_pes, size_t npes);
+void shmem_ctx_signal_add(shmem_ctx_t ctx, uint64_t *sig_addr, uint64_t signal, int pe);
+void shmem_ctx_signal_set(shmem_ctx_t ctx, uint64_t *sig_addr, uint64_t signal, int pe);
+
+/* Sessions (OpenSHMEM 1.6 sec. 9.6): hints for a phase of communication on one context. */
+typedef struct {
+  size_t total_ops;
+} shmem_ctx_session_config_t;
+#define SHMEM_CTX_SESSION_BATCH (1L << 0)
+#define SHMEM_CTX_SESSION_TOTAL_OPS (1L << 0)
+void shmem_ctx_session_start(shmem_ctx_t ctx, long options, const shmem_ctx_session_config_t *config,
+                             long config_mask);
+void shmem_ctx_session_stop(shmem_ctx_t ctx);
 
 #define GSHMEM_DECL_CTX_RMA(T, N)                                                                  \
   void shmem_ctx_##N##_put(shmem_ctx_t ctx, T *dest, const T *source, size_t nelems, int pe);      \
@@ -37,6 +50,10 @@ void shmem_ctx_quiet(shmem_ctx_t ctx);
                             size_t nelems, int pe);                                                \
   void shmem_ctx_##N##_iget(shmem_ctx_t ctx, T *dest, const T *source, ptrdiff_t dst, ptrdiff_t sst, \
                             size_t nelems, int pe);                                                \
+  void shmem_ctx_##N##_ibput(shmem_ctx_t ctx, T *dest, const T *source, ptrdiff_t dst, ptrdiff_t sst, \
+                             size_t bsize, size_t nblocks, int pe);                                \
+  void shmem_ctx_##N##_ibget(shmem_ctx_t ctx, T *dest, const T *source, ptrdiff_t dst, ptrdiff_t sst, \
+                             size_t bsize, size_t nblocks, int pe);                                \
   void shmem_ctx_##N##_put_signal(shmem_ctx_t ctx, T *dest, const T *source, size_t nelems,        \
                                   uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);        \
   void shmem_ctx_##N##_put_signal_nbi(shmem_ctx_t ctx, T *dest, const T *source, size_t nelems,    \
@@ -53,6 +70,10 @@ GSHMEM_RMA_TYPES(GSHMEM_DECL_CTX_RMA)
                          size_t nelems, int pe);                                                   \
   void shmem_ctx_iget##B(shmem_ctx_t ctx, void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst, \
                          size_t nelems, int pe);                                                   \
+  void shmem_ctx_ibput##B(shmem_ctx_t ctx, void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst, \
+                          size_t bsize, size_t nblocks, int pe);                                   \
+  void shmem_ctx_ibget##B(shmem_ctx_t ctx, void *dest, const void *source, ptrdiff_t dst, ptrdiff_t sst, \
+                          size_t bsize, size_t nblocks, int pe);                                   \
   void shmem_ctx_put##B##_signal(shmem_ctx_t ctx, void *dest, const void *source, size_t nelems,   \
                                  uint64_t *sig_addr, uint64_t signal, int sig_op, int pe);         \
   void shmem_ctx_put##B##_signal_nbi(shmem_ctx_t ctx, void *dest, const void *source, size_t nelems, \

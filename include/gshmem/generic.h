@@ -50,8 +50,15 @@ void gshmemi_generic_no_match(void);
 #define shmem_g(...) GSHMEM_G_CSEL(GSHMEM_G_RMA, g, __VA_ARGS__)(__VA_ARGS__)
 #define shmem_iput(...) GSHMEM_G_CSEL(GSHMEM_G_RMA, iput, __VA_ARGS__)(__VA_ARGS__)
 #define shmem_iget(...) GSHMEM_G_CSEL(GSHMEM_G_RMA, iget, __VA_ARGS__)(__VA_ARGS__)
+#define shmem_ibput(...) GSHMEM_G_CSEL(GSHMEM_G_RMA, ibput, __VA_ARGS__)(__VA_ARGS__)
+#define shmem_ibget(...) GSHMEM_G_CSEL(GSHMEM_G_RMA, ibget, __VA_ARGS__)(__VA_ARGS__)
 #define shmem_put_signal(...) GSHMEM_G_CSEL(GSHMEM_G_RMA, put_signal, __VA_ARGS__)(__VA_ARGS__)
 #define shmem_put_signal_nbi(...) GSHMEM_G_CSEL(GSHMEM_G_RMA, put_signal_nbi, __VA_ARGS__)(__VA_ARGS__)
+
+/* OpenSHMEM 1.6 names only the context form generic; the plain call keeps working through it. */
+#define GSHMEM_G_CTX_OR(F, ...) _Generic((GSHMEM_G_ARG1(__VA_ARGS__, 0)), shmem_ctx_t : shmem_ctx_##F, default : shmem_##F)
+#define shmem_signal_add(...) GSHMEM_G_CTX_OR(signal_add, __VA_ARGS__)(__VA_ARGS__)
+#define shmem_signal_set(...) GSHMEM_G_CTX_OR(signal_set, __VA_ARGS__)(__VA_ARGS__)
 
 #define shmem_atomic_fetch(...) GSHMEM_G_CSEL(GSHMEM_G_AMO_EXT, atomic_fetch, __VA_ARGS__)(__VA_ARGS__)
 #define shmem_atomic_set(...) GSHMEM_G_CSEL(GSHMEM_G_AMO_EXT, atomic_set, __VA_ARGS__)(__VA_ARGS__)
@@ -209,13 +216,13 @@ GSHMEM_CXX_WAIT_UNTIL(unsigned long long, ulonglong, _)
   GSHMEM_HD inline size_t shmem_wait_until_some(T *v, size_t n, size_t *ix, const int *st, int c, T x) {   \
     return shmem_##N##_wait_until_some(v, n, ix, st, c, x);                                      \
   }                                                                                              \
-  GSHMEM_HD inline void shmem_wait_until_all_vector(T *v, size_t n, const int *st, int c, T *x) {          \
+  GSHMEM_HD inline void shmem_wait_until_all_vector(T *v, size_t n, const int *st, int c, const T *x) {          \
     shmem_##N##_wait_until_all_vector(v, n, st, c, x);                                           \
   }                                                                                              \
-  GSHMEM_HD inline size_t shmem_wait_until_any_vector(T *v, size_t n, const int *st, int c, T *x) {        \
+  GSHMEM_HD inline size_t shmem_wait_until_any_vector(T *v, size_t n, const int *st, int c, const T *x) {        \
     return shmem_##N##_wait_until_any_vector(v, n, st, c, x);                                    \
   }                                                                                              \
-  GSHMEM_HD inline size_t shmem_wait_until_some_vector(T *v, size_t n, size_t *ix, const int *st, int c, T *x) { \
+  GSHMEM_HD inline size_t shmem_wait_until_some_vector(T *v, size_t n, size_t *ix, const int *st, int c, const T *x) { \
     return shmem_##N##_wait_until_some_vector(v, n, ix, st, c, x);                               \
   }                                                                                              \
   GSHMEM_HD inline int shmem_test(T *v, int c, T x) { return shmem_##N##_test(v, c, x); }                  \
@@ -228,13 +235,13 @@ GSHMEM_CXX_WAIT_UNTIL(unsigned long long, ulonglong, _)
   GSHMEM_HD inline size_t shmem_test_some(T *v, size_t n, size_t *ix, const int *st, int c, T x) {         \
     return shmem_##N##_test_some(v, n, ix, st, c, x);                                            \
   }                                                                                              \
-  GSHMEM_HD inline int shmem_test_all_vector(T *v, size_t n, const int *st, int c, T *x) {                 \
+  GSHMEM_HD inline int shmem_test_all_vector(T *v, size_t n, const int *st, int c, const T *x) {                 \
     return shmem_##N##_test_all_vector(v, n, st, c, x);                                          \
   }                                                                                              \
-  GSHMEM_HD inline size_t shmem_test_any_vector(T *v, size_t n, const int *st, int c, T *x) {              \
+  GSHMEM_HD inline size_t shmem_test_any_vector(T *v, size_t n, const int *st, int c, const T *x) {              \
     return shmem_##N##_test_any_vector(v, n, st, c, x);                                          \
   }                                                                                              \
-  GSHMEM_HD inline size_t shmem_test_some_vector(T *v, size_t n, size_t *ix, const int *st, int c, T *x) { \
+  GSHMEM_HD inline size_t shmem_test_some_vector(T *v, size_t n, size_t *ix, const int *st, int c, const T *x) { \
     return shmem_##N##_test_some_vector(v, n, ix, st, c, x);                                     \
   }
 GSHMEM_G_P2P(GSHMEM_CXX_P2P, _)
@@ -286,6 +293,26 @@ GSHMEM_CXX_OLD_SWAP(double, double)
   }
 GSHMEM_G_RMA(GSHMEM_CXX_CTX_RMA, _)
 #undef GSHMEM_CXX_CTX_RMA
+/* OpenSHMEM 1.6 blocked strides (host only until device forms exist) */
+#define GSHMEM_CXX_IB(T, N, _)                                                                      \
+  inline void shmem_ibput(T *d, const T *s, ptrdiff_t dst, ptrdiff_t sst, size_t b, size_t n, int pe) { \
+    shmem_##N##_ibput(d, s, dst, sst, b, n, pe);                                                    \
+  }                                                                                                 \
+  inline void shmem_ibget(T *d, const T *s, ptrdiff_t dst, ptrdiff_t sst, size_t b, size_t n, int pe) { \
+    shmem_##N##_ibget(d, s, dst, sst, b, n, pe);                                                    \
+  }                                                                                                 \
+  inline void shmem_ibput(shmem_ctx_t c, T *d, const T *s, ptrdiff_t dst, ptrdiff_t sst, size_t b, size_t n, \
+                          int pe) {                                                                 \
+    shmem_ctx_##N##_ibput(c, d, s, dst, sst, b, n, pe);                                             \
+  }                                                                                                 \
+  inline void shmem_ibget(shmem_ctx_t c, T *d, const T *s, ptrdiff_t dst, ptrdiff_t sst, size_t b, size_t n, \
+                          int pe) {                                                                 \
+    shmem_ctx_##N##_ibget(c, d, s, dst, sst, b, n, pe);                                             \
+  }
+GSHMEM_G_RMA(GSHMEM_CXX_IB, _)
+#undef GSHMEM_CXX_IB
+inline void shmem_signal_add(shmem_ctx_t c, uint64_t *sa, uint64_t sv, int pe) { shmem_ctx_signal_add(c, sa, sv, pe); }
+inline void shmem_signal_set(shmem_ctx_t c, uint64_t *sa, uint64_t sv, int pe) { shmem_ctx_signal_set(c, sa, sv, pe); }
 #define GSHMEM_CXX_CTX_AMO_EXT(T, N, _)                                                             \
   inline T shmem_atomic_fetch(shmem_ctx_t c, const T *s, int pe) { return shmem_ctx_##N##_atomic_fetch(c, s, pe); } \
   inline void shmem_atomic_set(shmem_ctx_t c, T *d, T v, int pe) { shmem_ctx_##N##_atomic_set(c, d, v, pe); } \

@@ -17,6 +17,9 @@ struct gshmem_ctx {
   long options;
   bool is_default;
   void* stream;  // GPU PEs: this context's stream (nullptr: the PE's stream)
+  // The open session's hints (0 and SIZE_MAX outside a session).
+  long session_options = 0;
+  size_t session_total_ops = SIZE_MAX;
 };
 
 namespace {
@@ -110,6 +113,35 @@ void shmem_ctx_quiet(shmem_ctx_t ctx) {
   ctx_quiet("shmem_ctx_quiet", ctx);
 }
 
+void shmem_ctx_pe_quiet(shmem_ctx_t ctx, const int* pes, size_t n) {
+  const char* call = "shmem_ctx_pe_quiet";
+  if (!ctx || n == 0) return;
+  if (ctx->stream) gshmem::core::context_stream_quiet(call, ctx->stream);
+  gshmem::core::pe_quiet(
+      call, pes, n,
+      [](const char* c, int pe, void* x) {
+        return gshmem::core::team_world_pe(c, static_cast<shmem_ctx_t>(x)->team, pe);
+      },
+      ctx);
+}
+
+// Sessions are hints (OpenSHMEM 1.6): starting or stopping one changes no completion or ordering.
+void shmem_ctx_session_start(shmem_ctx_t ctx, long options, const shmem_ctx_session_config_t* config,
+                             long config_mask) {
+  const char* call = "shmem_ctx_session_start";
+  if (!ctx) return;
+  if (config_mask & ~SHMEM_CTX_SESSION_TOTAL_OPS) fatal(call, "unknown config_mask bits 0x%lx", config_mask);
+  if (config_mask && !config) fatal(call, "config is NULL with config_mask 0x%lx", config_mask);
+  ctx->session_options |= options;  // a second start on the context adds its options
+  if (config_mask & SHMEM_CTX_SESSION_TOTAL_OPS) ctx->session_total_ops = config->total_ops;
+}
+
+void shmem_ctx_session_stop(shmem_ctx_t ctx) {
+  if (!ctx) return;
+  ctx->session_options = 0;
+  ctx->session_total_ops = SIZE_MAX;
+}
+
 #define W(NAME) CtxPe(world_pe("shmem_ctx_" NAME, c, pe), c)
 #define GSHMEM_DEF_CTX_RMA(T, N)                                                                                    \
   void shmem_ctx_##N##_put(shmem_ctx_t c, T* d, const T* s, size_t n, int pe) {                                     \
@@ -131,6 +163,14 @@ void shmem_ctx_quiet(shmem_ctx_t ctx) {
   }                                                                                                                 \
   void shmem_ctx_##N##_iget(shmem_ctx_t c, T* d, const T* s, ptrdiff_t dst, ptrdiff_t sst, size_t n, int pe) {      \
     shmem_##N##_iget(d, s, dst, sst, n, W(#N "_iget"));                                                             \
+  }                                                                                                                 \
+  void shmem_ctx_##N##_ibput(shmem_ctx_t c, T* d, const T* s, ptrdiff_t dst, ptrdiff_t sst, size_t b, size_t n,     \
+                             int pe) {                                                                              \
+    shmem_##N##_ibput(d, s, dst, sst, b, n, W(#N "_ibput"));                                                        \
+  }                                                                                                                 \
+  void shmem_ctx_##N##_ibget(shmem_ctx_t c, T* d, const T* s, ptrdiff_t dst, ptrdiff_t sst, size_t b, size_t n,     \
+                             int pe) {                                                                              \
+    shmem_##N##_ibget(d, s, dst, sst, b, n, W(#N "_ibget"));                                                        \
   }                                                                                                                 \
   void shmem_ctx_##N##_put_signal(shmem_ctx_t c, T* d, const T* s, size_t n, uint64_t* sa, uint64_t sv, int op,     \
                                   int pe) {                                                                         \
@@ -162,6 +202,14 @@ GSHMEM_RMA_TYPES(GSHMEM_DEF_CTX_RMA)
   void shmem_ctx_iget##B(shmem_ctx_t c, void* d, const void* s, ptrdiff_t dst, ptrdiff_t sst, size_t n, int pe) {    \
     shmem_iget##B(d, s, dst, sst, n, W("iget" #B));                                                                  \
   }                                                                                                                  \
+  void shmem_ctx_ibput##B(shmem_ctx_t c, void* d, const void* s, ptrdiff_t dst, ptrdiff_t sst, size_t b, size_t n,   \
+                          int pe) {                                                                                  \
+    shmem_ibput##B(d, s, dst, sst, b, n, W("ibput" #B));                                                             \
+  }                                                                                                                  \
+  void shmem_ctx_ibget##B(shmem_ctx_t c, void* d, const void* s, ptrdiff_t dst, ptrdiff_t sst, size_t b, size_t n,   \
+                          int pe) {                                                                                  \
+    shmem_ibget##B(d, s, dst, sst, b, n, W("ibget" #B));                                                             \
+  }                                                                                                                  \
   void shmem_ctx_put##B##_signal(shmem_ctx_t c, void* d, const void* s, size_t n, uint64_t* sa, uint64_t sv, int op, \
                                  int pe) {                                                                           \
     shmem_put##B##_signal(d, s, n, sa, sv, op, W("put" #B "_signal"));                                               \
@@ -188,6 +236,13 @@ void shmem_ctx_putmem_signal(shmem_ctx_t c, void* d, const void* s, size_t n, ui
 void shmem_ctx_putmem_signal_nbi(shmem_ctx_t c, void* d, const void* s, size_t n, uint64_t* sa, uint64_t sv, int op,
                                  int pe) {
   shmem_putmem_signal_nbi(d, s, n, sa, sv, op, W("putmem_signal_nbi"));
+}
+
+void shmem_ctx_signal_add(shmem_ctx_t c, uint64_t* sa, uint64_t sv, int pe) {
+  shmem_signal_add(sa, sv, W("signal_add"));
+}
+void shmem_ctx_signal_set(shmem_ctx_t c, uint64_t* sa, uint64_t sv, int pe) {
+  shmem_signal_set(sa, sv, W("signal_set"));
 }
 
 #define GSHMEM_DEF_CTX_AMO_EXT(T, N)                                               \

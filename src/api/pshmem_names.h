@@ -4,6 +4,7 @@
 #define shmem_init pshmem_init
 #define shmem_init_thread pshmem_init_thread
 #define shmem_query_thread pshmem_query_thread
+#define shmem_query_initialized pshmem_query_initialized
 #define shmem_finalize pshmem_finalize
 #define shmem_global_exit pshmem_global_exit
 #define shmem_pe_accessible pshmem_pe_accessible
@@ -28,6 +29,8 @@
 #define shmem_longdouble_g pshmem_longdouble_g
 #define shmem_longdouble_iput pshmem_longdouble_iput
 #define shmem_longdouble_iget pshmem_longdouble_iget
+#define shmem_longdouble_ibput pshmem_longdouble_ibput
+#define shmem_longdouble_ibget pshmem_longdouble_ibget
 #define shmem_longdouble_put_signal pshmem_longdouble_put_signal
 #define shmem_longdouble_put_signal_nbi pshmem_longdouble_put_signal_nbi
 #define shmem_float_put pshmem_float_put
@@ -38,6 +41,8 @@
 #define shmem_float_g pshmem_float_g
 #define shmem_float_iput pshmem_float_iput
 #define shmem_float_iget pshmem_float_iget
+#define shmem_float_ibput pshmem_float_ibput
+#define shmem_float_ibget pshmem_float_ibget
 #define shmem_float_put_signal pshmem_float_put_signal
 #define shmem_float_put_signal_nbi pshmem_float_put_signal_nbi
 #define shmem_double_put pshmem_double_put
@@ -48,6 +53,8 @@
 #define shmem_double_g pshmem_double_g
 #define shmem_double_iput pshmem_double_iput
 #define shmem_double_iget pshmem_double_iget
+#define shmem_double_ibput pshmem_double_ibput
+#define shmem_double_ibget pshmem_double_ibget
 #define shmem_double_put_signal pshmem_double_put_signal
 #define shmem_double_put_signal_nbi pshmem_double_put_signal_nbi
 #define shmem_char_put pshmem_char_put
@@ -58,6 +65,8 @@
 #define shmem_char_g pshmem_char_g
 #define shmem_char_iput pshmem_char_iput
 #define shmem_char_iget pshmem_char_iget
+#define shmem_char_ibput pshmem_char_ibput
+#define shmem_char_ibget pshmem_char_ibget
 #define shmem_char_put_signal pshmem_char_put_signal
 #define shmem_char_put_signal_nbi pshmem_char_put_signal_nbi
 #define shmem_schar_put pshmem_schar_put
@@ -68,6 +77,8 @@
 #define shmem_schar_g pshmem_schar_g
 #define shmem_schar_iput pshmem_schar_iput
 #define shmem_schar_iget pshmem_schar_iget
+#define shmem_schar_ibput pshmem_schar_ibput
+#define shmem_schar_ibget pshmem_schar_ibget
 #define shmem_schar_put_signal pshmem_schar_put_signal
 #define shmem_schar_put_signal_nbi pshmem_schar_put_signal_nbi
 #define shmem_short_put pshmem_short_put
@@ -78,6 +89,8 @@
 #define shmem_short_g pshmem_short_g
 #define shmem_short_iput pshmem_short_iput
 #define shmem_short_iget pshmem_short_iget
+#define shmem_short_ibput pshmem_short_ibput
+#define shmem_short_ibget pshmem_short_ibget
 #define shmem_short_put_signal pshmem_short_put_signal
 #define shmem_short_put_signal_nbi pshmem_short_put_signal_nbi
 #define shmem_int_put pshmem_int_put
@@ -88,6 +101,8 @@
 #define shmem_int_g pshmem_int_g
 #define shmem_int_iput pshmem_int_iput
 #define shmem_int_iget pshmem_int_iget
+#define shmem_int_ibput pshmem_int_ibput
+#define shmem_int_ibget pshmem_int_ibget
 #define shmem_int_put_signal pshmem_int_put_signal
 #define shmem_int_put_signal_nbi pshmem_int_put_signal_nbi
 #define shmem_long_put pshmem_long_put
@@ -98,6 +113,8 @@
 #define shmem_long_g pshmem_long_g
 #define shmem_long_iput pshmem_long_iput
 #define shmem_long_iget pshmem_long_iget
+#define shmem_long_ibput pshmem_long_ibput
+#define shmem_long_ibget pshmem_long_ibget
 #define shmem_long_put_signal pshmem_long_put_signal
 #define shmem_long_put_signal_nbi pshmem_long_put_signal_nbi
 #define shmem_longlong_put pshmem_longlong_put
@@ -108,6 +125,8 @@
 #define shmem_longlong_g pshmem_longlong_g
 #define shmem_longlong_iput pshmem_longlong_iput
 #define shmem_longlong_iget pshmem_longlong_iget
+#define shmem_longlong_ibput pshmem_longlong_ibput
+#define shmem_longlong_ibget pshmem_longlong_ibget
 #define shmem_longlong_put_signal pshmem_longlong_put_signal
 #define shmem_longlong_put_signal_nbi pshmem_longlong_put_signal_nbi
 #define shmem_uchar_put pshmem_uchar_put
@@ -118,6 +137,8 @@
 #define shmem_uchar_g pshmem_uchar_g
 #define shmem_uchar_iput pshmem_uchar_iput
 #define shmem_uchar_iget pshmem_uchar_iget
+#define shmem_uchar_ibput pshmem_uchar_ibput
+#define shmem_uchar_ibget pshmem_uchar_ibget
 #define shmem_uchar_put_signal pshmem_uchar_put_signal
 #define shmem_uchar_put_signal_nbi pshmem_uchar_put_signal_nbi
 #define shmem_ushort_put pshmem_ushort_put
@@ -128,6 +149,8 @@
 #define shmem_ushort_g pshmem_ushort_g
 #define shmem_ushort_iput pshmem_ushort_iput
 #define shmem_ushort_iget pshmem_ushort_iget
+#define shmem_ushort_ibput pshmem_ushort_ibput
+#define shmem_ushort_ibget pshmem_ushort_ibget
 #define shmem_ushort_put_signal pshmem_ushort_put_signal
 #define shmem_ushort_put_signal_nbi pshmem_ushort_put_signal_nbi
 #define shmem_uint_put pshmem_uint_put
@@ -138,6 +161,8 @@
 #define shmem_uint_g pshmem_uint_g
 #define shmem_uint_iput pshmem_uint_iput
 #define shmem_uint_iget pshmem_uint_iget
+#define shmem_uint_ibput pshmem_uint_ibput
+#define shmem_uint_ibget pshmem_uint_ibget
 #define shmem_uint_put_signal pshmem_uint_put_signal
 #define shmem_uint_put_signal_nbi pshmem_uint_put_signal_nbi
 #define shmem_ulong_put pshmem_ulong_put
@@ -148,6 +173,8 @@
 #define shmem_ulong_g pshmem_ulong_g
 #define shmem_ulong_iput pshmem_ulong_iput
 #define shmem_ulong_iget pshmem_ulong_iget
+#define shmem_ulong_ibput pshmem_ulong_ibput
+#define shmem_ulong_ibget pshmem_ulong_ibget
 #define shmem_ulong_put_signal pshmem_ulong_put_signal
 #define shmem_ulong_put_signal_nbi pshmem_ulong_put_signal_nbi
 #define shmem_ulonglong_put pshmem_ulonglong_put
@@ -158,6 +185,8 @@
 #define shmem_ulonglong_g pshmem_ulonglong_g
 #define shmem_ulonglong_iput pshmem_ulonglong_iput
 #define shmem_ulonglong_iget pshmem_ulonglong_iget
+#define shmem_ulonglong_ibput pshmem_ulonglong_ibput
+#define shmem_ulonglong_ibget pshmem_ulonglong_ibget
 #define shmem_ulonglong_put_signal pshmem_ulonglong_put_signal
 #define shmem_ulonglong_put_signal_nbi pshmem_ulonglong_put_signal_nbi
 #define shmem_int8_put pshmem_int8_put
@@ -168,6 +197,8 @@
 #define shmem_int8_g pshmem_int8_g
 #define shmem_int8_iput pshmem_int8_iput
 #define shmem_int8_iget pshmem_int8_iget
+#define shmem_int8_ibput pshmem_int8_ibput
+#define shmem_int8_ibget pshmem_int8_ibget
 #define shmem_int8_put_signal pshmem_int8_put_signal
 #define shmem_int8_put_signal_nbi pshmem_int8_put_signal_nbi
 #define shmem_int16_put pshmem_int16_put
@@ -178,6 +209,8 @@
 #define shmem_int16_g pshmem_int16_g
 #define shmem_int16_iput pshmem_int16_iput
 #define shmem_int16_iget pshmem_int16_iget
+#define shmem_int16_ibput pshmem_int16_ibput
+#define shmem_int16_ibget pshmem_int16_ibget
 #define shmem_int16_put_signal pshmem_int16_put_signal
 #define shmem_int16_put_signal_nbi pshmem_int16_put_signal_nbi
 #define shmem_int32_put pshmem_int32_put
@@ -188,6 +221,8 @@
 #define shmem_int32_g pshmem_int32_g
 #define shmem_int32_iput pshmem_int32_iput
 #define shmem_int32_iget pshmem_int32_iget
+#define shmem_int32_ibput pshmem_int32_ibput
+#define shmem_int32_ibget pshmem_int32_ibget
 #define shmem_int32_put_signal pshmem_int32_put_signal
 #define shmem_int32_put_signal_nbi pshmem_int32_put_signal_nbi
 #define shmem_int64_put pshmem_int64_put
@@ -198,6 +233,8 @@
 #define shmem_int64_g pshmem_int64_g
 #define shmem_int64_iput pshmem_int64_iput
 #define shmem_int64_iget pshmem_int64_iget
+#define shmem_int64_ibput pshmem_int64_ibput
+#define shmem_int64_ibget pshmem_int64_ibget
 #define shmem_int64_put_signal pshmem_int64_put_signal
 #define shmem_int64_put_signal_nbi pshmem_int64_put_signal_nbi
 #define shmem_uint8_put pshmem_uint8_put
@@ -208,6 +245,8 @@
 #define shmem_uint8_g pshmem_uint8_g
 #define shmem_uint8_iput pshmem_uint8_iput
 #define shmem_uint8_iget pshmem_uint8_iget
+#define shmem_uint8_ibput pshmem_uint8_ibput
+#define shmem_uint8_ibget pshmem_uint8_ibget
 #define shmem_uint8_put_signal pshmem_uint8_put_signal
 #define shmem_uint8_put_signal_nbi pshmem_uint8_put_signal_nbi
 #define shmem_uint16_put pshmem_uint16_put
@@ -218,6 +257,8 @@
 #define shmem_uint16_g pshmem_uint16_g
 #define shmem_uint16_iput pshmem_uint16_iput
 #define shmem_uint16_iget pshmem_uint16_iget
+#define shmem_uint16_ibput pshmem_uint16_ibput
+#define shmem_uint16_ibget pshmem_uint16_ibget
 #define shmem_uint16_put_signal pshmem_uint16_put_signal
 #define shmem_uint16_put_signal_nbi pshmem_uint16_put_signal_nbi
 #define shmem_uint32_put pshmem_uint32_put
@@ -228,6 +269,8 @@
 #define shmem_uint32_g pshmem_uint32_g
 #define shmem_uint32_iput pshmem_uint32_iput
 #define shmem_uint32_iget pshmem_uint32_iget
+#define shmem_uint32_ibput pshmem_uint32_ibput
+#define shmem_uint32_ibget pshmem_uint32_ibget
 #define shmem_uint32_put_signal pshmem_uint32_put_signal
 #define shmem_uint32_put_signal_nbi pshmem_uint32_put_signal_nbi
 #define shmem_uint64_put pshmem_uint64_put
@@ -238,6 +281,8 @@
 #define shmem_uint64_g pshmem_uint64_g
 #define shmem_uint64_iput pshmem_uint64_iput
 #define shmem_uint64_iget pshmem_uint64_iget
+#define shmem_uint64_ibput pshmem_uint64_ibput
+#define shmem_uint64_ibget pshmem_uint64_ibget
 #define shmem_uint64_put_signal pshmem_uint64_put_signal
 #define shmem_uint64_put_signal_nbi pshmem_uint64_put_signal_nbi
 #define shmem_size_put pshmem_size_put
@@ -248,6 +293,8 @@
 #define shmem_size_g pshmem_size_g
 #define shmem_size_iput pshmem_size_iput
 #define shmem_size_iget pshmem_size_iget
+#define shmem_size_ibput pshmem_size_ibput
+#define shmem_size_ibget pshmem_size_ibget
 #define shmem_size_put_signal pshmem_size_put_signal
 #define shmem_size_put_signal_nbi pshmem_size_put_signal_nbi
 #define shmem_ptrdiff_put pshmem_ptrdiff_put
@@ -258,6 +305,8 @@
 #define shmem_ptrdiff_g pshmem_ptrdiff_g
 #define shmem_ptrdiff_iput pshmem_ptrdiff_iput
 #define shmem_ptrdiff_iget pshmem_ptrdiff_iget
+#define shmem_ptrdiff_ibput pshmem_ptrdiff_ibput
+#define shmem_ptrdiff_ibget pshmem_ptrdiff_ibget
 #define shmem_ptrdiff_put_signal pshmem_ptrdiff_put_signal
 #define shmem_ptrdiff_put_signal_nbi pshmem_ptrdiff_put_signal_nbi
 #define shmem_put8 pshmem_put8
@@ -266,6 +315,8 @@
 #define shmem_get8_nbi pshmem_get8_nbi
 #define shmem_iput8 pshmem_iput8
 #define shmem_iget8 pshmem_iget8
+#define shmem_ibput8 pshmem_ibput8
+#define shmem_ibget8 pshmem_ibget8
 #define shmem_put8_signal pshmem_put8_signal
 #define shmem_put8_signal_nbi pshmem_put8_signal_nbi
 #define shmem_put16 pshmem_put16
@@ -274,6 +325,8 @@
 #define shmem_get16_nbi pshmem_get16_nbi
 #define shmem_iput16 pshmem_iput16
 #define shmem_iget16 pshmem_iget16
+#define shmem_ibput16 pshmem_ibput16
+#define shmem_ibget16 pshmem_ibget16
 #define shmem_put16_signal pshmem_put16_signal
 #define shmem_put16_signal_nbi pshmem_put16_signal_nbi
 #define shmem_put32 pshmem_put32
@@ -282,6 +335,8 @@
 #define shmem_get32_nbi pshmem_get32_nbi
 #define shmem_iput32 pshmem_iput32
 #define shmem_iget32 pshmem_iget32
+#define shmem_ibput32 pshmem_ibput32
+#define shmem_ibget32 pshmem_ibget32
 #define shmem_put32_signal pshmem_put32_signal
 #define shmem_put32_signal_nbi pshmem_put32_signal_nbi
 #define shmem_put64 pshmem_put64
@@ -290,6 +345,8 @@
 #define shmem_get64_nbi pshmem_get64_nbi
 #define shmem_iput64 pshmem_iput64
 #define shmem_iget64 pshmem_iget64
+#define shmem_ibput64 pshmem_ibput64
+#define shmem_ibget64 pshmem_ibget64
 #define shmem_put64_signal pshmem_put64_signal
 #define shmem_put64_signal_nbi pshmem_put64_signal_nbi
 #define shmem_put128 pshmem_put128
@@ -298,6 +355,8 @@
 #define shmem_get128_nbi pshmem_get128_nbi
 #define shmem_iput128 pshmem_iput128
 #define shmem_iget128 pshmem_iget128
+#define shmem_ibput128 pshmem_ibput128
+#define shmem_ibget128 pshmem_ibget128
 #define shmem_put128_signal pshmem_put128_signal
 #define shmem_put128_signal_nbi pshmem_put128_signal_nbi
 #define shmem_putmem pshmem_putmem
@@ -308,6 +367,8 @@
 #define shmem_putmem_signal_nbi pshmem_putmem_signal_nbi
 #define shmem_signal_fetch pshmem_signal_fetch
 #define shmem_signal_wait_until pshmem_signal_wait_until
+#define shmem_signal_add pshmem_signal_add
+#define shmem_signal_set pshmem_signal_set
 #define shmem_float_atomic_fetch pshmem_float_atomic_fetch
 #define shmem_float_atomic_set pshmem_float_atomic_set
 #define shmem_float_atomic_swap pshmem_float_atomic_swap
@@ -539,6 +600,7 @@
 #define shmem_uint64_atomic_fetch_xor_nbi pshmem_uint64_atomic_fetch_xor_nbi
 #define shmem_fence pshmem_fence
 #define shmem_quiet pshmem_quiet
+#define shmem_pe_quiet pshmem_pe_quiet
 #define shmem_short_wait_until pshmem_short_wait_until
 #define shmem_short_wait_until_all pshmem_short_wait_until_all
 #define shmem_short_wait_until_any pshmem_short_wait_until_any
@@ -1115,6 +1177,11 @@
 #define shmem_ctx_get_team pshmem_ctx_get_team
 #define shmem_ctx_fence pshmem_ctx_fence
 #define shmem_ctx_quiet pshmem_ctx_quiet
+#define shmem_ctx_pe_quiet pshmem_ctx_pe_quiet
+#define shmem_ctx_signal_add pshmem_ctx_signal_add
+#define shmem_ctx_signal_set pshmem_ctx_signal_set
+#define shmem_ctx_session_start pshmem_ctx_session_start
+#define shmem_ctx_session_stop pshmem_ctx_session_stop
 #define shmem_ctx_longdouble_put pshmem_ctx_longdouble_put
 #define shmem_ctx_longdouble_put_nbi pshmem_ctx_longdouble_put_nbi
 #define shmem_ctx_longdouble_get pshmem_ctx_longdouble_get
@@ -1123,6 +1190,8 @@
 #define shmem_ctx_longdouble_g pshmem_ctx_longdouble_g
 #define shmem_ctx_longdouble_iput pshmem_ctx_longdouble_iput
 #define shmem_ctx_longdouble_iget pshmem_ctx_longdouble_iget
+#define shmem_ctx_longdouble_ibput pshmem_ctx_longdouble_ibput
+#define shmem_ctx_longdouble_ibget pshmem_ctx_longdouble_ibget
 #define shmem_ctx_longdouble_put_signal pshmem_ctx_longdouble_put_signal
 #define shmem_ctx_longdouble_put_signal_nbi pshmem_ctx_longdouble_put_signal_nbi
 #define shmem_ctx_float_put pshmem_ctx_float_put
@@ -1133,6 +1202,8 @@
 #define shmem_ctx_float_g pshmem_ctx_float_g
 #define shmem_ctx_float_iput pshmem_ctx_float_iput
 #define shmem_ctx_float_iget pshmem_ctx_float_iget
+#define shmem_ctx_float_ibput pshmem_ctx_float_ibput
+#define shmem_ctx_float_ibget pshmem_ctx_float_ibget
 #define shmem_ctx_float_put_signal pshmem_ctx_float_put_signal
 #define shmem_ctx_float_put_signal_nbi pshmem_ctx_float_put_signal_nbi
 #define shmem_ctx_double_put pshmem_ctx_double_put
@@ -1143,6 +1214,8 @@
 #define shmem_ctx_double_g pshmem_ctx_double_g
 #define shmem_ctx_double_iput pshmem_ctx_double_iput
 #define shmem_ctx_double_iget pshmem_ctx_double_iget
+#define shmem_ctx_double_ibput pshmem_ctx_double_ibput
+#define shmem_ctx_double_ibget pshmem_ctx_double_ibget
 #define shmem_ctx_double_put_signal pshmem_ctx_double_put_signal
 #define shmem_ctx_double_put_signal_nbi pshmem_ctx_double_put_signal_nbi
 #define shmem_ctx_char_put pshmem_ctx_char_put
@@ -1153,6 +1226,8 @@
 #define shmem_ctx_char_g pshmem_ctx_char_g
 #define shmem_ctx_char_iput pshmem_ctx_char_iput
 #define shmem_ctx_char_iget pshmem_ctx_char_iget
+#define shmem_ctx_char_ibput pshmem_ctx_char_ibput
+#define shmem_ctx_char_ibget pshmem_ctx_char_ibget
 #define shmem_ctx_char_put_signal pshmem_ctx_char_put_signal
 #define shmem_ctx_char_put_signal_nbi pshmem_ctx_char_put_signal_nbi
 #define shmem_ctx_schar_put pshmem_ctx_schar_put
@@ -1163,6 +1238,8 @@
 #define shmem_ctx_schar_g pshmem_ctx_schar_g
 #define shmem_ctx_schar_iput pshmem_ctx_schar_iput
 #define shmem_ctx_schar_iget pshmem_ctx_schar_iget
+#define shmem_ctx_schar_ibput pshmem_ctx_schar_ibput
+#define shmem_ctx_schar_ibget pshmem_ctx_schar_ibget
 #define shmem_ctx_schar_put_signal pshmem_ctx_schar_put_signal
 #define shmem_ctx_schar_put_signal_nbi pshmem_ctx_schar_put_signal_nbi
 #define shmem_ctx_short_put pshmem_ctx_short_put
@@ -1173,6 +1250,8 @@
 #define shmem_ctx_short_g pshmem_ctx_short_g
 #define shmem_ctx_short_iput pshmem_ctx_short_iput
 #define shmem_ctx_short_iget pshmem_ctx_short_iget
+#define shmem_ctx_short_ibput pshmem_ctx_short_ibput
+#define shmem_ctx_short_ibget pshmem_ctx_short_ibget
 #define shmem_ctx_short_put_signal pshmem_ctx_short_put_signal
 #define shmem_ctx_short_put_signal_nbi pshmem_ctx_short_put_signal_nbi
 #define shmem_ctx_int_put pshmem_ctx_int_put
@@ -1183,6 +1262,8 @@
 #define shmem_ctx_int_g pshmem_ctx_int_g
 #define shmem_ctx_int_iput pshmem_ctx_int_iput
 #define shmem_ctx_int_iget pshmem_ctx_int_iget
+#define shmem_ctx_int_ibput pshmem_ctx_int_ibput
+#define shmem_ctx_int_ibget pshmem_ctx_int_ibget
 #define shmem_ctx_int_put_signal pshmem_ctx_int_put_signal
 #define shmem_ctx_int_put_signal_nbi pshmem_ctx_int_put_signal_nbi
 #define shmem_ctx_long_put pshmem_ctx_long_put
@@ -1193,6 +1274,8 @@
 #define shmem_ctx_long_g pshmem_ctx_long_g
 #define shmem_ctx_long_iput pshmem_ctx_long_iput
 #define shmem_ctx_long_iget pshmem_ctx_long_iget
+#define shmem_ctx_long_ibput pshmem_ctx_long_ibput
+#define shmem_ctx_long_ibget pshmem_ctx_long_ibget
 #define shmem_ctx_long_put_signal pshmem_ctx_long_put_signal
 #define shmem_ctx_long_put_signal_nbi pshmem_ctx_long_put_signal_nbi
 #define shmem_ctx_longlong_put pshmem_ctx_longlong_put
@@ -1203,6 +1286,8 @@
 #define shmem_ctx_longlong_g pshmem_ctx_longlong_g
 #define shmem_ctx_longlong_iput pshmem_ctx_longlong_iput
 #define shmem_ctx_longlong_iget pshmem_ctx_longlong_iget
+#define shmem_ctx_longlong_ibput pshmem_ctx_longlong_ibput
+#define shmem_ctx_longlong_ibget pshmem_ctx_longlong_ibget
 #define shmem_ctx_longlong_put_signal pshmem_ctx_longlong_put_signal
 #define shmem_ctx_longlong_put_signal_nbi pshmem_ctx_longlong_put_signal_nbi
 #define shmem_ctx_uchar_put pshmem_ctx_uchar_put
@@ -1213,6 +1298,8 @@
 #define shmem_ctx_uchar_g pshmem_ctx_uchar_g
 #define shmem_ctx_uchar_iput pshmem_ctx_uchar_iput
 #define shmem_ctx_uchar_iget pshmem_ctx_uchar_iget
+#define shmem_ctx_uchar_ibput pshmem_ctx_uchar_ibput
+#define shmem_ctx_uchar_ibget pshmem_ctx_uchar_ibget
 #define shmem_ctx_uchar_put_signal pshmem_ctx_uchar_put_signal
 #define shmem_ctx_uchar_put_signal_nbi pshmem_ctx_uchar_put_signal_nbi
 #define shmem_ctx_ushort_put pshmem_ctx_ushort_put
@@ -1223,6 +1310,8 @@
 #define shmem_ctx_ushort_g pshmem_ctx_ushort_g
 #define shmem_ctx_ushort_iput pshmem_ctx_ushort_iput
 #define shmem_ctx_ushort_iget pshmem_ctx_ushort_iget
+#define shmem_ctx_ushort_ibput pshmem_ctx_ushort_ibput
+#define shmem_ctx_ushort_ibget pshmem_ctx_ushort_ibget
 #define shmem_ctx_ushort_put_signal pshmem_ctx_ushort_put_signal
 #define shmem_ctx_ushort_put_signal_nbi pshmem_ctx_ushort_put_signal_nbi
 #define shmem_ctx_uint_put pshmem_ctx_uint_put
@@ -1233,6 +1322,8 @@
 #define shmem_ctx_uint_g pshmem_ctx_uint_g
 #define shmem_ctx_uint_iput pshmem_ctx_uint_iput
 #define shmem_ctx_uint_iget pshmem_ctx_uint_iget
+#define shmem_ctx_uint_ibput pshmem_ctx_uint_ibput
+#define shmem_ctx_uint_ibget pshmem_ctx_uint_ibget
 #define shmem_ctx_uint_put_signal pshmem_ctx_uint_put_signal
 #define shmem_ctx_uint_put_signal_nbi pshmem_ctx_uint_put_signal_nbi
 #define shmem_ctx_ulong_put pshmem_ctx_ulong_put
@@ -1243,6 +1334,8 @@
 #define shmem_ctx_ulong_g pshmem_ctx_ulong_g
 #define shmem_ctx_ulong_iput pshmem_ctx_ulong_iput
 #define shmem_ctx_ulong_iget pshmem_ctx_ulong_iget
+#define shmem_ctx_ulong_ibput pshmem_ctx_ulong_ibput
+#define shmem_ctx_ulong_ibget pshmem_ctx_ulong_ibget
 #define shmem_ctx_ulong_put_signal pshmem_ctx_ulong_put_signal
 #define shmem_ctx_ulong_put_signal_nbi pshmem_ctx_ulong_put_signal_nbi
 #define shmem_ctx_ulonglong_put pshmem_ctx_ulonglong_put
@@ -1253,6 +1346,8 @@
 #define shmem_ctx_ulonglong_g pshmem_ctx_ulonglong_g
 #define shmem_ctx_ulonglong_iput pshmem_ctx_ulonglong_iput
 #define shmem_ctx_ulonglong_iget pshmem_ctx_ulonglong_iget
+#define shmem_ctx_ulonglong_ibput pshmem_ctx_ulonglong_ibput
+#define shmem_ctx_ulonglong_ibget pshmem_ctx_ulonglong_ibget
 #define shmem_ctx_ulonglong_put_signal pshmem_ctx_ulonglong_put_signal
 #define shmem_ctx_ulonglong_put_signal_nbi pshmem_ctx_ulonglong_put_signal_nbi
 #define shmem_ctx_int8_put pshmem_ctx_int8_put
@@ -1263,6 +1358,8 @@
 #define shmem_ctx_int8_g pshmem_ctx_int8_g
 #define shmem_ctx_int8_iput pshmem_ctx_int8_iput
 #define shmem_ctx_int8_iget pshmem_ctx_int8_iget
+#define shmem_ctx_int8_ibput pshmem_ctx_int8_ibput
+#define shmem_ctx_int8_ibget pshmem_ctx_int8_ibget
 #define shmem_ctx_int8_put_signal pshmem_ctx_int8_put_signal
 #define shmem_ctx_int8_put_signal_nbi pshmem_ctx_int8_put_signal_nbi
 #define shmem_ctx_int16_put pshmem_ctx_int16_put
@@ -1273,6 +1370,8 @@
 #define shmem_ctx_int16_g pshmem_ctx_int16_g
 #define shmem_ctx_int16_iput pshmem_ctx_int16_iput
 #define shmem_ctx_int16_iget pshmem_ctx_int16_iget
+#define shmem_ctx_int16_ibput pshmem_ctx_int16_ibput
+#define shmem_ctx_int16_ibget pshmem_ctx_int16_ibget
 #define shmem_ctx_int16_put_signal pshmem_ctx_int16_put_signal
 #define shmem_ctx_int16_put_signal_nbi pshmem_ctx_int16_put_signal_nbi
 #define shmem_ctx_int32_put pshmem_ctx_int32_put
@@ -1283,6 +1382,8 @@
 #define shmem_ctx_int32_g pshmem_ctx_int32_g
 #define shmem_ctx_int32_iput pshmem_ctx_int32_iput
 #define shmem_ctx_int32_iget pshmem_ctx_int32_iget
+#define shmem_ctx_int32_ibput pshmem_ctx_int32_ibput
+#define shmem_ctx_int32_ibget pshmem_ctx_int32_ibget
 #define shmem_ctx_int32_put_signal pshmem_ctx_int32_put_signal
 #define shmem_ctx_int32_put_signal_nbi pshmem_ctx_int32_put_signal_nbi
 #define shmem_ctx_int64_put pshmem_ctx_int64_put
@@ -1293,6 +1394,8 @@
 #define shmem_ctx_int64_g pshmem_ctx_int64_g
 #define shmem_ctx_int64_iput pshmem_ctx_int64_iput
 #define shmem_ctx_int64_iget pshmem_ctx_int64_iget
+#define shmem_ctx_int64_ibput pshmem_ctx_int64_ibput
+#define shmem_ctx_int64_ibget pshmem_ctx_int64_ibget
 #define shmem_ctx_int64_put_signal pshmem_ctx_int64_put_signal
 #define shmem_ctx_int64_put_signal_nbi pshmem_ctx_int64_put_signal_nbi
 #define shmem_ctx_uint8_put pshmem_ctx_uint8_put
@@ -1303,6 +1406,8 @@
 #define shmem_ctx_uint8_g pshmem_ctx_uint8_g
 #define shmem_ctx_uint8_iput pshmem_ctx_uint8_iput
 #define shmem_ctx_uint8_iget pshmem_ctx_uint8_iget
+#define shmem_ctx_uint8_ibput pshmem_ctx_uint8_ibput
+#define shmem_ctx_uint8_ibget pshmem_ctx_uint8_ibget
 #define shmem_ctx_uint8_put_signal pshmem_ctx_uint8_put_signal
 #define shmem_ctx_uint8_put_signal_nbi pshmem_ctx_uint8_put_signal_nbi
 #define shmem_ctx_uint16_put pshmem_ctx_uint16_put
@@ -1313,6 +1418,8 @@
 #define shmem_ctx_uint16_g pshmem_ctx_uint16_g
 #define shmem_ctx_uint16_iput pshmem_ctx_uint16_iput
 #define shmem_ctx_uint16_iget pshmem_ctx_uint16_iget
+#define shmem_ctx_uint16_ibput pshmem_ctx_uint16_ibput
+#define shmem_ctx_uint16_ibget pshmem_ctx_uint16_ibget
 #define shmem_ctx_uint16_put_signal pshmem_ctx_uint16_put_signal
 #define shmem_ctx_uint16_put_signal_nbi pshmem_ctx_uint16_put_signal_nbi
 #define shmem_ctx_uint32_put pshmem_ctx_uint32_put
@@ -1323,6 +1430,8 @@
 #define shmem_ctx_uint32_g pshmem_ctx_uint32_g
 #define shmem_ctx_uint32_iput pshmem_ctx_uint32_iput
 #define shmem_ctx_uint32_iget pshmem_ctx_uint32_iget
+#define shmem_ctx_uint32_ibput pshmem_ctx_uint32_ibput
+#define shmem_ctx_uint32_ibget pshmem_ctx_uint32_ibget
 #define shmem_ctx_uint32_put_signal pshmem_ctx_uint32_put_signal
 #define shmem_ctx_uint32_put_signal_nbi pshmem_ctx_uint32_put_signal_nbi
 #define shmem_ctx_uint64_put pshmem_ctx_uint64_put
@@ -1333,6 +1442,8 @@
 #define shmem_ctx_uint64_g pshmem_ctx_uint64_g
 #define shmem_ctx_uint64_iput pshmem_ctx_uint64_iput
 #define shmem_ctx_uint64_iget pshmem_ctx_uint64_iget
+#define shmem_ctx_uint64_ibput pshmem_ctx_uint64_ibput
+#define shmem_ctx_uint64_ibget pshmem_ctx_uint64_ibget
 #define shmem_ctx_uint64_put_signal pshmem_ctx_uint64_put_signal
 #define shmem_ctx_uint64_put_signal_nbi pshmem_ctx_uint64_put_signal_nbi
 #define shmem_ctx_size_put pshmem_ctx_size_put
@@ -1343,6 +1454,8 @@
 #define shmem_ctx_size_g pshmem_ctx_size_g
 #define shmem_ctx_size_iput pshmem_ctx_size_iput
 #define shmem_ctx_size_iget pshmem_ctx_size_iget
+#define shmem_ctx_size_ibput pshmem_ctx_size_ibput
+#define shmem_ctx_size_ibget pshmem_ctx_size_ibget
 #define shmem_ctx_size_put_signal pshmem_ctx_size_put_signal
 #define shmem_ctx_size_put_signal_nbi pshmem_ctx_size_put_signal_nbi
 #define shmem_ctx_ptrdiff_put pshmem_ctx_ptrdiff_put
@@ -1353,6 +1466,8 @@
 #define shmem_ctx_ptrdiff_g pshmem_ctx_ptrdiff_g
 #define shmem_ctx_ptrdiff_iput pshmem_ctx_ptrdiff_iput
 #define shmem_ctx_ptrdiff_iget pshmem_ctx_ptrdiff_iget
+#define shmem_ctx_ptrdiff_ibput pshmem_ctx_ptrdiff_ibput
+#define shmem_ctx_ptrdiff_ibget pshmem_ctx_ptrdiff_ibget
 #define shmem_ctx_ptrdiff_put_signal pshmem_ctx_ptrdiff_put_signal
 #define shmem_ctx_ptrdiff_put_signal_nbi pshmem_ctx_ptrdiff_put_signal_nbi
 #define shmem_ctx_put8 pshmem_ctx_put8
@@ -1361,6 +1476,8 @@
 #define shmem_ctx_get8_nbi pshmem_ctx_get8_nbi
 #define shmem_ctx_iput8 pshmem_ctx_iput8
 #define shmem_ctx_iget8 pshmem_ctx_iget8
+#define shmem_ctx_ibput8 pshmem_ctx_ibput8
+#define shmem_ctx_ibget8 pshmem_ctx_ibget8
 #define shmem_ctx_put8_signal pshmem_ctx_put8_signal
 #define shmem_ctx_put8_signal_nbi pshmem_ctx_put8_signal_nbi
 #define shmem_ctx_put16 pshmem_ctx_put16
@@ -1369,6 +1486,8 @@
 #define shmem_ctx_get16_nbi pshmem_ctx_get16_nbi
 #define shmem_ctx_iput16 pshmem_ctx_iput16
 #define shmem_ctx_iget16 pshmem_ctx_iget16
+#define shmem_ctx_ibput16 pshmem_ctx_ibput16
+#define shmem_ctx_ibget16 pshmem_ctx_ibget16
 #define shmem_ctx_put16_signal pshmem_ctx_put16_signal
 #define shmem_ctx_put16_signal_nbi pshmem_ctx_put16_signal_nbi
 #define shmem_ctx_put32 pshmem_ctx_put32
@@ -1377,6 +1496,8 @@
 #define shmem_ctx_get32_nbi pshmem_ctx_get32_nbi
 #define shmem_ctx_iput32 pshmem_ctx_iput32
 #define shmem_ctx_iget32 pshmem_ctx_iget32
+#define shmem_ctx_ibput32 pshmem_ctx_ibput32
+#define shmem_ctx_ibget32 pshmem_ctx_ibget32
 #define shmem_ctx_put32_signal pshmem_ctx_put32_signal
 #define shmem_ctx_put32_signal_nbi pshmem_ctx_put32_signal_nbi
 #define shmem_ctx_put64 pshmem_ctx_put64
@@ -1385,6 +1506,8 @@
 #define shmem_ctx_get64_nbi pshmem_ctx_get64_nbi
 #define shmem_ctx_iput64 pshmem_ctx_iput64
 #define shmem_ctx_iget64 pshmem_ctx_iget64
+#define shmem_ctx_ibput64 pshmem_ctx_ibput64
+#define shmem_ctx_ibget64 pshmem_ctx_ibget64
 #define shmem_ctx_put64_signal pshmem_ctx_put64_signal
 #define shmem_ctx_put64_signal_nbi pshmem_ctx_put64_signal_nbi
 #define shmem_ctx_put128 pshmem_ctx_put128
@@ -1393,6 +1516,8 @@
 #define shmem_ctx_get128_nbi pshmem_ctx_get128_nbi
 #define shmem_ctx_iput128 pshmem_ctx_iput128
 #define shmem_ctx_iget128 pshmem_ctx_iget128
+#define shmem_ctx_ibput128 pshmem_ctx_ibput128
+#define shmem_ctx_ibget128 pshmem_ctx_ibget128
 #define shmem_ctx_put128_signal pshmem_ctx_put128_signal
 #define shmem_ctx_put128_signal_nbi pshmem_ctx_put128_signal_nbi
 #define shmem_ctx_putmem pshmem_ctx_putmem
@@ -1635,6 +1760,7 @@ __asm__(
     ".weak shmem_init\n.set shmem_init, pshmem_init\n"
     ".weak shmem_init_thread\n.set shmem_init_thread, pshmem_init_thread\n"
     ".weak shmem_query_thread\n.set shmem_query_thread, pshmem_query_thread\n"
+    ".weak shmem_query_initialized\n.set shmem_query_initialized, pshmem_query_initialized\n"
     ".weak shmem_finalize\n.set shmem_finalize, pshmem_finalize\n"
     ".weak shmem_global_exit\n.set shmem_global_exit, pshmem_global_exit\n"
     ".weak shmem_pe_accessible\n.set shmem_pe_accessible, pshmem_pe_accessible\n"
@@ -1659,6 +1785,8 @@ __asm__(
     ".weak shmem_longdouble_g\n.set shmem_longdouble_g, pshmem_longdouble_g\n"
     ".weak shmem_longdouble_iput\n.set shmem_longdouble_iput, pshmem_longdouble_iput\n"
     ".weak shmem_longdouble_iget\n.set shmem_longdouble_iget, pshmem_longdouble_iget\n"
+    ".weak shmem_longdouble_ibput\n.set shmem_longdouble_ibput, pshmem_longdouble_ibput\n"
+    ".weak shmem_longdouble_ibget\n.set shmem_longdouble_ibget, pshmem_longdouble_ibget\n"
     ".weak shmem_longdouble_put_signal\n.set shmem_longdouble_put_signal, pshmem_longdouble_put_signal\n"
     ".weak shmem_longdouble_put_signal_nbi\n.set shmem_longdouble_put_signal_nbi, pshmem_longdouble_put_signal_nbi\n"
     ".weak shmem_float_put\n.set shmem_float_put, pshmem_float_put\n"
@@ -1669,6 +1797,8 @@ __asm__(
     ".weak shmem_float_g\n.set shmem_float_g, pshmem_float_g\n"
     ".weak shmem_float_iput\n.set shmem_float_iput, pshmem_float_iput\n"
     ".weak shmem_float_iget\n.set shmem_float_iget, pshmem_float_iget\n"
+    ".weak shmem_float_ibput\n.set shmem_float_ibput, pshmem_float_ibput\n"
+    ".weak shmem_float_ibget\n.set shmem_float_ibget, pshmem_float_ibget\n"
     ".weak shmem_float_put_signal\n.set shmem_float_put_signal, pshmem_float_put_signal\n"
     ".weak shmem_float_put_signal_nbi\n.set shmem_float_put_signal_nbi, pshmem_float_put_signal_nbi\n"
     ".weak shmem_double_put\n.set shmem_double_put, pshmem_double_put\n"
@@ -1679,6 +1809,8 @@ __asm__(
     ".weak shmem_double_g\n.set shmem_double_g, pshmem_double_g\n"
     ".weak shmem_double_iput\n.set shmem_double_iput, pshmem_double_iput\n"
     ".weak shmem_double_iget\n.set shmem_double_iget, pshmem_double_iget\n"
+    ".weak shmem_double_ibput\n.set shmem_double_ibput, pshmem_double_ibput\n"
+    ".weak shmem_double_ibget\n.set shmem_double_ibget, pshmem_double_ibget\n"
     ".weak shmem_double_put_signal\n.set shmem_double_put_signal, pshmem_double_put_signal\n"
     ".weak shmem_double_put_signal_nbi\n.set shmem_double_put_signal_nbi, pshmem_double_put_signal_nbi\n"
     ".weak shmem_char_put\n.set shmem_char_put, pshmem_char_put\n"
@@ -1689,6 +1821,8 @@ __asm__(
     ".weak shmem_char_g\n.set shmem_char_g, pshmem_char_g\n"
     ".weak shmem_char_iput\n.set shmem_char_iput, pshmem_char_iput\n"
     ".weak shmem_char_iget\n.set shmem_char_iget, pshmem_char_iget\n"
+    ".weak shmem_char_ibput\n.set shmem_char_ibput, pshmem_char_ibput\n"
+    ".weak shmem_char_ibget\n.set shmem_char_ibget, pshmem_char_ibget\n"
     ".weak shmem_char_put_signal\n.set shmem_char_put_signal, pshmem_char_put_signal\n"
     ".weak shmem_char_put_signal_nbi\n.set shmem_char_put_signal_nbi, pshmem_char_put_signal_nbi\n"
     ".weak shmem_schar_put\n.set shmem_schar_put, pshmem_schar_put\n"
@@ -1699,6 +1833,8 @@ __asm__(
     ".weak shmem_schar_g\n.set shmem_schar_g, pshmem_schar_g\n"
     ".weak shmem_schar_iput\n.set shmem_schar_iput, pshmem_schar_iput\n"
     ".weak shmem_schar_iget\n.set shmem_schar_iget, pshmem_schar_iget\n"
+    ".weak shmem_schar_ibput\n.set shmem_schar_ibput, pshmem_schar_ibput\n"
+    ".weak shmem_schar_ibget\n.set shmem_schar_ibget, pshmem_schar_ibget\n"
     ".weak shmem_schar_put_signal\n.set shmem_schar_put_signal, pshmem_schar_put_signal\n"
     ".weak shmem_schar_put_signal_nbi\n.set shmem_schar_put_signal_nbi, pshmem_schar_put_signal_nbi\n"
     ".weak shmem_short_put\n.set shmem_short_put, pshmem_short_put\n"
@@ -1709,6 +1845,8 @@ __asm__(
     ".weak shmem_short_g\n.set shmem_short_g, pshmem_short_g\n"
     ".weak shmem_short_iput\n.set shmem_short_iput, pshmem_short_iput\n"
     ".weak shmem_short_iget\n.set shmem_short_iget, pshmem_short_iget\n"
+    ".weak shmem_short_ibput\n.set shmem_short_ibput, pshmem_short_ibput\n"
+    ".weak shmem_short_ibget\n.set shmem_short_ibget, pshmem_short_ibget\n"
     ".weak shmem_short_put_signal\n.set shmem_short_put_signal, pshmem_short_put_signal\n"
     ".weak shmem_short_put_signal_nbi\n.set shmem_short_put_signal_nbi, pshmem_short_put_signal_nbi\n"
     ".weak shmem_int_put\n.set shmem_int_put, pshmem_int_put\n"
@@ -1719,6 +1857,8 @@ __asm__(
     ".weak shmem_int_g\n.set shmem_int_g, pshmem_int_g\n"
     ".weak shmem_int_iput\n.set shmem_int_iput, pshmem_int_iput\n"
     ".weak shmem_int_iget\n.set shmem_int_iget, pshmem_int_iget\n"
+    ".weak shmem_int_ibput\n.set shmem_int_ibput, pshmem_int_ibput\n"
+    ".weak shmem_int_ibget\n.set shmem_int_ibget, pshmem_int_ibget\n"
     ".weak shmem_int_put_signal\n.set shmem_int_put_signal, pshmem_int_put_signal\n"
     ".weak shmem_int_put_signal_nbi\n.set shmem_int_put_signal_nbi, pshmem_int_put_signal_nbi\n"
     ".weak shmem_long_put\n.set shmem_long_put, pshmem_long_put\n"
@@ -1729,6 +1869,8 @@ __asm__(
     ".weak shmem_long_g\n.set shmem_long_g, pshmem_long_g\n"
     ".weak shmem_long_iput\n.set shmem_long_iput, pshmem_long_iput\n"
     ".weak shmem_long_iget\n.set shmem_long_iget, pshmem_long_iget\n"
+    ".weak shmem_long_ibput\n.set shmem_long_ibput, pshmem_long_ibput\n"
+    ".weak shmem_long_ibget\n.set shmem_long_ibget, pshmem_long_ibget\n"
     ".weak shmem_long_put_signal\n.set shmem_long_put_signal, pshmem_long_put_signal\n"
     ".weak shmem_long_put_signal_nbi\n.set shmem_long_put_signal_nbi, pshmem_long_put_signal_nbi\n"
     ".weak shmem_longlong_put\n.set shmem_longlong_put, pshmem_longlong_put\n"
@@ -1739,6 +1881,8 @@ __asm__(
     ".weak shmem_longlong_g\n.set shmem_longlong_g, pshmem_longlong_g\n"
     ".weak shmem_longlong_iput\n.set shmem_longlong_iput, pshmem_longlong_iput\n"
     ".weak shmem_longlong_iget\n.set shmem_longlong_iget, pshmem_longlong_iget\n"
+    ".weak shmem_longlong_ibput\n.set shmem_longlong_ibput, pshmem_longlong_ibput\n"
+    ".weak shmem_longlong_ibget\n.set shmem_longlong_ibget, pshmem_longlong_ibget\n"
     ".weak shmem_longlong_put_signal\n.set shmem_longlong_put_signal, pshmem_longlong_put_signal\n"
     ".weak shmem_longlong_put_signal_nbi\n.set shmem_longlong_put_signal_nbi, pshmem_longlong_put_signal_nbi\n"
     ".weak shmem_uchar_put\n.set shmem_uchar_put, pshmem_uchar_put\n"
@@ -1749,6 +1893,8 @@ __asm__(
     ".weak shmem_uchar_g\n.set shmem_uchar_g, pshmem_uchar_g\n"
     ".weak shmem_uchar_iput\n.set shmem_uchar_iput, pshmem_uchar_iput\n"
     ".weak shmem_uchar_iget\n.set shmem_uchar_iget, pshmem_uchar_iget\n"
+    ".weak shmem_uchar_ibput\n.set shmem_uchar_ibput, pshmem_uchar_ibput\n"
+    ".weak shmem_uchar_ibget\n.set shmem_uchar_ibget, pshmem_uchar_ibget\n"
     ".weak shmem_uchar_put_signal\n.set shmem_uchar_put_signal, pshmem_uchar_put_signal\n"
     ".weak shmem_uchar_put_signal_nbi\n.set shmem_uchar_put_signal_nbi, pshmem_uchar_put_signal_nbi\n"
     ".weak shmem_ushort_put\n.set shmem_ushort_put, pshmem_ushort_put\n"
@@ -1759,6 +1905,8 @@ __asm__(
     ".weak shmem_ushort_g\n.set shmem_ushort_g, pshmem_ushort_g\n"
     ".weak shmem_ushort_iput\n.set shmem_ushort_iput, pshmem_ushort_iput\n"
     ".weak shmem_ushort_iget\n.set shmem_ushort_iget, pshmem_ushort_iget\n"
+    ".weak shmem_ushort_ibput\n.set shmem_ushort_ibput, pshmem_ushort_ibput\n"
+    ".weak shmem_ushort_ibget\n.set shmem_ushort_ibget, pshmem_ushort_ibget\n"
     ".weak shmem_ushort_put_signal\n.set shmem_ushort_put_signal, pshmem_ushort_put_signal\n"
     ".weak shmem_ushort_put_signal_nbi\n.set shmem_ushort_put_signal_nbi, pshmem_ushort_put_signal_nbi\n"
     ".weak shmem_uint_put\n.set shmem_uint_put, pshmem_uint_put\n"
@@ -1769,6 +1917,8 @@ __asm__(
     ".weak shmem_uint_g\n.set shmem_uint_g, pshmem_uint_g\n"
     ".weak shmem_uint_iput\n.set shmem_uint_iput, pshmem_uint_iput\n"
     ".weak shmem_uint_iget\n.set shmem_uint_iget, pshmem_uint_iget\n"
+    ".weak shmem_uint_ibput\n.set shmem_uint_ibput, pshmem_uint_ibput\n"
+    ".weak shmem_uint_ibget\n.set shmem_uint_ibget, pshmem_uint_ibget\n"
     ".weak shmem_uint_put_signal\n.set shmem_uint_put_signal, pshmem_uint_put_signal\n"
     ".weak shmem_uint_put_signal_nbi\n.set shmem_uint_put_signal_nbi, pshmem_uint_put_signal_nbi\n"
     ".weak shmem_ulong_put\n.set shmem_ulong_put, pshmem_ulong_put\n"
@@ -1779,6 +1929,8 @@ __asm__(
     ".weak shmem_ulong_g\n.set shmem_ulong_g, pshmem_ulong_g\n"
     ".weak shmem_ulong_iput\n.set shmem_ulong_iput, pshmem_ulong_iput\n"
     ".weak shmem_ulong_iget\n.set shmem_ulong_iget, pshmem_ulong_iget\n"
+    ".weak shmem_ulong_ibput\n.set shmem_ulong_ibput, pshmem_ulong_ibput\n"
+    ".weak shmem_ulong_ibget\n.set shmem_ulong_ibget, pshmem_ulong_ibget\n"
     ".weak shmem_ulong_put_signal\n.set shmem_ulong_put_signal, pshmem_ulong_put_signal\n"
     ".weak shmem_ulong_put_signal_nbi\n.set shmem_ulong_put_signal_nbi, pshmem_ulong_put_signal_nbi\n"
     ".weak shmem_ulonglong_put\n.set shmem_ulonglong_put, pshmem_ulonglong_put\n"
@@ -1789,6 +1941,8 @@ __asm__(
     ".weak shmem_ulonglong_g\n.set shmem_ulonglong_g, pshmem_ulonglong_g\n"
     ".weak shmem_ulonglong_iput\n.set shmem_ulonglong_iput, pshmem_ulonglong_iput\n"
     ".weak shmem_ulonglong_iget\n.set shmem_ulonglong_iget, pshmem_ulonglong_iget\n"
+    ".weak shmem_ulonglong_ibput\n.set shmem_ulonglong_ibput, pshmem_ulonglong_ibput\n"
+    ".weak shmem_ulonglong_ibget\n.set shmem_ulonglong_ibget, pshmem_ulonglong_ibget\n"
     ".weak shmem_ulonglong_put_signal\n.set shmem_ulonglong_put_signal, pshmem_ulonglong_put_signal\n"
     ".weak shmem_ulonglong_put_signal_nbi\n.set shmem_ulonglong_put_signal_nbi, pshmem_ulonglong_put_signal_nbi\n"
     ".weak shmem_int8_put\n.set shmem_int8_put, pshmem_int8_put\n"
@@ -1799,6 +1953,8 @@ __asm__(
     ".weak shmem_int8_g\n.set shmem_int8_g, pshmem_int8_g\n"
     ".weak shmem_int8_iput\n.set shmem_int8_iput, pshmem_int8_iput\n"
     ".weak shmem_int8_iget\n.set shmem_int8_iget, pshmem_int8_iget\n"
+    ".weak shmem_int8_ibput\n.set shmem_int8_ibput, pshmem_int8_ibput\n"
+    ".weak shmem_int8_ibget\n.set shmem_int8_ibget, pshmem_int8_ibget\n"
     ".weak shmem_int8_put_signal\n.set shmem_int8_put_signal, pshmem_int8_put_signal\n"
     ".weak shmem_int8_put_signal_nbi\n.set shmem_int8_put_signal_nbi, pshmem_int8_put_signal_nbi\n"
     ".weak shmem_int16_put\n.set shmem_int16_put, pshmem_int16_put\n"
@@ -1809,6 +1965,8 @@ __asm__(
     ".weak shmem_int16_g\n.set shmem_int16_g, pshmem_int16_g\n"
     ".weak shmem_int16_iput\n.set shmem_int16_iput, pshmem_int16_iput\n"
     ".weak shmem_int16_iget\n.set shmem_int16_iget, pshmem_int16_iget\n"
+    ".weak shmem_int16_ibput\n.set shmem_int16_ibput, pshmem_int16_ibput\n"
+    ".weak shmem_int16_ibget\n.set shmem_int16_ibget, pshmem_int16_ibget\n"
     ".weak shmem_int16_put_signal\n.set shmem_int16_put_signal, pshmem_int16_put_signal\n"
     ".weak shmem_int16_put_signal_nbi\n.set shmem_int16_put_signal_nbi, pshmem_int16_put_signal_nbi\n"
     ".weak shmem_int32_put\n.set shmem_int32_put, pshmem_int32_put\n"
@@ -1819,6 +1977,8 @@ __asm__(
     ".weak shmem_int32_g\n.set shmem_int32_g, pshmem_int32_g\n"
     ".weak shmem_int32_iput\n.set shmem_int32_iput, pshmem_int32_iput\n"
     ".weak shmem_int32_iget\n.set shmem_int32_iget, pshmem_int32_iget\n"
+    ".weak shmem_int32_ibput\n.set shmem_int32_ibput, pshmem_int32_ibput\n"
+    ".weak shmem_int32_ibget\n.set shmem_int32_ibget, pshmem_int32_ibget\n"
     ".weak shmem_int32_put_signal\n.set shmem_int32_put_signal, pshmem_int32_put_signal\n"
     ".weak shmem_int32_put_signal_nbi\n.set shmem_int32_put_signal_nbi, pshmem_int32_put_signal_nbi\n"
     ".weak shmem_int64_put\n.set shmem_int64_put, pshmem_int64_put\n"
@@ -1829,6 +1989,8 @@ __asm__(
     ".weak shmem_int64_g\n.set shmem_int64_g, pshmem_int64_g\n"
     ".weak shmem_int64_iput\n.set shmem_int64_iput, pshmem_int64_iput\n"
     ".weak shmem_int64_iget\n.set shmem_int64_iget, pshmem_int64_iget\n"
+    ".weak shmem_int64_ibput\n.set shmem_int64_ibput, pshmem_int64_ibput\n"
+    ".weak shmem_int64_ibget\n.set shmem_int64_ibget, pshmem_int64_ibget\n"
     ".weak shmem_int64_put_signal\n.set shmem_int64_put_signal, pshmem_int64_put_signal\n"
     ".weak shmem_int64_put_signal_nbi\n.set shmem_int64_put_signal_nbi, pshmem_int64_put_signal_nbi\n"
     ".weak shmem_uint8_put\n.set shmem_uint8_put, pshmem_uint8_put\n"
@@ -1839,6 +2001,8 @@ __asm__(
     ".weak shmem_uint8_g\n.set shmem_uint8_g, pshmem_uint8_g\n"
     ".weak shmem_uint8_iput\n.set shmem_uint8_iput, pshmem_uint8_iput\n"
     ".weak shmem_uint8_iget\n.set shmem_uint8_iget, pshmem_uint8_iget\n"
+    ".weak shmem_uint8_ibput\n.set shmem_uint8_ibput, pshmem_uint8_ibput\n"
+    ".weak shmem_uint8_ibget\n.set shmem_uint8_ibget, pshmem_uint8_ibget\n"
     ".weak shmem_uint8_put_signal\n.set shmem_uint8_put_signal, pshmem_uint8_put_signal\n"
     ".weak shmem_uint8_put_signal_nbi\n.set shmem_uint8_put_signal_nbi, pshmem_uint8_put_signal_nbi\n"
     ".weak shmem_uint16_put\n.set shmem_uint16_put, pshmem_uint16_put\n"
@@ -1849,6 +2013,8 @@ __asm__(
     ".weak shmem_uint16_g\n.set shmem_uint16_g, pshmem_uint16_g\n"
     ".weak shmem_uint16_iput\n.set shmem_uint16_iput, pshmem_uint16_iput\n"
     ".weak shmem_uint16_iget\n.set shmem_uint16_iget, pshmem_uint16_iget\n"
+    ".weak shmem_uint16_ibput\n.set shmem_uint16_ibput, pshmem_uint16_ibput\n"
+    ".weak shmem_uint16_ibget\n.set shmem_uint16_ibget, pshmem_uint16_ibget\n"
     ".weak shmem_uint16_put_signal\n.set shmem_uint16_put_signal, pshmem_uint16_put_signal\n"
     ".weak shmem_uint16_put_signal_nbi\n.set shmem_uint16_put_signal_nbi, pshmem_uint16_put_signal_nbi\n"
     ".weak shmem_uint32_put\n.set shmem_uint32_put, pshmem_uint32_put\n"
@@ -1859,6 +2025,8 @@ __asm__(
     ".weak shmem_uint32_g\n.set shmem_uint32_g, pshmem_uint32_g\n"
     ".weak shmem_uint32_iput\n.set shmem_uint32_iput, pshmem_uint32_iput\n"
     ".weak shmem_uint32_iget\n.set shmem_uint32_iget, pshmem_uint32_iget\n"
+    ".weak shmem_uint32_ibput\n.set shmem_uint32_ibput, pshmem_uint32_ibput\n"
+    ".weak shmem_uint32_ibget\n.set shmem_uint32_ibget, pshmem_uint32_ibget\n"
     ".weak shmem_uint32_put_signal\n.set shmem_uint32_put_signal, pshmem_uint32_put_signal\n"
     ".weak shmem_uint32_put_signal_nbi\n.set shmem_uint32_put_signal_nbi, pshmem_uint32_put_signal_nbi\n"
     ".weak shmem_uint64_put\n.set shmem_uint64_put, pshmem_uint64_put\n"
@@ -1869,6 +2037,8 @@ __asm__(
     ".weak shmem_uint64_g\n.set shmem_uint64_g, pshmem_uint64_g\n"
     ".weak shmem_uint64_iput\n.set shmem_uint64_iput, pshmem_uint64_iput\n"
     ".weak shmem_uint64_iget\n.set shmem_uint64_iget, pshmem_uint64_iget\n"
+    ".weak shmem_uint64_ibput\n.set shmem_uint64_ibput, pshmem_uint64_ibput\n"
+    ".weak shmem_uint64_ibget\n.set shmem_uint64_ibget, pshmem_uint64_ibget\n"
     ".weak shmem_uint64_put_signal\n.set shmem_uint64_put_signal, pshmem_uint64_put_signal\n"
     ".weak shmem_uint64_put_signal_nbi\n.set shmem_uint64_put_signal_nbi, pshmem_uint64_put_signal_nbi\n"
     ".weak shmem_size_put\n.set shmem_size_put, pshmem_size_put\n"
@@ -1879,6 +2049,8 @@ __asm__(
     ".weak shmem_size_g\n.set shmem_size_g, pshmem_size_g\n"
     ".weak shmem_size_iput\n.set shmem_size_iput, pshmem_size_iput\n"
     ".weak shmem_size_iget\n.set shmem_size_iget, pshmem_size_iget\n"
+    ".weak shmem_size_ibput\n.set shmem_size_ibput, pshmem_size_ibput\n"
+    ".weak shmem_size_ibget\n.set shmem_size_ibget, pshmem_size_ibget\n"
     ".weak shmem_size_put_signal\n.set shmem_size_put_signal, pshmem_size_put_signal\n"
     ".weak shmem_size_put_signal_nbi\n.set shmem_size_put_signal_nbi, pshmem_size_put_signal_nbi\n"
     ".weak shmem_ptrdiff_put\n.set shmem_ptrdiff_put, pshmem_ptrdiff_put\n"
@@ -1889,6 +2061,8 @@ __asm__(
     ".weak shmem_ptrdiff_g\n.set shmem_ptrdiff_g, pshmem_ptrdiff_g\n"
     ".weak shmem_ptrdiff_iput\n.set shmem_ptrdiff_iput, pshmem_ptrdiff_iput\n"
     ".weak shmem_ptrdiff_iget\n.set shmem_ptrdiff_iget, pshmem_ptrdiff_iget\n"
+    ".weak shmem_ptrdiff_ibput\n.set shmem_ptrdiff_ibput, pshmem_ptrdiff_ibput\n"
+    ".weak shmem_ptrdiff_ibget\n.set shmem_ptrdiff_ibget, pshmem_ptrdiff_ibget\n"
     ".weak shmem_ptrdiff_put_signal\n.set shmem_ptrdiff_put_signal, pshmem_ptrdiff_put_signal\n"
     ".weak shmem_ptrdiff_put_signal_nbi\n.set shmem_ptrdiff_put_signal_nbi, pshmem_ptrdiff_put_signal_nbi\n"
     ".weak shmem_put8\n.set shmem_put8, pshmem_put8\n"
@@ -1897,6 +2071,8 @@ __asm__(
     ".weak shmem_get8_nbi\n.set shmem_get8_nbi, pshmem_get8_nbi\n"
     ".weak shmem_iput8\n.set shmem_iput8, pshmem_iput8\n"
     ".weak shmem_iget8\n.set shmem_iget8, pshmem_iget8\n"
+    ".weak shmem_ibput8\n.set shmem_ibput8, pshmem_ibput8\n"
+    ".weak shmem_ibget8\n.set shmem_ibget8, pshmem_ibget8\n"
     ".weak shmem_put8_signal\n.set shmem_put8_signal, pshmem_put8_signal\n"
     ".weak shmem_put8_signal_nbi\n.set shmem_put8_signal_nbi, pshmem_put8_signal_nbi\n"
     ".weak shmem_put16\n.set shmem_put16, pshmem_put16\n"
@@ -1905,6 +2081,8 @@ __asm__(
     ".weak shmem_get16_nbi\n.set shmem_get16_nbi, pshmem_get16_nbi\n"
     ".weak shmem_iput16\n.set shmem_iput16, pshmem_iput16\n"
     ".weak shmem_iget16\n.set shmem_iget16, pshmem_iget16\n"
+    ".weak shmem_ibput16\n.set shmem_ibput16, pshmem_ibput16\n"
+    ".weak shmem_ibget16\n.set shmem_ibget16, pshmem_ibget16\n"
     ".weak shmem_put16_signal\n.set shmem_put16_signal, pshmem_put16_signal\n"
     ".weak shmem_put16_signal_nbi\n.set shmem_put16_signal_nbi, pshmem_put16_signal_nbi\n"
     ".weak shmem_put32\n.set shmem_put32, pshmem_put32\n"
@@ -1913,6 +2091,8 @@ __asm__(
     ".weak shmem_get32_nbi\n.set shmem_get32_nbi, pshmem_get32_nbi\n"
     ".weak shmem_iput32\n.set shmem_iput32, pshmem_iput32\n"
     ".weak shmem_iget32\n.set shmem_iget32, pshmem_iget32\n"
+    ".weak shmem_ibput32\n.set shmem_ibput32, pshmem_ibput32\n"
+    ".weak shmem_ibget32\n.set shmem_ibget32, pshmem_ibget32\n"
     ".weak shmem_put32_signal\n.set shmem_put32_signal, pshmem_put32_signal\n"
     ".weak shmem_put32_signal_nbi\n.set shmem_put32_signal_nbi, pshmem_put32_signal_nbi\n"
     ".weak shmem_put64\n.set shmem_put64, pshmem_put64\n"
@@ -1921,6 +2101,8 @@ __asm__(
     ".weak shmem_get64_nbi\n.set shmem_get64_nbi, pshmem_get64_nbi\n"
     ".weak shmem_iput64\n.set shmem_iput64, pshmem_iput64\n"
     ".weak shmem_iget64\n.set shmem_iget64, pshmem_iget64\n"
+    ".weak shmem_ibput64\n.set shmem_ibput64, pshmem_ibput64\n"
+    ".weak shmem_ibget64\n.set shmem_ibget64, pshmem_ibget64\n"
     ".weak shmem_put64_signal\n.set shmem_put64_signal, pshmem_put64_signal\n"
     ".weak shmem_put64_signal_nbi\n.set shmem_put64_signal_nbi, pshmem_put64_signal_nbi\n"
     ".weak shmem_put128\n.set shmem_put128, pshmem_put128\n"
@@ -1929,6 +2111,8 @@ __asm__(
     ".weak shmem_get128_nbi\n.set shmem_get128_nbi, pshmem_get128_nbi\n"
     ".weak shmem_iput128\n.set shmem_iput128, pshmem_iput128\n"
     ".weak shmem_iget128\n.set shmem_iget128, pshmem_iget128\n"
+    ".weak shmem_ibput128\n.set shmem_ibput128, pshmem_ibput128\n"
+    ".weak shmem_ibget128\n.set shmem_ibget128, pshmem_ibget128\n"
     ".weak shmem_put128_signal\n.set shmem_put128_signal, pshmem_put128_signal\n"
     ".weak shmem_put128_signal_nbi\n.set shmem_put128_signal_nbi, pshmem_put128_signal_nbi\n"
     ".weak shmem_putmem\n.set shmem_putmem, pshmem_putmem\n"
@@ -1939,6 +2123,8 @@ __asm__(
     ".weak shmem_putmem_signal_nbi\n.set shmem_putmem_signal_nbi, pshmem_putmem_signal_nbi\n"
     ".weak shmem_signal_fetch\n.set shmem_signal_fetch, pshmem_signal_fetch\n"
     ".weak shmem_signal_wait_until\n.set shmem_signal_wait_until, pshmem_signal_wait_until\n"
+    ".weak shmem_signal_add\n.set shmem_signal_add, pshmem_signal_add\n"
+    ".weak shmem_signal_set\n.set shmem_signal_set, pshmem_signal_set\n"
     ".weak shmem_float_atomic_fetch\n.set shmem_float_atomic_fetch, pshmem_float_atomic_fetch\n"
     ".weak shmem_float_atomic_set\n.set shmem_float_atomic_set, pshmem_float_atomic_set\n"
     ".weak shmem_float_atomic_swap\n.set shmem_float_atomic_swap, pshmem_float_atomic_swap\n"
@@ -2170,6 +2356,7 @@ __asm__(
     ".weak shmem_uint64_atomic_fetch_xor_nbi\n.set shmem_uint64_atomic_fetch_xor_nbi, pshmem_uint64_atomic_fetch_xor_nbi\n"
     ".weak shmem_fence\n.set shmem_fence, pshmem_fence\n"
     ".weak shmem_quiet\n.set shmem_quiet, pshmem_quiet\n"
+    ".weak shmem_pe_quiet\n.set shmem_pe_quiet, pshmem_pe_quiet\n"
     ".weak shmem_short_wait_until\n.set shmem_short_wait_until, pshmem_short_wait_until\n"
     ".weak shmem_short_wait_until_all\n.set shmem_short_wait_until_all, pshmem_short_wait_until_all\n"
     ".weak shmem_short_wait_until_any\n.set shmem_short_wait_until_any, pshmem_short_wait_until_any\n"
@@ -2746,6 +2933,11 @@ __asm__(
     ".weak shmem_ctx_get_team\n.set shmem_ctx_get_team, pshmem_ctx_get_team\n"
     ".weak shmem_ctx_fence\n.set shmem_ctx_fence, pshmem_ctx_fence\n"
     ".weak shmem_ctx_quiet\n.set shmem_ctx_quiet, pshmem_ctx_quiet\n"
+    ".weak shmem_ctx_pe_quiet\n.set shmem_ctx_pe_quiet, pshmem_ctx_pe_quiet\n"
+    ".weak shmem_ctx_signal_add\n.set shmem_ctx_signal_add, pshmem_ctx_signal_add\n"
+    ".weak shmem_ctx_signal_set\n.set shmem_ctx_signal_set, pshmem_ctx_signal_set\n"
+    ".weak shmem_ctx_session_start\n.set shmem_ctx_session_start, pshmem_ctx_session_start\n"
+    ".weak shmem_ctx_session_stop\n.set shmem_ctx_session_stop, pshmem_ctx_session_stop\n"
     ".weak shmem_ctx_longdouble_put\n.set shmem_ctx_longdouble_put, pshmem_ctx_longdouble_put\n"
     ".weak shmem_ctx_longdouble_put_nbi\n.set shmem_ctx_longdouble_put_nbi, pshmem_ctx_longdouble_put_nbi\n"
     ".weak shmem_ctx_longdouble_get\n.set shmem_ctx_longdouble_get, pshmem_ctx_longdouble_get\n"
@@ -2754,6 +2946,8 @@ __asm__(
     ".weak shmem_ctx_longdouble_g\n.set shmem_ctx_longdouble_g, pshmem_ctx_longdouble_g\n"
     ".weak shmem_ctx_longdouble_iput\n.set shmem_ctx_longdouble_iput, pshmem_ctx_longdouble_iput\n"
     ".weak shmem_ctx_longdouble_iget\n.set shmem_ctx_longdouble_iget, pshmem_ctx_longdouble_iget\n"
+    ".weak shmem_ctx_longdouble_ibput\n.set shmem_ctx_longdouble_ibput, pshmem_ctx_longdouble_ibput\n"
+    ".weak shmem_ctx_longdouble_ibget\n.set shmem_ctx_longdouble_ibget, pshmem_ctx_longdouble_ibget\n"
     ".weak shmem_ctx_longdouble_put_signal\n.set shmem_ctx_longdouble_put_signal, pshmem_ctx_longdouble_put_signal\n"
     ".weak shmem_ctx_longdouble_put_signal_nbi\n.set shmem_ctx_longdouble_put_signal_nbi, pshmem_ctx_longdouble_put_signal_nbi\n"
     ".weak shmem_ctx_float_put\n.set shmem_ctx_float_put, pshmem_ctx_float_put\n"
@@ -2764,6 +2958,8 @@ __asm__(
     ".weak shmem_ctx_float_g\n.set shmem_ctx_float_g, pshmem_ctx_float_g\n"
     ".weak shmem_ctx_float_iput\n.set shmem_ctx_float_iput, pshmem_ctx_float_iput\n"
     ".weak shmem_ctx_float_iget\n.set shmem_ctx_float_iget, pshmem_ctx_float_iget\n"
+    ".weak shmem_ctx_float_ibput\n.set shmem_ctx_float_ibput, pshmem_ctx_float_ibput\n"
+    ".weak shmem_ctx_float_ibget\n.set shmem_ctx_float_ibget, pshmem_ctx_float_ibget\n"
     ".weak shmem_ctx_float_put_signal\n.set shmem_ctx_float_put_signal, pshmem_ctx_float_put_signal\n"
     ".weak shmem_ctx_float_put_signal_nbi\n.set shmem_ctx_float_put_signal_nbi, pshmem_ctx_float_put_signal_nbi\n"
     ".weak shmem_ctx_double_put\n.set shmem_ctx_double_put, pshmem_ctx_double_put\n"
@@ -2774,6 +2970,8 @@ __asm__(
     ".weak shmem_ctx_double_g\n.set shmem_ctx_double_g, pshmem_ctx_double_g\n"
     ".weak shmem_ctx_double_iput\n.set shmem_ctx_double_iput, pshmem_ctx_double_iput\n"
     ".weak shmem_ctx_double_iget\n.set shmem_ctx_double_iget, pshmem_ctx_double_iget\n"
+    ".weak shmem_ctx_double_ibput\n.set shmem_ctx_double_ibput, pshmem_ctx_double_ibput\n"
+    ".weak shmem_ctx_double_ibget\n.set shmem_ctx_double_ibget, pshmem_ctx_double_ibget\n"
     ".weak shmem_ctx_double_put_signal\n.set shmem_ctx_double_put_signal, pshmem_ctx_double_put_signal\n"
     ".weak shmem_ctx_double_put_signal_nbi\n.set shmem_ctx_double_put_signal_nbi, pshmem_ctx_double_put_signal_nbi\n"
     ".weak shmem_ctx_char_put\n.set shmem_ctx_char_put, pshmem_ctx_char_put\n"
@@ -2784,6 +2982,8 @@ __asm__(
     ".weak shmem_ctx_char_g\n.set shmem_ctx_char_g, pshmem_ctx_char_g\n"
     ".weak shmem_ctx_char_iput\n.set shmem_ctx_char_iput, pshmem_ctx_char_iput\n"
     ".weak shmem_ctx_char_iget\n.set shmem_ctx_char_iget, pshmem_ctx_char_iget\n"
+    ".weak shmem_ctx_char_ibput\n.set shmem_ctx_char_ibput, pshmem_ctx_char_ibput\n"
+    ".weak shmem_ctx_char_ibget\n.set shmem_ctx_char_ibget, pshmem_ctx_char_ibget\n"
     ".weak shmem_ctx_char_put_signal\n.set shmem_ctx_char_put_signal, pshmem_ctx_char_put_signal\n"
     ".weak shmem_ctx_char_put_signal_nbi\n.set shmem_ctx_char_put_signal_nbi, pshmem_ctx_char_put_signal_nbi\n"
     ".weak shmem_ctx_schar_put\n.set shmem_ctx_schar_put, pshmem_ctx_schar_put\n"
@@ -2794,6 +2994,8 @@ __asm__(
     ".weak shmem_ctx_schar_g\n.set shmem_ctx_schar_g, pshmem_ctx_schar_g\n"
     ".weak shmem_ctx_schar_iput\n.set shmem_ctx_schar_iput, pshmem_ctx_schar_iput\n"
     ".weak shmem_ctx_schar_iget\n.set shmem_ctx_schar_iget, pshmem_ctx_schar_iget\n"
+    ".weak shmem_ctx_schar_ibput\n.set shmem_ctx_schar_ibput, pshmem_ctx_schar_ibput\n"
+    ".weak shmem_ctx_schar_ibget\n.set shmem_ctx_schar_ibget, pshmem_ctx_schar_ibget\n"
     ".weak shmem_ctx_schar_put_signal\n.set shmem_ctx_schar_put_signal, pshmem_ctx_schar_put_signal\n"
     ".weak shmem_ctx_schar_put_signal_nbi\n.set shmem_ctx_schar_put_signal_nbi, pshmem_ctx_schar_put_signal_nbi\n"
     ".weak shmem_ctx_short_put\n.set shmem_ctx_short_put, pshmem_ctx_short_put\n"
@@ -2804,6 +3006,8 @@ __asm__(
     ".weak shmem_ctx_short_g\n.set shmem_ctx_short_g, pshmem_ctx_short_g\n"
     ".weak shmem_ctx_short_iput\n.set shmem_ctx_short_iput, pshmem_ctx_short_iput\n"
     ".weak shmem_ctx_short_iget\n.set shmem_ctx_short_iget, pshmem_ctx_short_iget\n"
+    ".weak shmem_ctx_short_ibput\n.set shmem_ctx_short_ibput, pshmem_ctx_short_ibput\n"
+    ".weak shmem_ctx_short_ibget\n.set shmem_ctx_short_ibget, pshmem_ctx_short_ibget\n"
     ".weak shmem_ctx_short_put_signal\n.set shmem_ctx_short_put_signal, pshmem_ctx_short_put_signal\n"
     ".weak shmem_ctx_short_put_signal_nbi\n.set shmem_ctx_short_put_signal_nbi, pshmem_ctx_short_put_signal_nbi\n"
     ".weak shmem_ctx_int_put\n.set shmem_ctx_int_put, pshmem_ctx_int_put\n"
@@ -2814,6 +3018,8 @@ __asm__(
     ".weak shmem_ctx_int_g\n.set shmem_ctx_int_g, pshmem_ctx_int_g\n"
     ".weak shmem_ctx_int_iput\n.set shmem_ctx_int_iput, pshmem_ctx_int_iput\n"
     ".weak shmem_ctx_int_iget\n.set shmem_ctx_int_iget, pshmem_ctx_int_iget\n"
+    ".weak shmem_ctx_int_ibput\n.set shmem_ctx_int_ibput, pshmem_ctx_int_ibput\n"
+    ".weak shmem_ctx_int_ibget\n.set shmem_ctx_int_ibget, pshmem_ctx_int_ibget\n"
     ".weak shmem_ctx_int_put_signal\n.set shmem_ctx_int_put_signal, pshmem_ctx_int_put_signal\n"
     ".weak shmem_ctx_int_put_signal_nbi\n.set shmem_ctx_int_put_signal_nbi, pshmem_ctx_int_put_signal_nbi\n"
     ".weak shmem_ctx_long_put\n.set shmem_ctx_long_put, pshmem_ctx_long_put\n"
@@ -2824,6 +3030,8 @@ __asm__(
     ".weak shmem_ctx_long_g\n.set shmem_ctx_long_g, pshmem_ctx_long_g\n"
     ".weak shmem_ctx_long_iput\n.set shmem_ctx_long_iput, pshmem_ctx_long_iput\n"
     ".weak shmem_ctx_long_iget\n.set shmem_ctx_long_iget, pshmem_ctx_long_iget\n"
+    ".weak shmem_ctx_long_ibput\n.set shmem_ctx_long_ibput, pshmem_ctx_long_ibput\n"
+    ".weak shmem_ctx_long_ibget\n.set shmem_ctx_long_ibget, pshmem_ctx_long_ibget\n"
     ".weak shmem_ctx_long_put_signal\n.set shmem_ctx_long_put_signal, pshmem_ctx_long_put_signal\n"
     ".weak shmem_ctx_long_put_signal_nbi\n.set shmem_ctx_long_put_signal_nbi, pshmem_ctx_long_put_signal_nbi\n"
     ".weak shmem_ctx_longlong_put\n.set shmem_ctx_longlong_put, pshmem_ctx_longlong_put\n"
@@ -2834,6 +3042,8 @@ __asm__(
     ".weak shmem_ctx_longlong_g\n.set shmem_ctx_longlong_g, pshmem_ctx_longlong_g\n"
     ".weak shmem_ctx_longlong_iput\n.set shmem_ctx_longlong_iput, pshmem_ctx_longlong_iput\n"
     ".weak shmem_ctx_longlong_iget\n.set shmem_ctx_longlong_iget, pshmem_ctx_longlong_iget\n"
+    ".weak shmem_ctx_longlong_ibput\n.set shmem_ctx_longlong_ibput, pshmem_ctx_longlong_ibput\n"
+    ".weak shmem_ctx_longlong_ibget\n.set shmem_ctx_longlong_ibget, pshmem_ctx_longlong_ibget\n"
     ".weak shmem_ctx_longlong_put_signal\n.set shmem_ctx_longlong_put_signal, pshmem_ctx_longlong_put_signal\n"
     ".weak shmem_ctx_longlong_put_signal_nbi\n.set shmem_ctx_longlong_put_signal_nbi, pshmem_ctx_longlong_put_signal_nbi\n"
     ".weak shmem_ctx_uchar_put\n.set shmem_ctx_uchar_put, pshmem_ctx_uchar_put\n"
@@ -2844,6 +3054,8 @@ __asm__(
     ".weak shmem_ctx_uchar_g\n.set shmem_ctx_uchar_g, pshmem_ctx_uchar_g\n"
     ".weak shmem_ctx_uchar_iput\n.set shmem_ctx_uchar_iput, pshmem_ctx_uchar_iput\n"
     ".weak shmem_ctx_uchar_iget\n.set shmem_ctx_uchar_iget, pshmem_ctx_uchar_iget\n"
+    ".weak shmem_ctx_uchar_ibput\n.set shmem_ctx_uchar_ibput, pshmem_ctx_uchar_ibput\n"
+    ".weak shmem_ctx_uchar_ibget\n.set shmem_ctx_uchar_ibget, pshmem_ctx_uchar_ibget\n"
     ".weak shmem_ctx_uchar_put_signal\n.set shmem_ctx_uchar_put_signal, pshmem_ctx_uchar_put_signal\n"
     ".weak shmem_ctx_uchar_put_signal_nbi\n.set shmem_ctx_uchar_put_signal_nbi, pshmem_ctx_uchar_put_signal_nbi\n"
     ".weak shmem_ctx_ushort_put\n.set shmem_ctx_ushort_put, pshmem_ctx_ushort_put\n"
@@ -2854,6 +3066,8 @@ __asm__(
     ".weak shmem_ctx_ushort_g\n.set shmem_ctx_ushort_g, pshmem_ctx_ushort_g\n"
     ".weak shmem_ctx_ushort_iput\n.set shmem_ctx_ushort_iput, pshmem_ctx_ushort_iput\n"
     ".weak shmem_ctx_ushort_iget\n.set shmem_ctx_ushort_iget, pshmem_ctx_ushort_iget\n"
+    ".weak shmem_ctx_ushort_ibput\n.set shmem_ctx_ushort_ibput, pshmem_ctx_ushort_ibput\n"
+    ".weak shmem_ctx_ushort_ibget\n.set shmem_ctx_ushort_ibget, pshmem_ctx_ushort_ibget\n"
     ".weak shmem_ctx_ushort_put_signal\n.set shmem_ctx_ushort_put_signal, pshmem_ctx_ushort_put_signal\n"
     ".weak shmem_ctx_ushort_put_signal_nbi\n.set shmem_ctx_ushort_put_signal_nbi, pshmem_ctx_ushort_put_signal_nbi\n"
     ".weak shmem_ctx_uint_put\n.set shmem_ctx_uint_put, pshmem_ctx_uint_put\n"
@@ -2864,6 +3078,8 @@ __asm__(
     ".weak shmem_ctx_uint_g\n.set shmem_ctx_uint_g, pshmem_ctx_uint_g\n"
     ".weak shmem_ctx_uint_iput\n.set shmem_ctx_uint_iput, pshmem_ctx_uint_iput\n"
     ".weak shmem_ctx_uint_iget\n.set shmem_ctx_uint_iget, pshmem_ctx_uint_iget\n"
+    ".weak shmem_ctx_uint_ibput\n.set shmem_ctx_uint_ibput, pshmem_ctx_uint_ibput\n"
+    ".weak shmem_ctx_uint_ibget\n.set shmem_ctx_uint_ibget, pshmem_ctx_uint_ibget\n"
     ".weak shmem_ctx_uint_put_signal\n.set shmem_ctx_uint_put_signal, pshmem_ctx_uint_put_signal\n"
     ".weak shmem_ctx_uint_put_signal_nbi\n.set shmem_ctx_uint_put_signal_nbi, pshmem_ctx_uint_put_signal_nbi\n"
     ".weak shmem_ctx_ulong_put\n.set shmem_ctx_ulong_put, pshmem_ctx_ulong_put\n"
@@ -2874,6 +3090,8 @@ __asm__(
     ".weak shmem_ctx_ulong_g\n.set shmem_ctx_ulong_g, pshmem_ctx_ulong_g\n"
     ".weak shmem_ctx_ulong_iput\n.set shmem_ctx_ulong_iput, pshmem_ctx_ulong_iput\n"
     ".weak shmem_ctx_ulong_iget\n.set shmem_ctx_ulong_iget, pshmem_ctx_ulong_iget\n"
+    ".weak shmem_ctx_ulong_ibput\n.set shmem_ctx_ulong_ibput, pshmem_ctx_ulong_ibput\n"
+    ".weak shmem_ctx_ulong_ibget\n.set shmem_ctx_ulong_ibget, pshmem_ctx_ulong_ibget\n"
     ".weak shmem_ctx_ulong_put_signal\n.set shmem_ctx_ulong_put_signal, pshmem_ctx_ulong_put_signal\n"
     ".weak shmem_ctx_ulong_put_signal_nbi\n.set shmem_ctx_ulong_put_signal_nbi, pshmem_ctx_ulong_put_signal_nbi\n"
     ".weak shmem_ctx_ulonglong_put\n.set shmem_ctx_ulonglong_put, pshmem_ctx_ulonglong_put\n"
@@ -2884,6 +3102,8 @@ __asm__(
     ".weak shmem_ctx_ulonglong_g\n.set shmem_ctx_ulonglong_g, pshmem_ctx_ulonglong_g\n"
     ".weak shmem_ctx_ulonglong_iput\n.set shmem_ctx_ulonglong_iput, pshmem_ctx_ulonglong_iput\n"
     ".weak shmem_ctx_ulonglong_iget\n.set shmem_ctx_ulonglong_iget, pshmem_ctx_ulonglong_iget\n"
+    ".weak shmem_ctx_ulonglong_ibput\n.set shmem_ctx_ulonglong_ibput, pshmem_ctx_ulonglong_ibput\n"
+    ".weak shmem_ctx_ulonglong_ibget\n.set shmem_ctx_ulonglong_ibget, pshmem_ctx_ulonglong_ibget\n"
     ".weak shmem_ctx_ulonglong_put_signal\n.set shmem_ctx_ulonglong_put_signal, pshmem_ctx_ulonglong_put_signal\n"
     ".weak shmem_ctx_ulonglong_put_signal_nbi\n.set shmem_ctx_ulonglong_put_signal_nbi, pshmem_ctx_ulonglong_put_signal_nbi\n"
     ".weak shmem_ctx_int8_put\n.set shmem_ctx_int8_put, pshmem_ctx_int8_put\n"
@@ -2894,6 +3114,8 @@ __asm__(
     ".weak shmem_ctx_int8_g\n.set shmem_ctx_int8_g, pshmem_ctx_int8_g\n"
     ".weak shmem_ctx_int8_iput\n.set shmem_ctx_int8_iput, pshmem_ctx_int8_iput\n"
     ".weak shmem_ctx_int8_iget\n.set shmem_ctx_int8_iget, pshmem_ctx_int8_iget\n"
+    ".weak shmem_ctx_int8_ibput\n.set shmem_ctx_int8_ibput, pshmem_ctx_int8_ibput\n"
+    ".weak shmem_ctx_int8_ibget\n.set shmem_ctx_int8_ibget, pshmem_ctx_int8_ibget\n"
     ".weak shmem_ctx_int8_put_signal\n.set shmem_ctx_int8_put_signal, pshmem_ctx_int8_put_signal\n"
     ".weak shmem_ctx_int8_put_signal_nbi\n.set shmem_ctx_int8_put_signal_nbi, pshmem_ctx_int8_put_signal_nbi\n"
     ".weak shmem_ctx_int16_put\n.set shmem_ctx_int16_put, pshmem_ctx_int16_put\n"
@@ -2904,6 +3126,8 @@ __asm__(
     ".weak shmem_ctx_int16_g\n.set shmem_ctx_int16_g, pshmem_ctx_int16_g\n"
     ".weak shmem_ctx_int16_iput\n.set shmem_ctx_int16_iput, pshmem_ctx_int16_iput\n"
     ".weak shmem_ctx_int16_iget\n.set shmem_ctx_int16_iget, pshmem_ctx_int16_iget\n"
+    ".weak shmem_ctx_int16_ibput\n.set shmem_ctx_int16_ibput, pshmem_ctx_int16_ibput\n"
+    ".weak shmem_ctx_int16_ibget\n.set shmem_ctx_int16_ibget, pshmem_ctx_int16_ibget\n"
     ".weak shmem_ctx_int16_put_signal\n.set shmem_ctx_int16_put_signal, pshmem_ctx_int16_put_signal\n"
     ".weak shmem_ctx_int16_put_signal_nbi\n.set shmem_ctx_int16_put_signal_nbi, pshmem_ctx_int16_put_signal_nbi\n"
     ".weak shmem_ctx_int32_put\n.set shmem_ctx_int32_put, pshmem_ctx_int32_put\n"
@@ -2914,6 +3138,8 @@ __asm__(
     ".weak shmem_ctx_int32_g\n.set shmem_ctx_int32_g, pshmem_ctx_int32_g\n"
     ".weak shmem_ctx_int32_iput\n.set shmem_ctx_int32_iput, pshmem_ctx_int32_iput\n"
     ".weak shmem_ctx_int32_iget\n.set shmem_ctx_int32_iget, pshmem_ctx_int32_iget\n"
+    ".weak shmem_ctx_int32_ibput\n.set shmem_ctx_int32_ibput, pshmem_ctx_int32_ibput\n"
+    ".weak shmem_ctx_int32_ibget\n.set shmem_ctx_int32_ibget, pshmem_ctx_int32_ibget\n"
     ".weak shmem_ctx_int32_put_signal\n.set shmem_ctx_int32_put_signal, pshmem_ctx_int32_put_signal\n"
     ".weak shmem_ctx_int32_put_signal_nbi\n.set shmem_ctx_int32_put_signal_nbi, pshmem_ctx_int32_put_signal_nbi\n"
     ".weak shmem_ctx_int64_put\n.set shmem_ctx_int64_put, pshmem_ctx_int64_put\n"
@@ -2924,6 +3150,8 @@ __asm__(
     ".weak shmem_ctx_int64_g\n.set shmem_ctx_int64_g, pshmem_ctx_int64_g\n"
     ".weak shmem_ctx_int64_iput\n.set shmem_ctx_int64_iput, pshmem_ctx_int64_iput\n"
     ".weak shmem_ctx_int64_iget\n.set shmem_ctx_int64_iget, pshmem_ctx_int64_iget\n"
+    ".weak shmem_ctx_int64_ibput\n.set shmem_ctx_int64_ibput, pshmem_ctx_int64_ibput\n"
+    ".weak shmem_ctx_int64_ibget\n.set shmem_ctx_int64_ibget, pshmem_ctx_int64_ibget\n"
     ".weak shmem_ctx_int64_put_signal\n.set shmem_ctx_int64_put_signal, pshmem_ctx_int64_put_signal\n"
     ".weak shmem_ctx_int64_put_signal_nbi\n.set shmem_ctx_int64_put_signal_nbi, pshmem_ctx_int64_put_signal_nbi\n"
     ".weak shmem_ctx_uint8_put\n.set shmem_ctx_uint8_put, pshmem_ctx_uint8_put\n"
@@ -2934,6 +3162,8 @@ __asm__(
     ".weak shmem_ctx_uint8_g\n.set shmem_ctx_uint8_g, pshmem_ctx_uint8_g\n"
     ".weak shmem_ctx_uint8_iput\n.set shmem_ctx_uint8_iput, pshmem_ctx_uint8_iput\n"
     ".weak shmem_ctx_uint8_iget\n.set shmem_ctx_uint8_iget, pshmem_ctx_uint8_iget\n"
+    ".weak shmem_ctx_uint8_ibput\n.set shmem_ctx_uint8_ibput, pshmem_ctx_uint8_ibput\n"
+    ".weak shmem_ctx_uint8_ibget\n.set shmem_ctx_uint8_ibget, pshmem_ctx_uint8_ibget\n"
     ".weak shmem_ctx_uint8_put_signal\n.set shmem_ctx_uint8_put_signal, pshmem_ctx_uint8_put_signal\n"
     ".weak shmem_ctx_uint8_put_signal_nbi\n.set shmem_ctx_uint8_put_signal_nbi, pshmem_ctx_uint8_put_signal_nbi\n"
     ".weak shmem_ctx_uint16_put\n.set shmem_ctx_uint16_put, pshmem_ctx_uint16_put\n"
@@ -2944,6 +3174,8 @@ __asm__(
     ".weak shmem_ctx_uint16_g\n.set shmem_ctx_uint16_g, pshmem_ctx_uint16_g\n"
     ".weak shmem_ctx_uint16_iput\n.set shmem_ctx_uint16_iput, pshmem_ctx_uint16_iput\n"
     ".weak shmem_ctx_uint16_iget\n.set shmem_ctx_uint16_iget, pshmem_ctx_uint16_iget\n"
+    ".weak shmem_ctx_uint16_ibput\n.set shmem_ctx_uint16_ibput, pshmem_ctx_uint16_ibput\n"
+    ".weak shmem_ctx_uint16_ibget\n.set shmem_ctx_uint16_ibget, pshmem_ctx_uint16_ibget\n"
     ".weak shmem_ctx_uint16_put_signal\n.set shmem_ctx_uint16_put_signal, pshmem_ctx_uint16_put_signal\n"
     ".weak shmem_ctx_uint16_put_signal_nbi\n.set shmem_ctx_uint16_put_signal_nbi, pshmem_ctx_uint16_put_signal_nbi\n"
     ".weak shmem_ctx_uint32_put\n.set shmem_ctx_uint32_put, pshmem_ctx_uint32_put\n"
@@ -2954,6 +3186,8 @@ __asm__(
     ".weak shmem_ctx_uint32_g\n.set shmem_ctx_uint32_g, pshmem_ctx_uint32_g\n"
     ".weak shmem_ctx_uint32_iput\n.set shmem_ctx_uint32_iput, pshmem_ctx_uint32_iput\n"
     ".weak shmem_ctx_uint32_iget\n.set shmem_ctx_uint32_iget, pshmem_ctx_uint32_iget\n"
+    ".weak shmem_ctx_uint32_ibput\n.set shmem_ctx_uint32_ibput, pshmem_ctx_uint32_ibput\n"
+    ".weak shmem_ctx_uint32_ibget\n.set shmem_ctx_uint32_ibget, pshmem_ctx_uint32_ibget\n"
     ".weak shmem_ctx_uint32_put_signal\n.set shmem_ctx_uint32_put_signal, pshmem_ctx_uint32_put_signal\n"
     ".weak shmem_ctx_uint32_put_signal_nbi\n.set shmem_ctx_uint32_put_signal_nbi, pshmem_ctx_uint32_put_signal_nbi\n"
     ".weak shmem_ctx_uint64_put\n.set shmem_ctx_uint64_put, pshmem_ctx_uint64_put\n"
@@ -2964,6 +3198,8 @@ __asm__(
     ".weak shmem_ctx_uint64_g\n.set shmem_ctx_uint64_g, pshmem_ctx_uint64_g\n"
     ".weak shmem_ctx_uint64_iput\n.set shmem_ctx_uint64_iput, pshmem_ctx_uint64_iput\n"
     ".weak shmem_ctx_uint64_iget\n.set shmem_ctx_uint64_iget, pshmem_ctx_uint64_iget\n"
+    ".weak shmem_ctx_uint64_ibput\n.set shmem_ctx_uint64_ibput, pshmem_ctx_uint64_ibput\n"
+    ".weak shmem_ctx_uint64_ibget\n.set shmem_ctx_uint64_ibget, pshmem_ctx_uint64_ibget\n"
     ".weak shmem_ctx_uint64_put_signal\n.set shmem_ctx_uint64_put_signal, pshmem_ctx_uint64_put_signal\n"
     ".weak shmem_ctx_uint64_put_signal_nbi\n.set shmem_ctx_uint64_put_signal_nbi, pshmem_ctx_uint64_put_signal_nbi\n"
     ".weak shmem_ctx_size_put\n.set shmem_ctx_size_put, pshmem_ctx_size_put\n"
@@ -2974,6 +3210,8 @@ __asm__(
     ".weak shmem_ctx_size_g\n.set shmem_ctx_size_g, pshmem_ctx_size_g\n"
     ".weak shmem_ctx_size_iput\n.set shmem_ctx_size_iput, pshmem_ctx_size_iput\n"
     ".weak shmem_ctx_size_iget\n.set shmem_ctx_size_iget, pshmem_ctx_size_iget\n"
+    ".weak shmem_ctx_size_ibput\n.set shmem_ctx_size_ibput, pshmem_ctx_size_ibput\n"
+    ".weak shmem_ctx_size_ibget\n.set shmem_ctx_size_ibget, pshmem_ctx_size_ibget\n"
     ".weak shmem_ctx_size_put_signal\n.set shmem_ctx_size_put_signal, pshmem_ctx_size_put_signal\n"
     ".weak shmem_ctx_size_put_signal_nbi\n.set shmem_ctx_size_put_signal_nbi, pshmem_ctx_size_put_signal_nbi\n"
     ".weak shmem_ctx_ptrdiff_put\n.set shmem_ctx_ptrdiff_put, pshmem_ctx_ptrdiff_put\n"
@@ -2984,6 +3222,8 @@ __asm__(
     ".weak shmem_ctx_ptrdiff_g\n.set shmem_ctx_ptrdiff_g, pshmem_ctx_ptrdiff_g\n"
     ".weak shmem_ctx_ptrdiff_iput\n.set shmem_ctx_ptrdiff_iput, pshmem_ctx_ptrdiff_iput\n"
     ".weak shmem_ctx_ptrdiff_iget\n.set shmem_ctx_ptrdiff_iget, pshmem_ctx_ptrdiff_iget\n"
+    ".weak shmem_ctx_ptrdiff_ibput\n.set shmem_ctx_ptrdiff_ibput, pshmem_ctx_ptrdiff_ibput\n"
+    ".weak shmem_ctx_ptrdiff_ibget\n.set shmem_ctx_ptrdiff_ibget, pshmem_ctx_ptrdiff_ibget\n"
     ".weak shmem_ctx_ptrdiff_put_signal\n.set shmem_ctx_ptrdiff_put_signal, pshmem_ctx_ptrdiff_put_signal\n"
     ".weak shmem_ctx_ptrdiff_put_signal_nbi\n.set shmem_ctx_ptrdiff_put_signal_nbi, pshmem_ctx_ptrdiff_put_signal_nbi\n"
     ".weak shmem_ctx_put8\n.set shmem_ctx_put8, pshmem_ctx_put8\n"
@@ -2992,6 +3232,8 @@ __asm__(
     ".weak shmem_ctx_get8_nbi\n.set shmem_ctx_get8_nbi, pshmem_ctx_get8_nbi\n"
     ".weak shmem_ctx_iput8\n.set shmem_ctx_iput8, pshmem_ctx_iput8\n"
     ".weak shmem_ctx_iget8\n.set shmem_ctx_iget8, pshmem_ctx_iget8\n"
+    ".weak shmem_ctx_ibput8\n.set shmem_ctx_ibput8, pshmem_ctx_ibput8\n"
+    ".weak shmem_ctx_ibget8\n.set shmem_ctx_ibget8, pshmem_ctx_ibget8\n"
     ".weak shmem_ctx_put8_signal\n.set shmem_ctx_put8_signal, pshmem_ctx_put8_signal\n"
     ".weak shmem_ctx_put8_signal_nbi\n.set shmem_ctx_put8_signal_nbi, pshmem_ctx_put8_signal_nbi\n"
     ".weak shmem_ctx_put16\n.set shmem_ctx_put16, pshmem_ctx_put16\n"
@@ -3000,6 +3242,8 @@ __asm__(
     ".weak shmem_ctx_get16_nbi\n.set shmem_ctx_get16_nbi, pshmem_ctx_get16_nbi\n"
     ".weak shmem_ctx_iput16\n.set shmem_ctx_iput16, pshmem_ctx_iput16\n"
     ".weak shmem_ctx_iget16\n.set shmem_ctx_iget16, pshmem_ctx_iget16\n"
+    ".weak shmem_ctx_ibput16\n.set shmem_ctx_ibput16, pshmem_ctx_ibput16\n"
+    ".weak shmem_ctx_ibget16\n.set shmem_ctx_ibget16, pshmem_ctx_ibget16\n"
     ".weak shmem_ctx_put16_signal\n.set shmem_ctx_put16_signal, pshmem_ctx_put16_signal\n"
     ".weak shmem_ctx_put16_signal_nbi\n.set shmem_ctx_put16_signal_nbi, pshmem_ctx_put16_signal_nbi\n"
     ".weak shmem_ctx_put32\n.set shmem_ctx_put32, pshmem_ctx_put32\n"
@@ -3008,6 +3252,8 @@ __asm__(
     ".weak shmem_ctx_get32_nbi\n.set shmem_ctx_get32_nbi, pshmem_ctx_get32_nbi\n"
     ".weak shmem_ctx_iput32\n.set shmem_ctx_iput32, pshmem_ctx_iput32\n"
     ".weak shmem_ctx_iget32\n.set shmem_ctx_iget32, pshmem_ctx_iget32\n"
+    ".weak shmem_ctx_ibput32\n.set shmem_ctx_ibput32, pshmem_ctx_ibput32\n"
+    ".weak shmem_ctx_ibget32\n.set shmem_ctx_ibget32, pshmem_ctx_ibget32\n"
     ".weak shmem_ctx_put32_signal\n.set shmem_ctx_put32_signal, pshmem_ctx_put32_signal\n"
     ".weak shmem_ctx_put32_signal_nbi\n.set shmem_ctx_put32_signal_nbi, pshmem_ctx_put32_signal_nbi\n"
     ".weak shmem_ctx_put64\n.set shmem_ctx_put64, pshmem_ctx_put64\n"
@@ -3016,6 +3262,8 @@ __asm__(
     ".weak shmem_ctx_get64_nbi\n.set shmem_ctx_get64_nbi, pshmem_ctx_get64_nbi\n"
     ".weak shmem_ctx_iput64\n.set shmem_ctx_iput64, pshmem_ctx_iput64\n"
     ".weak shmem_ctx_iget64\n.set shmem_ctx_iget64, pshmem_ctx_iget64\n"
+    ".weak shmem_ctx_ibput64\n.set shmem_ctx_ibput64, pshmem_ctx_ibput64\n"
+    ".weak shmem_ctx_ibget64\n.set shmem_ctx_ibget64, pshmem_ctx_ibget64\n"
     ".weak shmem_ctx_put64_signal\n.set shmem_ctx_put64_signal, pshmem_ctx_put64_signal\n"
     ".weak shmem_ctx_put64_signal_nbi\n.set shmem_ctx_put64_signal_nbi, pshmem_ctx_put64_signal_nbi\n"
     ".weak shmem_ctx_put128\n.set shmem_ctx_put128, pshmem_ctx_put128\n"
@@ -3024,6 +3272,8 @@ __asm__(
     ".weak shmem_ctx_get128_nbi\n.set shmem_ctx_get128_nbi, pshmem_ctx_get128_nbi\n"
     ".weak shmem_ctx_iput128\n.set shmem_ctx_iput128, pshmem_ctx_iput128\n"
     ".weak shmem_ctx_iget128\n.set shmem_ctx_iget128, pshmem_ctx_iget128\n"
+    ".weak shmem_ctx_ibput128\n.set shmem_ctx_ibput128, pshmem_ctx_ibput128\n"
+    ".weak shmem_ctx_ibget128\n.set shmem_ctx_ibget128, pshmem_ctx_ibget128\n"
     ".weak shmem_ctx_put128_signal\n.set shmem_ctx_put128_signal, pshmem_ctx_put128_signal\n"
     ".weak shmem_ctx_put128_signal_nbi\n.set shmem_ctx_put128_signal_nbi, pshmem_ctx_put128_signal_nbi\n"
     ".weak shmem_ctx_putmem\n.set shmem_ctx_putmem, pshmem_ctx_putmem\n"

@@ -1,4 +1,5 @@
-// put/get/p/g/iput/iget (blocking and nbi) and put-with-signal (core/rma.hpp).
+// put/get/p/g/iput/iget/ibput/ibget (blocking and nbi), put-with-signal and the signal alone
+// (core/rma.hpp).
 #include <shmem.h>
 
 #include "core/rma.hpp"
@@ -28,10 +29,16 @@ extern "C" {
     return v;                                                                                                        \
   }                                                                                                                  \
   void shmem_##N##_iput(T* d, const T* s, ptrdiff_t dst, ptrdiff_t sst, size_t n, int pe) {                          \
-    core::iput("shmem_" #N "_iput", d, s, dst, sst, n, sizeof(T), pe);                                               \
+    core::ibput("shmem_" #N "_iput", d, s, dst, sst, 1, n, sizeof(T), pe);                                           \
   }                                                                                                                  \
   void shmem_##N##_iget(T* d, const T* s, ptrdiff_t dst, ptrdiff_t sst, size_t n, int pe) {                          \
-    core::iget("shmem_" #N "_iget", d, s, dst, sst, n, sizeof(T), pe);                                               \
+    core::ibget("shmem_" #N "_iget", d, s, dst, sst, 1, n, sizeof(T), pe);                                           \
+  }                                                                                                                  \
+  void shmem_##N##_ibput(T* d, const T* s, ptrdiff_t dst, ptrdiff_t sst, size_t b, size_t n, int pe) {               \
+    core::ibput("shmem_" #N "_ibput", d, s, dst, sst, b, n, sizeof(T), pe);                                          \
+  }                                                                                                                  \
+  void shmem_##N##_ibget(T* d, const T* s, ptrdiff_t dst, ptrdiff_t sst, size_t b, size_t n, int pe) {               \
+    core::ibget("shmem_" #N "_ibget", d, s, dst, sst, b, n, sizeof(T), pe);                                          \
   }                                                                                                                  \
   void shmem_##N##_put_signal(T* d, const T* s, size_t n, uint64_t* sa, uint64_t sv, int op, int pe) {               \
     core::put_signal("shmem_" #N "_put_signal", d, s, bytes_of("shmem_" #N "_put_signal", n, sizeof(T)), sa, sv, op, \
@@ -58,10 +65,16 @@ GSHMEM_RMA_TYPES(GSHMEM_DEF_RMA)
     core::get("shmem_get" #B "_nbi", d, s, bytes_of("shmem_get" #B "_nbi", n, B / 8), pe, true);                       \
   }                                                                                                                    \
   void shmem_iput##B(void* d, const void* s, ptrdiff_t dst, ptrdiff_t sst, size_t n, int pe) {                         \
-    core::iput("shmem_iput" #B, d, s, dst, sst, n, B / 8, pe);                                                         \
+    core::ibput("shmem_iput" #B, d, s, dst, sst, 1, n, B / 8, pe);                                                     \
   }                                                                                                                    \
   void shmem_iget##B(void* d, const void* s, ptrdiff_t dst, ptrdiff_t sst, size_t n, int pe) {                         \
-    core::iget("shmem_iget" #B, d, s, dst, sst, n, B / 8, pe);                                                         \
+    core::ibget("shmem_iget" #B, d, s, dst, sst, 1, n, B / 8, pe);                                                     \
+  }                                                                                                                    \
+  void shmem_ibput##B(void* d, const void* s, ptrdiff_t dst, ptrdiff_t sst, size_t b, size_t n, int pe) {              \
+    core::ibput("shmem_ibput" #B, d, s, dst, sst, b, n, B / 8, pe);                                                    \
+  }                                                                                                                    \
+  void shmem_ibget##B(void* d, const void* s, ptrdiff_t dst, ptrdiff_t sst, size_t b, size_t n, int pe) {              \
+    core::ibget("shmem_ibget" #B, d, s, dst, sst, b, n, B / 8, pe);                                                    \
   }                                                                                                                    \
   void shmem_put##B##_signal(void* d, const void* s, size_t n, uint64_t* sa, uint64_t sv, int op, int pe) {            \
     core::put_signal("shmem_put" #B "_signal", d, s, bytes_of("shmem_put" #B "_signal", n, B / 8), sa, sv, op, pe);    \
@@ -82,6 +95,13 @@ void shmem_putmem_signal(void* d, const void* s, size_t n, uint64_t* sa, uint64_
 }
 void shmem_putmem_signal_nbi(void* d, const void* s, size_t n, uint64_t* sa, uint64_t sv, int op, int pe) {
   core::put_signal("shmem_putmem_signal_nbi", d, s, n, sa, sv, op, pe);
+}
+
+void shmem_signal_add(uint64_t* sa, uint64_t sv, int pe) {
+  core::signal_update("shmem_signal_add", sa, sv, SHMEM_SIGNAL_ADD, pe);
+}
+void shmem_signal_set(uint64_t* sa, uint64_t sv, int pe) {
+  core::signal_update("shmem_signal_set", sa, sv, SHMEM_SIGNAL_SET, pe);
 }
 
 }  // extern "C"

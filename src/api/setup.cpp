@@ -38,6 +38,11 @@ void shmem_query_thread(int* provided) {
   *provided = core::thread_level("shmem_query_thread");
 }
 
+void shmem_query_initialized(int* initialized) {
+  if (!initialized) fatal("shmem_query_initialized", "initialized is NULL");
+  *initialized = core::running();
+}
+
 void shmem_finalize(void) { core::finalize(); }
 void shmem_global_exit(int status) { core::global_exit(status); }
 
@@ -64,6 +69,7 @@ void shmem_barrier_all(void) { core::barrier_all("shmem_barrier_all"); }
 void shmem_sync_all(void) { core::sync_all("shmem_sync_all"); }
 void shmem_fence(void) { core::fence("shmem_fence"); }
 void shmem_quiet(void) { core::quiet("shmem_quiet"); }
+void shmem_pe_quiet(const int* pes, size_t n) { core::pe_quiet("shmem_pe_quiet", pes, n, nullptr, nullptr); }
 
 const char* shmemx_bootstrap_name(void) { return core::bootstrap_name("shmemx_bootstrap_name"); }
 int shmemx_local_npes(void) { return core::local_npes("shmemx_local_npes"); }

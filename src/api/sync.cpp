@@ -15,50 +15,50 @@ using Id = T;
 
 extern "C" {
 
-#define GSHMEM_DEF_P2P(T, N)                                                                          \
-  void shmem_##N##_wait_until(T* v, int c, T x) { wait_one("shmem_" #N "_wait_until", v, c, x); }     \
-  void shmem_##N##_wait_until_all(T* v, size_t n, const int* st, int c, T x) {                        \
-    wait_all(Cond<T>{"shmem_" #N "_wait_until_all", c, x, nullptr}, v, n, st);                        \
-  }                                                                                                   \
-  size_t shmem_##N##_wait_until_any(T* v, size_t n, const int* st, int c, T x) {                      \
-    return wait_any(Cond<T>{"shmem_" #N "_wait_until_any", c, x, nullptr}, v, n, st);                 \
-  }                                                                                                   \
-  size_t shmem_##N##_wait_until_some(T* v, size_t n, size_t* ix, const int* st, int c, T x) {         \
-    return wait_some(Cond<T>{"shmem_" #N "_wait_until_some", c, x, nullptr}, v, n, ix, st);           \
-  }                                                                                                   \
-  void shmem_##N##_wait_until_all_vector(T* v, size_t n, const int* st, int c, T* x) {                \
-    wait_all(Cond<T>{"shmem_" #N "_wait_until_all_vector", c, Id<T>{}, x}, v, n, st);                 \
-  }                                                                                                   \
-  size_t shmem_##N##_wait_until_any_vector(T* v, size_t n, const int* st, int c, T* x) {              \
-    return wait_any(Cond<T>{"shmem_" #N "_wait_until_any_vector", c, Id<T>{}, x}, v, n, st);          \
-  }                                                                                                   \
-  size_t shmem_##N##_wait_until_some_vector(T* v, size_t n, size_t* ix, const int* st, int c, T* x) { \
-    return wait_some(Cond<T>{"shmem_" #N "_wait_until_some_vector", c, Id<T>{}, x}, v, n, ix, st);    \
-  }                                                                                                   \
-  int shmem_##N##_test(T* v, int c, T x) { return test_single("shmem_" #N "_test", v, c, x); }        \
-  int shmem_##N##_test_all(T* v, size_t n, const int* st, int c, T x) {                               \
-    check_ivars("shmem_" #N "_test_all", v, n);                                                       \
-    return test_all(Cond<T>{"shmem_" #N "_test_all", c, x, nullptr}, v, n, st);                       \
-  }                                                                                                   \
-  size_t shmem_##N##_test_any(T* v, size_t n, const int* st, int c, T x) {                            \
-    check_ivars("shmem_" #N "_test_any", v, n);                                                       \
-    return test_any(Cond<T>{"shmem_" #N "_test_any", c, x, nullptr}, v, n, st);                       \
-  }                                                                                                   \
-  size_t shmem_##N##_test_some(T* v, size_t n, size_t* ix, const int* st, int c, T x) {               \
-    check_ivars("shmem_" #N "_test_some", v, n);                                                      \
-    return test_some(Cond<T>{"shmem_" #N "_test_some", c, x, nullptr}, v, n, ix, st);                 \
-  }                                                                                                   \
-  int shmem_##N##_test_all_vector(T* v, size_t n, const int* st, int c, T* x) {                       \
-    check_ivars("shmem_" #N "_test_all_vector", v, n);                                                \
-    return test_all(Cond<T>{"shmem_" #N "_test_all_vector", c, Id<T>{}, x}, v, n, st);                \
-  }                                                                                                   \
-  size_t shmem_##N##_test_any_vector(T* v, size_t n, const int* st, int c, T* x) {                    \
-    check_ivars("shmem_" #N "_test_any_vector", v, n);                                                \
-    return test_any(Cond<T>{"shmem_" #N "_test_any_vector", c, Id<T>{}, x}, v, n, st);                \
-  }                                                                                                   \
-  size_t shmem_##N##_test_some_vector(T* v, size_t n, size_t* ix, const int* st, int c, T* x) {       \
-    check_ivars("shmem_" #N "_test_some_vector", v, n);                                               \
-    return test_some(Cond<T>{"shmem_" #N "_test_some_vector", c, Id<T>{}, x}, v, n, ix, st);          \
+#define GSHMEM_DEF_P2P(T, N)                                                                                \
+  void shmem_##N##_wait_until(T* v, int c, T x) { wait_one("shmem_" #N "_wait_until", v, c, x); }           \
+  void shmem_##N##_wait_until_all(T* v, size_t n, const int* st, int c, T x) {                              \
+    wait_all(Cond<T>{"shmem_" #N "_wait_until_all", c, x, nullptr}, v, n, st);                              \
+  }                                                                                                         \
+  size_t shmem_##N##_wait_until_any(T* v, size_t n, const int* st, int c, T x) {                            \
+    return wait_any(Cond<T>{"shmem_" #N "_wait_until_any", c, x, nullptr}, v, n, st);                       \
+  }                                                                                                         \
+  size_t shmem_##N##_wait_until_some(T* v, size_t n, size_t* ix, const int* st, int c, T x) {               \
+    return wait_some(Cond<T>{"shmem_" #N "_wait_until_some", c, x, nullptr}, v, n, ix, st);                 \
+  }                                                                                                         \
+  void shmem_##N##_wait_until_all_vector(T* v, size_t n, const int* st, int c, const T* x) {                \
+    wait_all(Cond<T>{"shmem_" #N "_wait_until_all_vector", c, Id<T>{}, x}, v, n, st);                       \
+  }                                                                                                         \
+  size_t shmem_##N##_wait_until_any_vector(T* v, size_t n, const int* st, int c, const T* x) {              \
+    return wait_any(Cond<T>{"shmem_" #N "_wait_until_any_vector", c, Id<T>{}, x}, v, n, st);                \
+  }                                                                                                         \
+  size_t shmem_##N##_wait_until_some_vector(T* v, size_t n, size_t* ix, const int* st, int c, const T* x) { \
+    return wait_some(Cond<T>{"shmem_" #N "_wait_until_some_vector", c, Id<T>{}, x}, v, n, ix, st);          \
+  }                                                                                                         \
+  int shmem_##N##_test(T* v, int c, T x) { return test_single("shmem_" #N "_test", v, c, x); }              \
+  int shmem_##N##_test_all(T* v, size_t n, const int* st, int c, T x) {                                     \
+    check_ivars("shmem_" #N "_test_all", v, n);                                                             \
+    return test_all(Cond<T>{"shmem_" #N "_test_all", c, x, nullptr}, v, n, st);                             \
+  }                                                                                                         \
+  size_t shmem_##N##_test_any(T* v, size_t n, const int* st, int c, T x) {                                  \
+    check_ivars("shmem_" #N "_test_any", v, n);                                                             \
+    return test_any(Cond<T>{"shmem_" #N "_test_any", c, x, nullptr}, v, n, st);                             \
+  }                                                                                                         \
+  size_t shmem_##N##_test_some(T* v, size_t n, size_t* ix, const int* st, int c, T x) {                     \
+    check_ivars("shmem_" #N "_test_some", v, n);                                                            \
+    return test_some(Cond<T>{"shmem_" #N "_test_some", c, x, nullptr}, v, n, ix, st);                       \
+  }                                                                                                         \
+  int shmem_##N##_test_all_vector(T* v, size_t n, const int* st, int c, const T* x) {                       \
+    check_ivars("shmem_" #N "_test_all_vector", v, n);                                                      \
+    return test_all(Cond<T>{"shmem_" #N "_test_all_vector", c, Id<T>{}, x}, v, n, st);                      \
+  }                                                                                                         \
+  size_t shmem_##N##_test_any_vector(T* v, size_t n, const int* st, int c, const T* x) {                    \
+    check_ivars("shmem_" #N "_test_any_vector", v, n);                                                      \
+    return test_any(Cond<T>{"shmem_" #N "_test_any_vector", c, Id<T>{}, x}, v, n, st);                      \
+  }                                                                                                         \
+  size_t shmem_##N##_test_some_vector(T* v, size_t n, size_t* ix, const int* st, int c, const T* x) {       \
+    check_ivars("shmem_" #N "_test_some_vector", v, n);                                                     \
+    return test_some(Cond<T>{"shmem_" #N "_test_some_vector", c, Id<T>{}, x}, v, n, ix, st);                \
   }
 GSHMEM_P2P_TYPES(GSHMEM_DEF_P2P)
 #undef GSHMEM_DEF_P2P

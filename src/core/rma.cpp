@@ -54,35 +54,56 @@ void get(const char* call, void* dest, const void* src, size_t bytes, int pe, bo
   else host_copy(call, dest, t.p, bytes, dest, true);
 }
 
-void iput(const char* call, void* dest, const void* src, ptrdiff_t dst, ptrdiff_t sst, size_t n, size_t e, int pe) {
-  if (n == 0) return;
-  if (dst <= 0 || sst <= 0) fatal(call, "strides must be positive (dst %td, sst %td)", dst, sst);
-  check_local(call, src, "source", n);
-  if (!dest) fatal(call, "dest is NULL with nelems %zu (target pe %d)", n, pe);
-  const size_t span = bytes_of(call, n - 1, static_cast<size_t>(dst) * e) + e;
-  const Target t = target(call, dest, span, pe);
+namespace {
+// Strides of blocked transfers: at least the block (1.6 ibput/ibget), which keeps blocks disjoint.
+void check_strides(const char* call, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, int pe) {
+  const auto b = static_cast<ptrdiff_t>(bsize);
+  if (bsize > static_cast<size_t>(PTRDIFF_MAX) || dst < b || sst < b)
+    fatal(call, "strides must be at least the block size %zu elements (dst %td, sst %td, pe %d)", bsize, dst, sst, pe);
+}
+// Bytes from the first element of block 0 to the end of the last block.
+size_t blocked_span(const char* call, ptrdiff_t stride, size_t bsize, size_t nblocks, size_t e) {
+  return bytes_of(call, bytes_of(call, nblocks - 1, static_cast<size_t>(stride)) + bsize, e);
+}
+}  // namespace
+
+void ibput(const char* call, void* dest, const void* src, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks,
+           size_t e, int pe) {
+  if (nblocks == 0 || bsize == 0) return;
+  check_strides(call, dst, sst, bsize, pe);
+  check_local(call, src, "source", nblocks * bsize);
+  if (!dest) fatal(call, "dest is NULL with %zu blocks (target pe %d)", nblocks, pe);
+  if (static_cast<size_t>(dst) == bsize && static_cast<size_t>(sst) == bsize)  // contiguous: one transfer
+    return put(call, dest, src, blocked_span(call, dst, bsize, nblocks, e), pe, false);
+  const Target t = target(call, dest, blocked_span(call, dst, bsize, nblocks, e), pe);
+  (void)blocked_span(call, sst, bsize, nblocks, e);  // the source span fits the address space too
   const char* s = static_cast<const char*>(src);
-  for (size_t i = 0; i < n; ++i) {
+  const size_t block = bsize * e;
+  for (size_t i = 0; i < nblocks; ++i) {
     const size_t to = i * static_cast<size_t>(dst) * e, from = i * static_cast<size_t>(sst) * e;
-    if (t.via) check_transport(call, t.via->put(pe, t.seg, t.off + to, s + from, e));
-    else if (t.device) device_copy(call, t.p + to, s + from, e, i + 1 == n);
-    else host_copy(call, t.p + to, s + from, e, s, i + 1 == n);
+    if (t.via) check_transport(call, t.via->put(pe, t.seg, t.off + to, s + from, block));
+    else if (t.device) device_copy(call, t.p + to, s + from, block, i + 1 == nblocks);
+    else host_copy(call, t.p + to, s + from, block, s, i + 1 == nblocks);
   }
 }
 
-void iget(const char* call, void* dest, const void* src, ptrdiff_t dst, ptrdiff_t sst, size_t n, size_t e, int pe) {
-  if (n == 0) return;
-  if (dst <= 0 || sst <= 0) fatal(call, "strides must be positive (dst %td, sst %td)", dst, sst);
-  check_local(call, dest, "dest", n);
-  if (!src) fatal(call, "source is NULL with nelems %zu (source pe %d)", n, pe);
-  const size_t span = bytes_of(call, n - 1, static_cast<size_t>(sst) * e) + e;
-  const Target t = target(call, src, span, pe, "source");
+void ibget(const char* call, void* dest, const void* src, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks,
+           size_t e, int pe) {
+  if (nblocks == 0 || bsize == 0) return;
+  check_strides(call, dst, sst, bsize, pe);
+  check_local(call, dest, "dest", nblocks * bsize);
+  if (!src) fatal(call, "source is NULL with %zu blocks (source pe %d)", nblocks, pe);
+  if (static_cast<size_t>(dst) == bsize && static_cast<size_t>(sst) == bsize)
+    return get(call, dest, src, blocked_span(call, sst, bsize, nblocks, e), pe, false);
+  const Target t = target(call, src, blocked_span(call, sst, bsize, nblocks, e), pe, "source");
+  (void)blocked_span(call, dst, bsize, nblocks, e);
   char* d = static_cast<char*>(dest);
-  for (size_t i = 0; i < n; ++i) {
+  const size_t block = bsize * e;
+  for (size_t i = 0; i < nblocks; ++i) {
     const size_t to = i * static_cast<size_t>(dst) * e, from = i * static_cast<size_t>(sst) * e;
-    if (t.via) check_transport(call, t.via->get(pe, t.seg, t.off + from, d + to, e));
-    else if (t.device) device_copy(call, d + to, t.p + from, e, i + 1 == n);
-    else host_copy(call, d + to, t.p + from, e, d, i + 1 == n);
+    if (t.via) check_transport(call, t.via->get(pe, t.seg, t.off + from, d + to, block));
+    else if (t.device) device_copy(call, d + to, t.p + from, block, i + 1 == nblocks);
+    else host_copy(call, d + to, t.p + from, block, d, i + 1 == nblocks);
   }
 }
 
@@ -92,7 +113,10 @@ void check_sig_op(const char* call, int sig_op, int pe) {
     fatal(call, "sig_op %d is neither SHMEM_SIGNAL_SET nor SHMEM_SIGNAL_ADD (target pe %d)", sig_op, pe);
 }
 
+}  // namespace
+
 void signal_update(const char* call, uint64_t* sig_addr, uint64_t signal, int sig_op, int pe) {
+  if (!sig_addr) fatal(call, "sig_addr is NULL (target pe %d)", pe);
   const Target t = target(call, sig_addr, sizeof(uint64_t), pe, "sig_addr");
   if (t.via) {  // the same transport as the data: performed after it
     check_transport(call, t.via->signal(pe, t.seg, t.off, signal, sig_op));
@@ -110,7 +134,6 @@ void signal_update(const char* call, uint64_t* sig_addr, uint64_t signal, int si
   if (sig_op == SHMEM_SIGNAL_SET) __atomic_store_n(s, signal, __ATOMIC_RELEASE);
   else __atomic_fetch_add(s, signal, __ATOMIC_RELEASE);
 }
-}  // namespace
 
 void put_signal(const char* call, void* dest, const void* src, size_t bytes, uint64_t* sig_addr, uint64_t signal,
                 int sig_op, int pe) {
@@ -118,6 +141,8 @@ void put_signal(const char* call, void* dest, const void* src, size_t bytes, uin
   check_sig_op(call, sig_op, pe);
   if (!sig_addr) fatal(call, "sig_addr is NULL (target pe %d)", pe);
   (void)target(call, sig_addr, sizeof(uint64_t), pe, "sig_addr");
+  if (reinterpret_cast<uintptr_t>(sig_addr) % sizeof(uint64_t))
+    fatal(call, "sig_addr %p is not 8-byte aligned (target pe %d)", static_cast<void*>(sig_addr), pe);
   put(call, dest, src, bytes, pe, false);
   signal_update(call, sig_addr, signal, sig_op, pe);
 }
@@ -143,6 +168,22 @@ void quiet(const char* call) {
   Runtime& r = rt(call);
   device_quiet(call, r);
   transport_quiet();
+  memory_fence();
+}
+
+void pe_quiet(const char* call, const int* pes, size_t n, int (*to_world)(const char*, int, void*), void* arg) {
+  if (n == 0) return;
+  Runtime& r = rt(call);
+  if (!pes) fatal(call, "target_pes is NULL with npes %zu", n);
+  device_quiet(call, r);  // one stream carries this PE's host copies to every mapped GPU
+  for (size_t i = 0; i < n; ++i) {
+    const int pe = to_world ? to_world(call, pes[i], arg) : pes[i];
+    if (static_cast<unsigned>(pe) >= static_cast<unsigned>(r.npes))
+      fatal(call, "target_pes[%zu] = %d is out of range [0, %d)", i, pes[i], r.npes);
+    // Mapped targets were written by this thread's stores (complete once fenced below); a
+    // transport completes what it carried to pe alone.
+    if (transport::Transport* t = r.routes[static_cast<size_t>(pe)].transport) check_transport(call, t->quiet(pe));
+  }
   memory_fence();
 }
 

@@ -16,16 +16,22 @@ void check_symmetric(const char* call, const void* addr, size_t bytes, int pe, c
 
 void put(const char* call, void* dest, const void* src, size_t bytes, int pe, bool nbi);
 void get(const char* call, void* dest, const void* src, size_t bytes, int pe, bool nbi);
-// Strided: element i (elem bytes) goes from src[i * sst] to dest[i * dst].
-void iput(const char* call, void* dest, const void* src, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, size_t elem,
-          int pe);
-void iget(const char* call, void* dest, const void* src, ptrdiff_t dst, ptrdiff_t sst, size_t nelems, size_t elem,
-          int pe);
+// Strided blocks: block i (bsize elements of elem bytes) goes from src + i * sst elements to
+// dest + i * dst elements; strides are at least bsize. iput/iget are the blocks of one element.
+void ibput(const char* call, void* dest, const void* src, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks,
+           size_t elem, int pe);
+void ibget(const char* call, void* dest, const void* src, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks,
+           size_t elem, int pe);
 void put_signal(const char* call, void* dest, const void* src, size_t bytes, uint64_t* sig_addr, uint64_t signal,
                 int sig_op, int pe);
+// The signal alone (signal_add, signal_set): atomic on sig_addr at pe; sig_op is checked by the caller.
+void signal_update(const char* call, uint64_t* sig_addr, uint64_t signal, int sig_op, int pe);
 
 void fence(const char* call);
 void quiet(const char* call);
+// Completes this PE's operations to the n PEs of pes (to_world, when given, maps a PE number of
+// the context's team to its world number and ends the job on one out of range).
+void pe_quiet(const char* call, const int* pes, size_t n, int (*to_world)(const char*, int, void*), void* arg);
 // Completes every put sent through a transport (part of quiet and of every barrier).
 void transport_quiet();
 void barrier_all(const char* call);  // quiet, then sync_all
