@@ -860,6 +860,8 @@ int pshmem_longdouble_max_reduce(shmem_team_t team, long double *dest, const lon
 int pshmem_longdouble_min_reduce(shmem_team_t team, long double *dest, const long double *source, size_t nreduce);
 int pshmem_longdouble_sum_reduce(shmem_team_t team, long double *dest, const long double *source, size_t nreduce);
 int pshmem_longdouble_prod_reduce(shmem_team_t team, long double *dest, const long double *source, size_t nreduce);
+int pshmem_longdouble_sum_inscan(shmem_team_t team, long double *dest, const long double *source, size_t nelems);
+int pshmem_longdouble_sum_exscan(shmem_team_t team, long double *dest, const long double *source, size_t nelems);
 #if GSHMEM_HAVE_COMPLEX && !defined(__cplusplus)
 int pshmem_complexd_sum_reduce(shmem_team_t team, double _Complex *dest, const double _Complex *source, size_t nreduce);
 #endif
@@ -871,6 +873,18 @@ int pshmem_complexf_sum_reduce(shmem_team_t team, float _Complex *dest, const fl
 #endif
 #if GSHMEM_HAVE_COMPLEX && !defined(__cplusplus)
 int pshmem_complexf_prod_reduce(shmem_team_t team, float _Complex *dest, const float _Complex *source, size_t nreduce);
+#endif
+#if GSHMEM_HAVE_COMPLEX && !defined(__cplusplus)
+int pshmem_complexd_sum_inscan(shmem_team_t team, double _Complex *dest, const double _Complex *source, size_t nelems);
+#endif
+#if GSHMEM_HAVE_COMPLEX && !defined(__cplusplus)
+int pshmem_complexd_sum_exscan(shmem_team_t team, double _Complex *dest, const double _Complex *source, size_t nelems);
+#endif
+#if GSHMEM_HAVE_COMPLEX && !defined(__cplusplus)
+int pshmem_complexf_sum_inscan(shmem_team_t team, float _Complex *dest, const float _Complex *source, size_t nelems);
+#endif
+#if GSHMEM_HAVE_COMPLEX && !defined(__cplusplus)
+int pshmem_complexf_sum_exscan(shmem_team_t team, float _Complex *dest, const float _Complex *source, size_t nelems);
 #endif
 int pshmem_broadcastmem(shmem_team_t team, void *dest, const void *source, size_t nelems, int PE_root);
 int pshmem_collectmem(shmem_team_t team, void *dest, const void *source, size_t nelems);
@@ -1126,6 +1140,52 @@ int pshmem_float_sum_reduce(shmem_team_t team, float *dest, const float *source,
 int pshmem_float_prod_reduce(shmem_team_t team, float *dest, const float *source, size_t nreduce);
 int pshmem_double_sum_reduce(shmem_team_t team, double *dest, const double *source, size_t nreduce);
 int pshmem_double_prod_reduce(shmem_team_t team, double *dest, const double *source, size_t nreduce);
+int pshmem_char_sum_inscan(shmem_team_t team, char *dest, const char *source, size_t nelems);
+int pshmem_char_sum_exscan(shmem_team_t team, char *dest, const char *source, size_t nelems);
+int pshmem_schar_sum_inscan(shmem_team_t team, signed char *dest, const signed char *source, size_t nelems);
+int pshmem_schar_sum_exscan(shmem_team_t team, signed char *dest, const signed char *source, size_t nelems);
+int pshmem_short_sum_inscan(shmem_team_t team, short *dest, const short *source, size_t nelems);
+int pshmem_short_sum_exscan(shmem_team_t team, short *dest, const short *source, size_t nelems);
+int pshmem_int_sum_inscan(shmem_team_t team, int *dest, const int *source, size_t nelems);
+int pshmem_int_sum_exscan(shmem_team_t team, int *dest, const int *source, size_t nelems);
+int pshmem_long_sum_inscan(shmem_team_t team, long *dest, const long *source, size_t nelems);
+int pshmem_long_sum_exscan(shmem_team_t team, long *dest, const long *source, size_t nelems);
+int pshmem_longlong_sum_inscan(shmem_team_t team, long long *dest, const long long *source, size_t nelems);
+int pshmem_longlong_sum_exscan(shmem_team_t team, long long *dest, const long long *source, size_t nelems);
+int pshmem_ptrdiff_sum_inscan(shmem_team_t team, ptrdiff_t *dest, const ptrdiff_t *source, size_t nelems);
+int pshmem_ptrdiff_sum_exscan(shmem_team_t team, ptrdiff_t *dest, const ptrdiff_t *source, size_t nelems);
+int pshmem_uchar_sum_inscan(shmem_team_t team, unsigned char *dest, const unsigned char *source, size_t nelems);
+int pshmem_uchar_sum_exscan(shmem_team_t team, unsigned char *dest, const unsigned char *source, size_t nelems);
+int pshmem_ushort_sum_inscan(shmem_team_t team, unsigned short *dest, const unsigned short *source, size_t nelems);
+int pshmem_ushort_sum_exscan(shmem_team_t team, unsigned short *dest, const unsigned short *source, size_t nelems);
+int pshmem_uint_sum_inscan(shmem_team_t team, unsigned int *dest, const unsigned int *source, size_t nelems);
+int pshmem_uint_sum_exscan(shmem_team_t team, unsigned int *dest, const unsigned int *source, size_t nelems);
+int pshmem_ulong_sum_inscan(shmem_team_t team, unsigned long *dest, const unsigned long *source, size_t nelems);
+int pshmem_ulong_sum_exscan(shmem_team_t team, unsigned long *dest, const unsigned long *source, size_t nelems);
+int pshmem_ulonglong_sum_inscan(shmem_team_t team, unsigned long long *dest, const unsigned long long *source, size_t nelems);
+int pshmem_ulonglong_sum_exscan(shmem_team_t team, unsigned long long *dest, const unsigned long long *source, size_t nelems);
+int pshmem_int8_sum_inscan(shmem_team_t team, int8_t *dest, const int8_t *source, size_t nelems);
+int pshmem_int8_sum_exscan(shmem_team_t team, int8_t *dest, const int8_t *source, size_t nelems);
+int pshmem_int16_sum_inscan(shmem_team_t team, int16_t *dest, const int16_t *source, size_t nelems);
+int pshmem_int16_sum_exscan(shmem_team_t team, int16_t *dest, const int16_t *source, size_t nelems);
+int pshmem_int32_sum_inscan(shmem_team_t team, int32_t *dest, const int32_t *source, size_t nelems);
+int pshmem_int32_sum_exscan(shmem_team_t team, int32_t *dest, const int32_t *source, size_t nelems);
+int pshmem_int64_sum_inscan(shmem_team_t team, int64_t *dest, const int64_t *source, size_t nelems);
+int pshmem_int64_sum_exscan(shmem_team_t team, int64_t *dest, const int64_t *source, size_t nelems);
+int pshmem_uint8_sum_inscan(shmem_team_t team, uint8_t *dest, const uint8_t *source, size_t nelems);
+int pshmem_uint8_sum_exscan(shmem_team_t team, uint8_t *dest, const uint8_t *source, size_t nelems);
+int pshmem_uint16_sum_inscan(shmem_team_t team, uint16_t *dest, const uint16_t *source, size_t nelems);
+int pshmem_uint16_sum_exscan(shmem_team_t team, uint16_t *dest, const uint16_t *source, size_t nelems);
+int pshmem_uint32_sum_inscan(shmem_team_t team, uint32_t *dest, const uint32_t *source, size_t nelems);
+int pshmem_uint32_sum_exscan(shmem_team_t team, uint32_t *dest, const uint32_t *source, size_t nelems);
+int pshmem_uint64_sum_inscan(shmem_team_t team, uint64_t *dest, const uint64_t *source, size_t nelems);
+int pshmem_uint64_sum_exscan(shmem_team_t team, uint64_t *dest, const uint64_t *source, size_t nelems);
+int pshmem_size_sum_inscan(shmem_team_t team, size_t *dest, const size_t *source, size_t nelems);
+int pshmem_size_sum_exscan(shmem_team_t team, size_t *dest, const size_t *source, size_t nelems);
+int pshmem_float_sum_inscan(shmem_team_t team, float *dest, const float *source, size_t nelems);
+int pshmem_float_sum_exscan(shmem_team_t team, float *dest, const float *source, size_t nelems);
+int pshmem_double_sum_inscan(shmem_team_t team, double *dest, const double *source, size_t nelems);
+int pshmem_double_sum_exscan(shmem_team_t team, double *dest, const double *source, size_t nelems);
 void pshmem_barrier(int PE_start, int logPE_stride, int PE_size, long *pSync);
 void pshmem_sync(int PE_start, int logPE_stride, int PE_size, long *pSync);
 void pshmem_broadcast32(void *dest, const void *source, size_t nelems, int PE_root, int PE_start, int logPE_stride, int PE_size, long *pSync);

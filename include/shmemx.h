@@ -64,6 +64,9 @@ void shmemx_putmem_signal_on_stream(void *dest, const void *source, size_t nelem
                                     uint64_t signal, int sig_op, int pe, cudaStream_t stream);
 /* A signal alone, in stream order (NVSHMEM's nvshmemx_signal_op_on_stream). */
 void shmemx_signal_op_on_stream(uint64_t *sig_addr, uint64_t signal, int sig_op, int pe, cudaStream_t stream);
+/* OpenSHMEM 1.6's shmem_signal_add / shmem_signal_set in stream order. */
+void shmemx_signal_add_on_stream(uint64_t *sig_addr, uint64_t signal, int pe, cudaStream_t stream);
+void shmemx_signal_set_on_stream(uint64_t *sig_addr, uint64_t signal, int pe, cudaStream_t stream);
 /* cmp: SHMEM_CMP_EQ, SHMEM_CMP_GE or SHMEM_CMP_GT. */
 void shmemx_signal_wait_until_on_stream(uint64_t *sig_addr, int cmp, uint64_t cmp_value, cudaStream_t stream);
 void shmemx_quiet_on_stream(cudaStream_t stream);
@@ -140,6 +143,15 @@ GSHMEM_REDUCE_BIT_TYPES(GSHMEMX_DECL_RS_STREAM_BIT)
 GSHMEM_REDUCE_MINMAX_TYPES_DEVICE(GSHMEMX_DECL_RS_STREAM_ARITH)
 GSHMEMX_DECL_RS_STREAM_ARITH(shmemx_half_t, half)
 GSHMEMX_DECL_RS_STREAM_ARITH(shmemx_bfloat16_t, bfloat16)
+/* OpenSHMEM 1.6's scans (shmem_TYPENAME_sum_inscan / _exscan) on a stream, for the SUM types
+ * that live on the device; device code has them at thread, warp and block scope. */
+#define GSHMEMX_DECL_SCAN_STREAM(T, N)                                                                 \
+  int shmemx_##N##_sum_inscan_on_stream(shmem_team_t team, T *dest, const T *source, size_t nelems,    \
+                                        cudaStream_t stream);                                          \
+  int shmemx_##N##_sum_exscan_on_stream(shmem_team_t team, T *dest, const T *source, size_t nelems,    \
+                                        cudaStream_t stream);
+GSHMEM_REDUCE_MINMAX_TYPES_DEVICE(GSHMEMX_DECL_SCAN_STREAM)
+#undef GSHMEMX_DECL_SCAN_STREAM
 #undef GSHMEMX_DECL_RS_STREAM_BIT
 #undef GSHMEMX_DECL_RS_STREAM_ARITH
 #undef GSHMEMX_DECL_RS_STREAM

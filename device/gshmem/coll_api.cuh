@@ -113,6 +113,18 @@ GSHMEM_RMA_TYPES_DEVICE(GSHMEM_DDEF_COLL)
 GSHMEM_REDUCE_BIT_TYPES(GSHMEM_DDEF_REDUCE_BIT)
 GSHMEM_REDUCE_MINMAX_TYPES_DEVICE(GSHMEM_DDEF_REDUCE_MINMAX)
 GSHMEM_REDUCE_MINMAX_TYPES_DEVICE(GSHMEM_DDEF_REDUCE_ARITH)
+/* OpenSHMEM 1.6 scans (prefix sums) over the SUM types that live on the device */
+#define GSHMEM_DDEF_SCAN(T, N)                                                                              \
+  GSHMEM_D int shmem_##N##_sum_inscan(shmem_team_t team, T *d, const T *s, size_t n) {                      \
+    GSHMEM_DEV::scan<GSHMEM_DEV::Thread, T, GSHMEM_DEV::kInscan>("shmem_" #N "_sum_inscan", team, d, s, n); \
+    return 0;                                                                                               \
+  }                                                                                                         \
+  GSHMEM_D int shmem_##N##_sum_exscan(shmem_team_t team, T *d, const T *s, size_t n) {                      \
+    GSHMEM_DEV::scan<GSHMEM_DEV::Thread, T, GSHMEM_DEV::kExscan>("shmem_" #N "_sum_exscan", team, d, s, n); \
+    return 0;                                                                                               \
+  }
+GSHMEM_REDUCE_MINMAX_TYPES_DEVICE(GSHMEM_DDEF_SCAN)
+#undef GSHMEM_DDEF_SCAN
 #endif /* __CUDA_ARCH__ */
 
 /* ---- shmemx_ reduction families at every scope (thread scope in the device pass, _warp and _block
@@ -239,6 +251,19 @@ GSHMEM_RMA_TYPES_DEVICE(GSHMEMX_DDEF_COLL_TYPED)
 GSHMEM_REDUCE_BIT_TYPES(GSHMEMX_DDEF_REDUCE_BIT)
 GSHMEM_REDUCE_MINMAX_TYPES_DEVICE(GSHMEMX_DDEF_REDUCE_MINMAX)
 GSHMEM_REDUCE_MINMAX_TYPES_DEVICE(GSHMEMX_DDEF_REDUCE_ARITH)
+#define GSHMEMX_DDEF_SCAN_SCOPE(T, N, S, SC)                                                                 \
+  GSHMEM_D int shmemx_##N##_sum_inscan_##SC(shmem_team_t team, T *d, const T *s, size_t n) {                 \
+    GSHMEM_DEV::scan<GSHMEM_DEV::S, T, GSHMEM_DEV::kInscan>("shmemx_" #N "_sum_inscan_" #SC, team, d, s, n); \
+    return 0;                                                                                                \
+  }                                                                                                          \
+  GSHMEM_D int shmemx_##N##_sum_exscan_##SC(shmem_team_t team, T *d, const T *s, size_t n) {                 \
+    GSHMEM_DEV::scan<GSHMEM_DEV::S, T, GSHMEM_DEV::kExscan>("shmemx_" #N "_sum_exscan_" #SC, team, d, s, n); \
+    return 0;                                                                                                \
+  }
+#define GSHMEMX_DDEF_SCAN(T, N) GSHMEMX_DDEF_SCAN_SCOPE(T, N, Warp, warp) GSHMEMX_DDEF_SCAN_SCOPE(T, N, Block, block)
+GSHMEM_REDUCE_MINMAX_TYPES_DEVICE(GSHMEMX_DDEF_SCAN)
+#undef GSHMEMX_DDEF_SCAN
+#undef GSHMEMX_DDEF_SCAN_SCOPE
 #undef GSHMEMX_DDEF_REDUCE_BIT
 #undef GSHMEMX_DDEF_REDUCE_MINMAX
 #undef GSHMEMX_DDEF_REDUCE_ARITH

@@ -217,6 +217,39 @@ GSHMEM_P2P_TYPES(GSHMEM_DDEF_P2P)
 #undef GSHMEM_DDEF_P2P
 GSHMEM_D void shmem_wait_until(long *v, int c, long x) { GSHMEM_DEV::wait_until("shmem_wait_until", v, c, x); }
 GSHMEM_D void shmem_wait(long *v, long x) { GSHMEM_DEV::wait_until("shmem_wait", v, SHMEM_CMP_NE, x); }
+
+/* ---- OpenSHMEM 1.6: blocked strided RMA, signal_add/set, pe_quiet (thread scope) ---- */
+#define GSHMEM_DDEF_IB(T, N)                                                                                    \
+  GSHMEM_D void shmem_##N##_ibput(T *d, const T *s, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, \
+                                  int pe) {                                                                     \
+    GSHMEM_DEV::ibput<GSHMEM_DEV::Thread, sizeof(T)>("shmem_" #N "_ibput", d, s, dst, sst, bsize, nblocks, pe); \
+  }                                                                                                             \
+  GSHMEM_D void shmem_##N##_ibget(T *d, const T *s, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, \
+                                  int pe) {                                                                     \
+    GSHMEM_DEV::ibget<GSHMEM_DEV::Thread, sizeof(T)>("shmem_" #N "_ibget", d, s, dst, sst, bsize, nblocks, pe); \
+  }
+GSHMEM_RMA_TYPES_DEVICE(GSHMEM_DDEF_IB)
+#undef GSHMEM_DDEF_IB
+#define GSHMEM_DDEF_IB_SIZED(B)                                                                                    \
+  GSHMEM_D void shmem_ibput##B(void *d, const void *s, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, \
+                               int pe) {                                                                           \
+    GSHMEM_DEV::ibput<GSHMEM_DEV::Thread, B / 8>("shmem_ibput" #B, d, s, dst, sst, bsize, nblocks, pe);            \
+  }                                                                                                                \
+  GSHMEM_D void shmem_ibget##B(void *d, const void *s, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, \
+                               int pe) {                                                                           \
+    GSHMEM_DEV::ibget<GSHMEM_DEV::Thread, B / 8>("shmem_ibget" #B, d, s, dst, sst, bsize, nblocks, pe);            \
+  }
+GSHMEM_SIZES(GSHMEM_DDEF_IB_SIZED)
+#undef GSHMEM_DDEF_IB_SIZED
+GSHMEM_D void shmem_signal_add(uint64_t *sig, uint64_t v, int pe) {
+  GSHMEM_DEV::signal_scope<GSHMEM_DEV::Thread>("shmem_signal_add", sig, v, SHMEM_SIGNAL_ADD, pe);
+}
+GSHMEM_D void shmem_signal_set(uint64_t *sig, uint64_t v, int pe) {
+  GSHMEM_DEV::signal_scope<GSHMEM_DEV::Thread>("shmem_signal_set", sig, v, SHMEM_SIGNAL_SET, pe);
+}
+GSHMEM_D void shmem_pe_quiet(const int *pes, size_t n) {
+  GSHMEM_DEV::pe_quiet<GSHMEM_DEV::Thread>("shmem_pe_quiet", pes, n);
+}
 #endif /* __CUDA_ARCH__ */
 
 /* Updates a signal on pe without data (SHMEM_SIGNAL_SET or SHMEM_SIGNAL_ADD). An atomic like any
@@ -251,6 +284,21 @@ GSHMEMX_DDEF_SCOPE(Warp, warp)
 GSHMEMX_DDEF_SCOPE(Block, block)
 #undef GSHMEMX_DDEF_SCOPE
 
+/* OpenSHMEM 1.6 signal_add/set and pe_quiet at warp and block scope */
+#define GSHMEMX_DDEF_16_SCOPE(S, SC)                                                                 \
+  GSHMEM_D void shmemx_signal_add_##SC(uint64_t *sig, uint64_t v, int pe) {                          \
+    GSHMEM_DEV::signal_scope<GSHMEM_DEV::S>("shmemx_signal_add_" #SC, sig, v, SHMEM_SIGNAL_ADD, pe); \
+  }                                                                                                  \
+  GSHMEM_D void shmemx_signal_set_##SC(uint64_t *sig, uint64_t v, int pe) {                          \
+    GSHMEM_DEV::signal_scope<GSHMEM_DEV::S>("shmemx_signal_set_" #SC, sig, v, SHMEM_SIGNAL_SET, pe); \
+  }                                                                                                  \
+  GSHMEM_D void shmemx_pe_quiet_##SC(const int *pes, size_t n) {                                     \
+    GSHMEM_DEV::pe_quiet<GSHMEM_DEV::S>("shmemx_pe_quiet_" #SC, pes, n);                             \
+  }
+GSHMEMX_DDEF_16_SCOPE(Warp, warp)
+GSHMEMX_DDEF_16_SCOPE(Block, block)
+#undef GSHMEMX_DDEF_16_SCOPE
+
 #define GSHMEMX_DDEF_TYPED_SCOPE(T, N, S, SC)                                                                         \
   GSHMEM_D void shmemx_##N##_put_##SC(T *d, const T *s, size_t n, int pe) {                                           \
     GSHMEM_DEV::put<GSHMEM_DEV::S>("shmemx_" #N "_put_" #SC, d, s, n * sizeof(T), pe, false);                         \
@@ -271,6 +319,14 @@ GSHMEMX_DDEF_SCOPE(Block, block)
                                                  int pe) {                                                            \
     GSHMEM_DEV::put_signal<GSHMEM_DEV::S>("shmemx_" #N "_put_signal_nbi_" #SC, d, s, n * sizeof(T), sa, sv, op, pe,   \
                                           true);                                                                      \
+  }                                                                                                                   \
+  GSHMEM_D void shmemx_##N##_ibput_##SC(T *d, const T *s, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, \
+                                        int pe) {                                                                     \
+    GSHMEM_DEV::ibput<GSHMEM_DEV::S, sizeof(T)>("shmemx_" #N "_ibput_" #SC, d, s, dst, sst, bsize, nblocks, pe);      \
+  }                                                                                                                   \
+  GSHMEM_D void shmemx_##N##_ibget_##SC(T *d, const T *s, ptrdiff_t dst, ptrdiff_t sst, size_t bsize, size_t nblocks, \
+                                        int pe) {                                                                     \
+    GSHMEM_DEV::ibget<GSHMEM_DEV::S, sizeof(T)>("shmemx_" #N "_ibget_" #SC, d, s, dst, sst, bsize, nblocks, pe);      \
   }
 #define GSHMEMX_DDEF_TYPED(T, N) GSHMEMX_DDEF_TYPED_SCOPE(T, N, Warp, warp) GSHMEMX_DDEF_TYPED_SCOPE(T, N, Block, block)
 GSHMEM_RMA_TYPES_DEVICE(GSHMEMX_DDEF_TYPED)

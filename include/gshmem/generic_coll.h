@@ -1,6 +1,7 @@
 /* Type-generic OpenSHMEM 1.5 team collectives and shmem_sync: C11 _Generic selections in C,
  * overloads in C++. The destination's element type picks the typed routine:
  *   shmem_sum_reduce(team, dest, source, nreduce)   and, or, xor, max, min, sum, prod
+ *   shmem_sum_inscan, shmem_sum_exscan(team, dest, source, nelems)   (OpenSHMEM 1.6 scans)
  *   shmem_broadcast(team, dest, source, nelems, PE_root), shmem_collect, shmem_fcollect,
  *   shmem_alltoall, shmem_alltoalls(team, dest, source, dst, sst, nelems)
  *   shmem_sync(team) -> shmem_team_sync; shmem_sync(PE_start, logPE_stride, PE_size, pSync) stays
@@ -44,6 +45,8 @@
 #define shmem_min_reduce(team, dest, ...) GSHMEM_G_TEAM_SEL(GSHMEM_G_REDUCE_MINMAX, min_reduce, team, dest)(team, dest, __VA_ARGS__)
 #define shmem_sum_reduce(team, dest, ...) GSHMEM_G_TEAM_SEL(GSHMEM_G_REDUCE_ARITH, sum_reduce, team, dest)(team, dest, __VA_ARGS__)
 #define shmem_prod_reduce(team, dest, ...) GSHMEM_G_TEAM_SEL(GSHMEM_G_REDUCE_ARITH, prod_reduce, team, dest)(team, dest, __VA_ARGS__)
+#define shmem_sum_inscan(team, dest, ...) GSHMEM_G_TEAM_SEL(GSHMEM_G_REDUCE_ARITH, sum_inscan, team, dest)(team, dest, __VA_ARGS__)
+#define shmem_sum_exscan(team, dest, ...) GSHMEM_G_TEAM_SEL(GSHMEM_G_REDUCE_ARITH, sum_exscan, team, dest)(team, dest, __VA_ARGS__)
 #define shmem_broadcast(team, dest, ...) GSHMEM_G_TEAM_SEL(GSHMEM_G_RMA, broadcast, team, dest)(team, dest, __VA_ARGS__)
 #define shmem_collect(team, dest, ...) GSHMEM_G_TEAM_SEL(GSHMEM_G_RMA, collect, team, dest)(team, dest, __VA_ARGS__)
 #define shmem_fcollect(team, dest, ...) GSHMEM_G_TEAM_SEL(GSHMEM_G_RMA, fcollect, team, dest)(team, dest, __VA_ARGS__)
@@ -61,6 +64,13 @@
 #define GSHMEM_CXX_REDUCE(T, N, OP)                                                               \
   GSHMEM_HD inline int shmem_##OP##_reduce(shmem_team_t team, T *d, const T *s, size_t n) {       \
     return shmem_##N##_##OP##_reduce(team, d, s, n);                                              \
+  }
+#define GSHMEM_CXX_SCAN(T, N, _)                                                                  \
+  GSHMEM_HD inline int shmem_sum_inscan(shmem_team_t team, T *d, const T *s, size_t n) {          \
+    return shmem_##N##_sum_inscan(team, d, s, n);                                                 \
+  }                                                                                               \
+  GSHMEM_HD inline int shmem_sum_exscan(shmem_team_t team, T *d, const T *s, size_t n) {          \
+    return shmem_##N##_sum_exscan(team, d, s, n);                                                 \
   }
 #define GSHMEM_CXX_COLL(T, N, _)                                                                  \
   GSHMEM_HD inline int shmem_broadcast(shmem_team_t team, T *d, const T *s, size_t n, int root) { \
@@ -91,6 +101,7 @@ GSHMEM_G_REDUCE_MINMAX_DEV(GSHMEM_CXX_REDUCE, max)
 GSHMEM_G_REDUCE_MINMAX_DEV(GSHMEM_CXX_REDUCE, min)
 GSHMEM_G_REDUCE_MINMAX_DEV(GSHMEM_CXX_REDUCE, sum)
 GSHMEM_G_REDUCE_MINMAX_DEV(GSHMEM_CXX_REDUCE, prod)
+GSHMEM_G_REDUCE_MINMAX_DEV(GSHMEM_CXX_SCAN, _)
 GSHMEM_G_RMA_DEV(GSHMEM_CXX_COLL, _)
 GSHMEM_HD inline int shmem_sync(shmem_team_t team) { return shmem_team_sync(team); }
 #undef GSHMEM_HD
@@ -102,10 +113,12 @@ GSHMEM_CXX_REDUCE(long double, longdouble, min)
 GSHMEM_CXX_REDUCE(long double, longdouble, sum)
 GSHMEM_CXX_REDUCE(long double, longdouble, prod)
 GSHMEM_CXX_COLL(long double, longdouble, _)
+GSHMEM_CXX_SCAN(long double, longdouble, _)
 #undef GSHMEM_HD
 #endif
 #undef GSHMEM_CXX_REDUCE
 #undef GSHMEM_CXX_COLL
+#undef GSHMEM_CXX_SCAN
 
 #endif /* C11 / C++ */
 #endif /* GSHMEM_GENERIC_COLL_H */

@@ -50,10 +50,16 @@ GSHMEM_DECL_TEAM_COLL(long double, longdouble)
 #define GSHMEM_DECL_REDUCE_BIT(T, N) GSHMEM_DECL_REDUCE(T, N, and) GSHMEM_DECL_REDUCE(T, N, or) GSHMEM_DECL_REDUCE(T, N, xor)
 #define GSHMEM_DECL_REDUCE_MINMAX(T, N) GSHMEM_DECL_REDUCE(T, N, max) GSHMEM_DECL_REDUCE(T, N, min)
 #define GSHMEM_DECL_REDUCE_ARITH(T, N) GSHMEM_DECL_REDUCE(T, N, sum) GSHMEM_DECL_REDUCE(T, N, prod)
+/* OpenSHMEM 1.6 scans (prefix sums) over every SUM type */
+#define GSHMEM_DECL_SCAN(T, N)                                                                 \
+  int shmem_##N##_sum_inscan(shmem_team_t team, T *dest, const T *source, size_t nelems);      \
+  int shmem_##N##_sum_exscan(shmem_team_t team, T *dest, const T *source, size_t nelems);
 GSHMEM_DECL_REDUCE_MINMAX(long double, longdouble)
 GSHMEM_DECL_REDUCE_ARITH(long double, longdouble)
+GSHMEM_DECL_SCAN(long double, longdouble)
 #if GSHMEM_HAVE_COMPLEX
 GSHMEM_REDUCE_COMPLEX_TYPES(GSHMEM_DECL_REDUCE_ARITH)
+GSHMEM_REDUCE_COMPLEX_TYPES(GSHMEM_DECL_SCAN)
 #endif
 /* the collectives over device types: also device functions */
 #if !defined(__CUDA_ARCH__)
@@ -67,7 +73,9 @@ GSHMEM_RMA_TYPES_DEVICE(GSHMEM_DECL_TEAM_COLL)
 GSHMEM_REDUCE_BIT_TYPES(GSHMEM_DECL_REDUCE_BIT)
 GSHMEM_REDUCE_MINMAX_TYPES_DEVICE(GSHMEM_DECL_REDUCE_MINMAX)
 GSHMEM_REDUCE_MINMAX_TYPES_DEVICE(GSHMEM_DECL_REDUCE_ARITH)
+GSHMEM_REDUCE_MINMAX_TYPES_DEVICE(GSHMEM_DECL_SCAN)
 #endif
+#undef GSHMEM_DECL_SCAN
 #undef GSHMEM_DECL_TEAM_COLL
 
 /* ---- Deprecated active-set forms (pSync/pWrk), for older programs ---- */

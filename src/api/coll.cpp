@@ -60,6 +60,18 @@ GSHMEM_REDUCE_MINMAX_TYPES(GSHMEM_DEF_REDUCE_MINMAX)
 GSHMEM_REDUCE_MINMAX_TYPES(GSHMEM_DEF_REDUCE_ARITH)
 GSHMEM_REDUCE_COMPLEX_TYPES(GSHMEM_DEF_REDUCE_ARITH)
 
+// OpenSHMEM 1.6 scans over every SUM type.
+#define GSHMEM_DEF_SCAN(T, N)                                              \
+  int shmem_##N##_sum_inscan(shmem_team_t t, T* d, const T* s, size_t n) { \
+    return coll::scan<T>("shmem_" #N "_sum_inscan", t, d, s, n, false);    \
+  }                                                                        \
+  int shmem_##N##_sum_exscan(shmem_team_t t, T* d, const T* s, size_t n) { \
+    return coll::scan<T>("shmem_" #N "_sum_exscan", t, d, s, n, true);     \
+  }
+GSHMEM_REDUCE_MINMAX_TYPES(GSHMEM_DEF_SCAN)
+GSHMEM_REDUCE_COMPLEX_TYPES(GSHMEM_DEF_SCAN)
+#undef GSHMEM_DEF_SCAN
+
 // Reduce-scatter (gshmem extension, NVSHMEM's nvshmem_TYPE_OP_reducescatter).
 #define GSHMEM_DEF_RS(T, N, OP, F)                                                       \
   int shmemx_##N##_##OP##_reducescatter(shmem_team_t t, T* d, const T* s, size_t n) {    \

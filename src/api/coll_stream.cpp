@@ -102,4 +102,19 @@ GSHMEM_DEF_RED_STREAM_ARITH(shmemx_half_t, half, reducescatter, dev_reducescatte
 GSHMEM_DEF_RED_STREAM_ARITH(shmemx_bfloat16_t, bfloat16, reduce, dev_reduce, 2, 'b')
 GSHMEM_DEF_RED_STREAM_ARITH(shmemx_bfloat16_t, bfloat16, reducescatter, dev_reducescatter, 2, 'b')
 
+// OpenSHMEM 1.6 scans on a stream.
+#define GSHMEM_DEF_SCAN_STREAM(T, N)                                                                               \
+  int shmemx_##N##_sum_inscan_on_stream(shmem_team_t team, T* d, const T* s, size_t n, cudaStream_t st) {          \
+    coll::dev_scan("shmemx_" #N "_sum_inscan_on_stream", team, d, s, n, sizeof(T), coll::element_kind<T>(), false, \
+                   core::collective_stream(st));                                                                   \
+    return 0;                                                                                                      \
+  }                                                                                                                \
+  int shmemx_##N##_sum_exscan_on_stream(shmem_team_t team, T* d, const T* s, size_t n, cudaStream_t st) {          \
+    coll::dev_scan("shmemx_" #N "_sum_exscan_on_stream", team, d, s, n, sizeof(T), coll::element_kind<T>(), true,  \
+                   core::collective_stream(st));                                                                   \
+    return 0;                                                                                                      \
+  }
+GSHMEM_REDUCE_MINMAX_TYPES_DEVICE(GSHMEM_DEF_SCAN_STREAM)
+#undef GSHMEM_DEF_SCAN_STREAM
+
 }  // extern "C"

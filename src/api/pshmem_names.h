@@ -854,10 +854,16 @@
 #define shmem_longdouble_min_reduce pshmem_longdouble_min_reduce
 #define shmem_longdouble_sum_reduce pshmem_longdouble_sum_reduce
 #define shmem_longdouble_prod_reduce pshmem_longdouble_prod_reduce
+#define shmem_longdouble_sum_inscan pshmem_longdouble_sum_inscan
+#define shmem_longdouble_sum_exscan pshmem_longdouble_sum_exscan
 #define shmem_complexd_sum_reduce pshmem_complexd_sum_reduce
 #define shmem_complexd_prod_reduce pshmem_complexd_prod_reduce
 #define shmem_complexf_sum_reduce pshmem_complexf_sum_reduce
 #define shmem_complexf_prod_reduce pshmem_complexf_prod_reduce
+#define shmem_complexd_sum_inscan pshmem_complexd_sum_inscan
+#define shmem_complexd_sum_exscan pshmem_complexd_sum_exscan
+#define shmem_complexf_sum_inscan pshmem_complexf_sum_inscan
+#define shmem_complexf_sum_exscan pshmem_complexf_sum_exscan
 #define shmem_broadcastmem pshmem_broadcastmem
 #define shmem_collectmem pshmem_collectmem
 #define shmem_fcollectmem pshmem_fcollectmem
@@ -1112,6 +1118,52 @@
 #define shmem_float_prod_reduce pshmem_float_prod_reduce
 #define shmem_double_sum_reduce pshmem_double_sum_reduce
 #define shmem_double_prod_reduce pshmem_double_prod_reduce
+#define shmem_char_sum_inscan pshmem_char_sum_inscan
+#define shmem_char_sum_exscan pshmem_char_sum_exscan
+#define shmem_schar_sum_inscan pshmem_schar_sum_inscan
+#define shmem_schar_sum_exscan pshmem_schar_sum_exscan
+#define shmem_short_sum_inscan pshmem_short_sum_inscan
+#define shmem_short_sum_exscan pshmem_short_sum_exscan
+#define shmem_int_sum_inscan pshmem_int_sum_inscan
+#define shmem_int_sum_exscan pshmem_int_sum_exscan
+#define shmem_long_sum_inscan pshmem_long_sum_inscan
+#define shmem_long_sum_exscan pshmem_long_sum_exscan
+#define shmem_longlong_sum_inscan pshmem_longlong_sum_inscan
+#define shmem_longlong_sum_exscan pshmem_longlong_sum_exscan
+#define shmem_ptrdiff_sum_inscan pshmem_ptrdiff_sum_inscan
+#define shmem_ptrdiff_sum_exscan pshmem_ptrdiff_sum_exscan
+#define shmem_uchar_sum_inscan pshmem_uchar_sum_inscan
+#define shmem_uchar_sum_exscan pshmem_uchar_sum_exscan
+#define shmem_ushort_sum_inscan pshmem_ushort_sum_inscan
+#define shmem_ushort_sum_exscan pshmem_ushort_sum_exscan
+#define shmem_uint_sum_inscan pshmem_uint_sum_inscan
+#define shmem_uint_sum_exscan pshmem_uint_sum_exscan
+#define shmem_ulong_sum_inscan pshmem_ulong_sum_inscan
+#define shmem_ulong_sum_exscan pshmem_ulong_sum_exscan
+#define shmem_ulonglong_sum_inscan pshmem_ulonglong_sum_inscan
+#define shmem_ulonglong_sum_exscan pshmem_ulonglong_sum_exscan
+#define shmem_int8_sum_inscan pshmem_int8_sum_inscan
+#define shmem_int8_sum_exscan pshmem_int8_sum_exscan
+#define shmem_int16_sum_inscan pshmem_int16_sum_inscan
+#define shmem_int16_sum_exscan pshmem_int16_sum_exscan
+#define shmem_int32_sum_inscan pshmem_int32_sum_inscan
+#define shmem_int32_sum_exscan pshmem_int32_sum_exscan
+#define shmem_int64_sum_inscan pshmem_int64_sum_inscan
+#define shmem_int64_sum_exscan pshmem_int64_sum_exscan
+#define shmem_uint8_sum_inscan pshmem_uint8_sum_inscan
+#define shmem_uint8_sum_exscan pshmem_uint8_sum_exscan
+#define shmem_uint16_sum_inscan pshmem_uint16_sum_inscan
+#define shmem_uint16_sum_exscan pshmem_uint16_sum_exscan
+#define shmem_uint32_sum_inscan pshmem_uint32_sum_inscan
+#define shmem_uint32_sum_exscan pshmem_uint32_sum_exscan
+#define shmem_uint64_sum_inscan pshmem_uint64_sum_inscan
+#define shmem_uint64_sum_exscan pshmem_uint64_sum_exscan
+#define shmem_size_sum_inscan pshmem_size_sum_inscan
+#define shmem_size_sum_exscan pshmem_size_sum_exscan
+#define shmem_float_sum_inscan pshmem_float_sum_inscan
+#define shmem_float_sum_exscan pshmem_float_sum_exscan
+#define shmem_double_sum_inscan pshmem_double_sum_inscan
+#define shmem_double_sum_exscan pshmem_double_sum_exscan
 #define shmem_barrier pshmem_barrier
 #define shmem_sync pshmem_sync
 #define shmem_broadcast32 pshmem_broadcast32
@@ -2610,10 +2662,16 @@ __asm__(
     ".weak shmem_longdouble_min_reduce\n.set shmem_longdouble_min_reduce, pshmem_longdouble_min_reduce\n"
     ".weak shmem_longdouble_sum_reduce\n.set shmem_longdouble_sum_reduce, pshmem_longdouble_sum_reduce\n"
     ".weak shmem_longdouble_prod_reduce\n.set shmem_longdouble_prod_reduce, pshmem_longdouble_prod_reduce\n"
+    ".weak shmem_longdouble_sum_inscan\n.set shmem_longdouble_sum_inscan, pshmem_longdouble_sum_inscan\n"
+    ".weak shmem_longdouble_sum_exscan\n.set shmem_longdouble_sum_exscan, pshmem_longdouble_sum_exscan\n"
     ".weak shmem_complexd_sum_reduce\n.set shmem_complexd_sum_reduce, pshmem_complexd_sum_reduce\n"
     ".weak shmem_complexd_prod_reduce\n.set shmem_complexd_prod_reduce, pshmem_complexd_prod_reduce\n"
     ".weak shmem_complexf_sum_reduce\n.set shmem_complexf_sum_reduce, pshmem_complexf_sum_reduce\n"
     ".weak shmem_complexf_prod_reduce\n.set shmem_complexf_prod_reduce, pshmem_complexf_prod_reduce\n"
+    ".weak shmem_complexd_sum_inscan\n.set shmem_complexd_sum_inscan, pshmem_complexd_sum_inscan\n"
+    ".weak shmem_complexd_sum_exscan\n.set shmem_complexd_sum_exscan, pshmem_complexd_sum_exscan\n"
+    ".weak shmem_complexf_sum_inscan\n.set shmem_complexf_sum_inscan, pshmem_complexf_sum_inscan\n"
+    ".weak shmem_complexf_sum_exscan\n.set shmem_complexf_sum_exscan, pshmem_complexf_sum_exscan\n"
     ".weak shmem_broadcastmem\n.set shmem_broadcastmem, pshmem_broadcastmem\n"
     ".weak shmem_collectmem\n.set shmem_collectmem, pshmem_collectmem\n"
     ".weak shmem_fcollectmem\n.set shmem_fcollectmem, pshmem_fcollectmem\n"
@@ -2868,6 +2926,52 @@ __asm__(
     ".weak shmem_float_prod_reduce\n.set shmem_float_prod_reduce, pshmem_float_prod_reduce\n"
     ".weak shmem_double_sum_reduce\n.set shmem_double_sum_reduce, pshmem_double_sum_reduce\n"
     ".weak shmem_double_prod_reduce\n.set shmem_double_prod_reduce, pshmem_double_prod_reduce\n"
+    ".weak shmem_char_sum_inscan\n.set shmem_char_sum_inscan, pshmem_char_sum_inscan\n"
+    ".weak shmem_char_sum_exscan\n.set shmem_char_sum_exscan, pshmem_char_sum_exscan\n"
+    ".weak shmem_schar_sum_inscan\n.set shmem_schar_sum_inscan, pshmem_schar_sum_inscan\n"
+    ".weak shmem_schar_sum_exscan\n.set shmem_schar_sum_exscan, pshmem_schar_sum_exscan\n"
+    ".weak shmem_short_sum_inscan\n.set shmem_short_sum_inscan, pshmem_short_sum_inscan\n"
+    ".weak shmem_short_sum_exscan\n.set shmem_short_sum_exscan, pshmem_short_sum_exscan\n"
+    ".weak shmem_int_sum_inscan\n.set shmem_int_sum_inscan, pshmem_int_sum_inscan\n"
+    ".weak shmem_int_sum_exscan\n.set shmem_int_sum_exscan, pshmem_int_sum_exscan\n"
+    ".weak shmem_long_sum_inscan\n.set shmem_long_sum_inscan, pshmem_long_sum_inscan\n"
+    ".weak shmem_long_sum_exscan\n.set shmem_long_sum_exscan, pshmem_long_sum_exscan\n"
+    ".weak shmem_longlong_sum_inscan\n.set shmem_longlong_sum_inscan, pshmem_longlong_sum_inscan\n"
+    ".weak shmem_longlong_sum_exscan\n.set shmem_longlong_sum_exscan, pshmem_longlong_sum_exscan\n"
+    ".weak shmem_ptrdiff_sum_inscan\n.set shmem_ptrdiff_sum_inscan, pshmem_ptrdiff_sum_inscan\n"
+    ".weak shmem_ptrdiff_sum_exscan\n.set shmem_ptrdiff_sum_exscan, pshmem_ptrdiff_sum_exscan\n"
+    ".weak shmem_uchar_sum_inscan\n.set shmem_uchar_sum_inscan, pshmem_uchar_sum_inscan\n"
+    ".weak shmem_uchar_sum_exscan\n.set shmem_uchar_sum_exscan, pshmem_uchar_sum_exscan\n"
+    ".weak shmem_ushort_sum_inscan\n.set shmem_ushort_sum_inscan, pshmem_ushort_sum_inscan\n"
+    ".weak shmem_ushort_sum_exscan\n.set shmem_ushort_sum_exscan, pshmem_ushort_sum_exscan\n"
+    ".weak shmem_uint_sum_inscan\n.set shmem_uint_sum_inscan, pshmem_uint_sum_inscan\n"
+    ".weak shmem_uint_sum_exscan\n.set shmem_uint_sum_exscan, pshmem_uint_sum_exscan\n"
+    ".weak shmem_ulong_sum_inscan\n.set shmem_ulong_sum_inscan, pshmem_ulong_sum_inscan\n"
+    ".weak shmem_ulong_sum_exscan\n.set shmem_ulong_sum_exscan, pshmem_ulong_sum_exscan\n"
+    ".weak shmem_ulonglong_sum_inscan\n.set shmem_ulonglong_sum_inscan, pshmem_ulonglong_sum_inscan\n"
+    ".weak shmem_ulonglong_sum_exscan\n.set shmem_ulonglong_sum_exscan, pshmem_ulonglong_sum_exscan\n"
+    ".weak shmem_int8_sum_inscan\n.set shmem_int8_sum_inscan, pshmem_int8_sum_inscan\n"
+    ".weak shmem_int8_sum_exscan\n.set shmem_int8_sum_exscan, pshmem_int8_sum_exscan\n"
+    ".weak shmem_int16_sum_inscan\n.set shmem_int16_sum_inscan, pshmem_int16_sum_inscan\n"
+    ".weak shmem_int16_sum_exscan\n.set shmem_int16_sum_exscan, pshmem_int16_sum_exscan\n"
+    ".weak shmem_int32_sum_inscan\n.set shmem_int32_sum_inscan, pshmem_int32_sum_inscan\n"
+    ".weak shmem_int32_sum_exscan\n.set shmem_int32_sum_exscan, pshmem_int32_sum_exscan\n"
+    ".weak shmem_int64_sum_inscan\n.set shmem_int64_sum_inscan, pshmem_int64_sum_inscan\n"
+    ".weak shmem_int64_sum_exscan\n.set shmem_int64_sum_exscan, pshmem_int64_sum_exscan\n"
+    ".weak shmem_uint8_sum_inscan\n.set shmem_uint8_sum_inscan, pshmem_uint8_sum_inscan\n"
+    ".weak shmem_uint8_sum_exscan\n.set shmem_uint8_sum_exscan, pshmem_uint8_sum_exscan\n"
+    ".weak shmem_uint16_sum_inscan\n.set shmem_uint16_sum_inscan, pshmem_uint16_sum_inscan\n"
+    ".weak shmem_uint16_sum_exscan\n.set shmem_uint16_sum_exscan, pshmem_uint16_sum_exscan\n"
+    ".weak shmem_uint32_sum_inscan\n.set shmem_uint32_sum_inscan, pshmem_uint32_sum_inscan\n"
+    ".weak shmem_uint32_sum_exscan\n.set shmem_uint32_sum_exscan, pshmem_uint32_sum_exscan\n"
+    ".weak shmem_uint64_sum_inscan\n.set shmem_uint64_sum_inscan, pshmem_uint64_sum_inscan\n"
+    ".weak shmem_uint64_sum_exscan\n.set shmem_uint64_sum_exscan, pshmem_uint64_sum_exscan\n"
+    ".weak shmem_size_sum_inscan\n.set shmem_size_sum_inscan, pshmem_size_sum_inscan\n"
+    ".weak shmem_size_sum_exscan\n.set shmem_size_sum_exscan, pshmem_size_sum_exscan\n"
+    ".weak shmem_float_sum_inscan\n.set shmem_float_sum_inscan, pshmem_float_sum_inscan\n"
+    ".weak shmem_float_sum_exscan\n.set shmem_float_sum_exscan, pshmem_float_sum_exscan\n"
+    ".weak shmem_double_sum_inscan\n.set shmem_double_sum_inscan, pshmem_double_sum_inscan\n"
+    ".weak shmem_double_sum_exscan\n.set shmem_double_sum_exscan, pshmem_double_sum_exscan\n"
     ".weak shmem_barrier\n.set shmem_barrier, pshmem_barrier\n"
     ".weak shmem_sync\n.set shmem_sync, pshmem_sync\n"
     ".weak shmem_broadcast32\n.set shmem_broadcast32, pshmem_broadcast32\n"

@@ -22,6 +22,14 @@ void shmemx_signal_op_on_stream(uint64_t* sig_addr, uint64_t signal, int sig_op,
   core::putmem_signal_on_stream("shmemx_signal_op_on_stream", nullptr, nullptr, 0, sig_addr, signal, sig_op, pe,
                                 stream);
 }
+void shmemx_signal_add_on_stream(uint64_t* sig_addr, uint64_t signal, int pe, cudaStream_t stream) {
+  core::putmem_signal_on_stream("shmemx_signal_add_on_stream", nullptr, nullptr, 0, sig_addr, signal, SHMEM_SIGNAL_ADD,
+                                pe, stream);
+}
+void shmemx_signal_set_on_stream(uint64_t* sig_addr, uint64_t signal, int pe, cudaStream_t stream) {
+  core::putmem_signal_on_stream("shmemx_signal_set_on_stream", nullptr, nullptr, 0, sig_addr, signal, SHMEM_SIGNAL_SET,
+                                pe, stream);
+}
 void shmemx_signal_wait_until_on_stream(uint64_t* sig_addr, int cmp, uint64_t value, cudaStream_t stream) {
   core::signal_wait_until_on_stream("shmemx_signal_wait_until_on_stream", sig_addr, cmp, value, stream);
 }

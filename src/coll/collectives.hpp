@@ -107,6 +107,30 @@ void reduce(Group& g, T* dest, const T* src, size_t n, Op op) {
   g.sync();
 }
 
+// Scans (prefix sums, OpenSHMEM 1.6): member i's dest[k] = the combination of source[k] over
+// members 0..i (exclusive: 0..i-1, and T{} on member 0), in team order. As reduce: the owner of
+// each slice reads it from every member in member order and writes each member's prefix into that
+// member's dest; member j's slice is read before it is written, so dest == source is allowed.
+template <typename T, typename Op>
+void scan(Group& g, T* dest, const T* src, size_t n, bool exclusive, Op op) {
+  g.sync();
+  const size_t members = static_cast<size_t>(g.size());
+  const size_t chunk = (n + members - 1) / members;
+  const size_t lo = std::min(n, chunk * static_cast<size_t>(g.me)), hi = std::min(n, lo + chunk);
+  if (hi > lo) {
+    std::vector<T> acc(hi - lo, T{}), in(hi - lo), out(hi - lo);
+    for (size_t i = 0; i < members; ++i) {
+      g.read(in.data(), src + lo, (hi - lo) * sizeof(T), g.pes[i]);
+      for (size_t k = 0; k < hi - lo; ++k) {
+        if (exclusive) out[k] = acc[k];
+        acc[k] = i == 0 ? in[k] : op(acc[k], in[k]);
+      }
+      g.write(dest + lo, exclusive ? out.data() : acc.data(), (hi - lo) * sizeof(T), g.pes[i]);
+    }
+  }
+  g.sync();
+}
+
 // Reduce-scatter: member i's dest (n elements) is the reduction over every member's source block i
 // (source holds size() * n elements). Each member pulls its block from every source in member
 // order (the same order everywhere), then the closing sync lets the sources be reused; dest is

@@ -67,3 +67,18 @@ KR_FLOAT(min, GSHMEM_REDUCE_MIN)
 KR_INT(max, GSHMEM_REDUCE_MAX)
 KR_SIGNED(max, GSHMEM_REDUCE_MAX)
 KR_FLOAT(max, GSHMEM_REDUCE_MAX)
+
+// OpenSHMEM 1.6 scans (sum): signed and unsigned integers share the kernels.
+#define KS(TN, T)                                                                                 \
+  K gshmem_k_inscan_##TN(int team, T* d, const T* s, size_t n) {                                  \
+    scan<Block, T, kInscan>("shmemx_sum_inscan_on_stream", team, d, s, n, blockIdx.x, gridDim.x); \
+  }                                                                                               \
+  K gshmem_k_exscan_##TN(int team, T* d, const T* s, size_t n) {                                  \
+    scan<Block, T, kExscan>("shmemx_sum_exscan_on_stream", team, d, s, n, blockIdx.x, gridDim.x); \
+  }
+KS(u8, uint8_t)
+KS(u16, uint16_t)
+KS(u32, uint32_t)
+KS(u64, uint64_t)
+KS(f32, float)
+KS(f64, double)

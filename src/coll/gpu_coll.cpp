@@ -28,7 +28,8 @@ const char* const kTypes[] = {"i8", "i16", "i32", "i64", "u8", "u16", "u32", "u6
 constexpr int kNTypes = sizeof(kTypes) / sizeof(kTypes[0]);
 enum : int { k_sync, k_broadcast, k_fcollect, k_alltoall, k_collect, k_alltoalls, k_reduce0 };
 constexpr int k_rs0 = k_reduce0 + GSHMEM_REDUCE_NOPS * kNTypes;  // then reduce-scatter, same layout
-constexpr int kKernels = k_rs0 + GSHMEM_REDUCE_NOPS * kNTypes;
+constexpr int k_scan0 = k_rs0 + GSHMEM_REDUCE_NOPS * kNTypes;    // then inclusive, exclusive scans by type
+constexpr int kKernels = k_scan0 + 2 * kNTypes;
 std::atomic<CUfunction> g_fn[kKernels];
 static_assert(sizeof(kOps) / sizeof(kOps[0]) == GSHMEM_REDUCE_NOPS, "one kernel family per reduction operator");
 
@@ -72,7 +73,10 @@ std::string kernel_name(int id) {
   if (id < k_rs0)
     return std::string("gshmem_k_reduce_") + kOps[(id - k_reduce0) / kNTypes] + "_" +
            kTypes[(id - k_reduce0) % kNTypes];
-  return std::string("gshmem_k_rs_") + kOps[(id - k_rs0) / kNTypes] + "_" + kTypes[(id - k_rs0) % kNTypes];
+  if (id < k_scan0)
+    return std::string("gshmem_k_rs_") + kOps[(id - k_rs0) / kNTypes] + "_" + kTypes[(id - k_rs0) % kNTypes];
+  return std::string((id - k_scan0) / kNTypes ? "gshmem_k_exscan_" : "gshmem_k_inscan_") +
+         kTypes[(id - k_scan0) % kNTypes];
 }
 
 // Kernel id's handle from the module, kept in g_fn (g_mu held). An absent kernel is an error when
@@ -283,10 +287,34 @@ void dev_reducescatter(const char* call, int team, void* dest, const void* src, 
   launch(call, id, rows_for(bytes), args, stream);
 }
 
+void dev_scan(const char* call, int team, void* dest, const void* src, size_t n, size_t elem, char kind, bool exclusive,
+              void* stream) {
+  team::Team& t = dev_team(call, team, static_cast<int>(GSHMEM_DEV_MAX_TEAM_PES));
+  const size_t bytes = bytes_of(call, n, elem);
+  dev_range(call, dest, bytes, "dest");
+  dev_range(call, src, bytes, "source");
+  if (kind == 'f' && elem != 4 && elem != 8)
+    fatal(call, "GPU scans support float and double, not %zu-byte floats", elem);
+  const int id = k_scan0 + (exclusive ? kNTypes : 0) + reduce_type(call, elem, kind, GSHMEM_REDUCE_SUM) % kNTypes;
+  void* args[] = {&team, &dest, &src, &n};
+  // As a reduction: one block takes an LL round up to 4 KiB; above, the rows split the owner
+  // slices (each reads and writes 2 x team size x its bytes).
+  const bool ll = bytes <= GSHMEM_DEV_LL_BYTES / 2;
+  launch(call, id, ll ? 1 : rows_for(2 * bytes * static_cast<size_t>(t.size())), args, stream);
+}
+
 void dev_team_sync(const char* call, int team, void* stream) {
   dev_team(call, team, 256);
   void* args[] = {&team};
   launch(call, k_sync, 1, args, stream);
+}
+
+void dev_forget() {
+  std::lock_guard<std::mutex> lock(g_mu);
+  g_mod = nullptr;  // unloaded with the GPU context the caller releases next
+  g_state_ptr = 0;
+  g_state_gen.store(~0ull);  // no generation: the next kernel() copies the state again
+  for (auto& f : g_fn) f.store(nullptr);
 }
 
 void dev_preload(const char* call) {
@@ -318,8 +346,12 @@ void dev_reducescatter(const char* call, int, void*, const void*, size_t, size_t
 void dev_reduce(const char* call, int, void*, const void*, size_t, size_t, char, gshmem_reduce_op, void*) {
   fatal(call, "built without CUDA");
 }
+void dev_scan(const char* call, int, void*, const void*, size_t, size_t, char, bool, void*) {
+  fatal(call, "built without CUDA");
+}
 void dev_team_sync(const char* call, int, void*) { fatal(call, "built without CUDA"); }
 void dev_preload(const char*) {}
+void dev_forget() {}
 void dev_collect(const char* call, int, void*, const void*, size_t, void*) { fatal(call, "built without CUDA"); }
 void dev_alltoalls(const char* call, int, void*, const void*, ptrdiff_t, ptrdiff_t, size_t, size_t, void*) {
   fatal(call, "built without CUDA");

@@ -25,6 +25,9 @@ void dev_team_sync(const char* call, int team, void* stream);
 // proxied operations would wait for the proxy's CUDA calls behind that lock (docs/gpu.md), so
 // shmem_init loads them all before any user kernel runs.
 void dev_preload(const char* call);
+// Drops the module and kernel handles: called by the last shmem_finalize, before the GPU context
+// they belong to is released (a later shmem_init loads them again).
+void dev_forget();
 void dev_collect(const char* call, int team, void* dest, const void* src, size_t bytes, void* stream);
 void dev_alltoalls(const char* call, int team, void* dest, const void* src, ptrdiff_t dst, ptrdiff_t sst, size_t nelems,
                    size_t elem, void* stream);
@@ -34,5 +37,8 @@ void dev_reduce(const char* call, int team, void* dest, const void* src, size_t 
 // Reduce-scatter: src holds team-size * nelems elements, dest nelems (teams of up to 8 PEs).
 void dev_reducescatter(const char* call, int team, void* dest, const void* src, size_t nelems, size_t elem, char kind,
                        gshmem_reduce_op op, void* stream);
+// Inclusive or exclusive prefix sums (OpenSHMEM 1.6 scans) of nelems elements (teams of up to 8 PEs).
+void dev_scan(const char* call, int team, void* dest, const void* src, size_t nelems, size_t elem, char kind,
+              bool exclusive, void* stream);
 
 }  // namespace gshmem::coll

@@ -41,6 +41,14 @@ bool reduce_on_device(const char* call, int team, void* d, const void* s, size_t
   return true;
 }
 
+bool scan_on_device(const char* call, int team, void* d, const void* s, size_t n, size_t elem, char kind,
+                    bool exclusive) {
+  if (!on_device(call, team, d, s, exclusive ? op_exscan : op_inscan, bytes_of(call, n, elem), 0)) return false;
+  if (d != s) check_no_overlap(call, d, n * elem, s, n * elem);
+  dev_scan(call, team, d, s, n, elem, kind, exclusive, nullptr);
+  return true;
+}
+
 float f16_to_float(uint16_t v, char kind) {
   uint32_t x;
   if (kind == 'b') {

@@ -27,6 +27,10 @@ int reduce(const char* call, int team, T* d, const T* s, size_t n);
 template <typename T, int Op>
 int reducescatter(const char* call, int team, T* d, const T* s, size_t n);
 
+// OpenSHMEM 1.6 scans (sum): inclusive or exclusive prefix sums over the team's members.
+template <typename T>
+int scan(const char* call, int team, T* d, const T* s, size_t n, bool exclusive);
+
 // half (Kind 'h') and bfloat16 ('b') reductions and reduce-scatter from the host: the GPU kernels
 // for buffers on the device heap, else the host algorithms with the same arithmetic (each step in
 // float, rounded to nearest-even to the type, in team order: the same bits as the kernels).
@@ -69,7 +73,17 @@ void team_host(const char* call, int team, uint64_t op, uint64_t a, uint64_t b,
 void check_sym(const char* call, const void* p, size_t bytes, const char* what);
 void active(const char* call, int start, int log_stride, int size, long* pSync,
             const std::function<void(Group&)>& body);
-enum : uint64_t { op_bcast = 0x100, op_collect, op_fcollect, op_alltoall, op_alltoalls, op_reduce, op_reducescatter };
+enum : uint64_t {
+  op_bcast = 0x100,
+  op_collect,
+  op_fcollect,
+  op_alltoall,
+  op_alltoalls,
+  op_reduce,
+  op_reducescatter,
+  op_inscan,
+  op_exscan
+};
 // Reports when [d, d + dbytes) and [s, s + sbytes) overlap.
 void check_no_overlap(const char* call, const void* d, size_t dbytes, const void* s, size_t sbytes);
 
@@ -96,6 +110,23 @@ int reducescatter(const char* call, int team, T* d, const T* s, size_t n) {
     check_sym(call, s, sbytes, "source");
     check_no_overlap(call, d, bytes, s, sbytes);
     coll::reducescatter(g, d, s, n, gshmem::Reduce<Op>{});
+  });
+  return 0;
+}
+
+// True when the scan's buffers are on the device heap and the GPU scan ran.
+bool scan_on_device(const char* call, int team, void* d, const void* s, size_t n, size_t elem, char kind,
+                    bool exclusive);
+
+template <typename T>
+int scan(const char* call, int team, T* d, const T* s, size_t n, bool exclusive) {
+  const size_t bytes = bytes_of(call, n, sizeof(T));
+  if (scan_on_device(call, team, d, s, n, sizeof(T), element_kind<T>(), exclusive)) return 0;
+  team_host(call, team, exclusive ? op_exscan : op_inscan, bytes, 0, [&](Group& g, int) {
+    check_sym(call, d, bytes, "dest");
+    check_sym(call, s, bytes, "source");
+    if (d != s) check_no_overlap(call, d, bytes, s, bytes);
+    coll::scan(g, d, s, n, exclusive, gshmem::Reduce<GSHMEM_REDUCE_SUM>{});
   });
   return 0;
 }

@@ -38,6 +38,21 @@ std::atomic<int> g_state{static_cast<int>(State::uninit)};
 
 namespace {
 std::mutex g_init_mu;
+// Matching shmem_init / shmem_finalize calls (OpenSHMEM 1.6): the first init starts the library,
+// the others count; every finalize but the last is a barrier_all.
+int g_init_count = 0;
+// What outlives the last shmem_finalize, so that a later shmem_init can start the library again
+// (OpenSHMEM 1.6): the bootstrap (a process joins its launcher's job once: PMIx and oshrun give
+// one connection per process), finalized at exit; and the data segment's mapping (globals stay
+// remapped onto shared memory for the life of the process) with a descriptor peers can map again.
+struct Kept {
+  std::unique_ptr<boot::Bootstrap> boot;
+  bool data_tried = false;
+  void* data_base = nullptr;
+  size_t data_len = 0;
+  int data_fd = -1;
+};
+Kept g_kept;
 
 [[noreturn]] void init_failed(const char* call, const char* what, Status st) {
   fatal(call, "%s (%s)%s", what, status_name(st), g_rt && g_rt->boot ? "" : "; set GSHMEM_DEBUG=INFO for details");
@@ -160,13 +175,29 @@ void stop_health_monitor(Runtime& r) {
 // progress thread, and with ThreadSanitizer the sanitizer's own thread, whose state lives in the
 // executable's data segment). Threads the program started itself must not write globals while
 // shmem_init runs (docs/host-heap.md).
+// A later init (after the last finalize) adopts the mapping the first one made.
 void share_globals(Runtime& r) {
-  if (r.cfg->GSHMEM_SYMMETRIC_DATA && mem::share_data_segment(&r.data_segment) != Status::ok)
+  if (!r.cfg->GSHMEM_SYMMETRIC_DATA) return;
+  if (g_kept.data_tried) {
+    const int fd = g_kept.data_fd >= 0 ? dup(g_kept.data_fd) : -1;
+    if (fd >= 0) r.data_segment.adopt(g_kept.data_base, g_kept.data_len, fd, /*unmap_on_reset=*/false);
+    else GSHMEM_WARN(Subsys::init, "global/static variables are not symmetric on this PE");
+    return;
+  }
+  g_kept.data_tried = true;
+  if (mem::share_data_segment(&r.data_segment) != Status::ok) {
     GSHMEM_WARN(Subsys::init, "global/static variables are not symmetric on this PE");
+    return;
+  }
+  g_kept.data_base = r.data_segment.base();
+  g_kept.data_len = r.data_segment.size();
+  g_kept.data_fd = dup(r.data_segment.fd());
 }
 
 void start_bootstrap(const char* call, Runtime& r, const boot::UidArgs* uid) {
-  const Status st = boot::create(*r.cfg, uid, &r.boot);
+  Status st = Status::ok;
+  if (g_kept.boot) r.boot = std::move(g_kept.boot);  // a later init: the process's one bootstrap
+  else st = boot::create(*r.cfg, uid, &r.boot);
   if (st != Status::ok) init_failed(call, "no bootstrap could start (GSHMEM_BOOTSTRAP)", st);
   set_job_abort_hook(abort_job);
   r.my_pe = r.boot->rank();
@@ -463,11 +494,12 @@ void init_runtime(const char* call, int requested_thread, int* provided, const b
   std::lock_guard<std::mutex> lock(g_init_mu);
   const int state = g_state.load();
   if (state == static_cast<int>(State::running)) {
+    ++g_init_count;
     if (provided) *provided = g_rt->thread_level;
     return;
   }
-  if (state == static_cast<int>(State::finalized))
-    fatal(call, "called after shmem_finalize; re-initialisation is not supported");
+  // After the last finalize the previous Runtime stays allocated (released of everything but a
+  // few words): module-level pointers may still name it until the new one is published.
   auto* r = new Runtime;
   r->cfg = &load_config(call);
   g_rt = r;
@@ -487,6 +519,7 @@ void init_runtime(const char* call, int requested_thread, int* provided, const b
   r->thread_level = requested_thread;
   if (provided) *provided = requested_thread;
   g_state.store(static_cast<int>(State::running));
+  g_init_count = 1;
   republish_device_state(*r);
 #if GSHMEM_HAVE_CUDA
   if (r->ops)
@@ -517,6 +550,12 @@ void init(const char* call, int requested_thread, int* provided) {
 void finalize() {
   std::lock_guard<std::mutex> lock(g_init_mu);
   if (g_state.load() != static_cast<int>(State::running)) return;
+  if (g_init_count > 1) {  // not the last: "semantically equivalent to shmem_barrier_all"
+    --g_init_count;
+    barrier_all("shmem_finalize");
+    return;
+  }
+  g_init_count = 0;
   Runtime& r = *g_rt;
   memory_fence();
 #if GSHMEM_HAVE_CUDA
@@ -551,12 +590,19 @@ void finalize() {
   release_buffers();  // shmemx_mem_alloc'd memory, before the GPU context goes
 #if GSHMEM_HAVE_CUDA
   mem::forget_module_states();
+  coll::dev_forget();  // its module lives in the GPU context released below
   r.local.reset();
   r.ops.reset();
   if (r.error_rec) mem::device_errors_destroy(*r.gpu);
   if (r.gpu) mem::gpu_release(r.gpu.get());
 #endif
-  r.boot->finalize();
+  // The bootstrap stays for a later init; it ends at exit unless the library is running then
+  // (a program that exits without shmem_finalize ends as it did before: no finalize).
+  g_kept.boot = std::move(r.boot);
+  static const int at_exit = std::atexit([] {
+    if (g_state.load() != static_cast<int>(State::running) && g_kept.boot) g_kept.boot->finalize();
+  });
+  (void)at_exit;
 }
 
 bool running() noexcept { return g_state.load(std::memory_order_relaxed) == static_cast<int>(State::running); }

@@ -73,9 +73,9 @@ int main(void)
     int major = -1, minor = -1;
     shmem_info_get_version(&major, &minor);
     MP_CHECK_EQ("shmem_info_get_version major", 1, major);
-    MP_CHECK_EQ("shmem_info_get_version minor", 5, minor);
+    MP_CHECK_EQ("shmem_info_get_version minor", 6, minor);
     MP_CHECK_EQ("SHMEM_MAJOR_VERSION", 1, SHMEM_MAJOR_VERSION);
-    MP_CHECK_EQ("SHMEM_MINOR_VERSION", 5, SHMEM_MINOR_VERSION);
+    MP_CHECK_EQ("SHMEM_MINOR_VERSION", 6, SHMEM_MINOR_VERSION);
     char name[SHMEM_MAX_NAME_LEN + 1];
     memset(name, 0x7f, sizeof name);
     shmem_info_get_name(name);

@@ -6,6 +6,8 @@
 //   coll_alltoall_latency   on a stream (-n calls between CUDA events); sizes are bytes per PE
 //   coll_reduction_latency  (alltoall: per destination PE); the reduction also reports the
 //                           on-stream algorithm bandwidth (bytes / time) for large sizes.
+//   coll_exscan_latency     OpenSHMEM 1.6's exclusive sum scan (gshmem only: NVSHMEM has no
+//                           scan), the same sizes per PE as fcollect's, to compare with it.
 // Latency is per call, averaged; PE 0 reports.
 #include <cuda_runtime.h>
 
@@ -20,7 +22,7 @@
 #define STR(x) STR2(x)
 static const std::string kSuite = STR(GSHMEM_PERF_SUITE);
 
-enum Op { op_barrier, op_bcast, op_fcollect, op_alltoall, op_reduce };
+enum Op { op_barrier, op_bcast, op_fcollect, op_alltoall, op_reduce, op_exscan };
 
 __device__ __forceinline__ unsigned long long now_ns() {
   unsigned long long t;
@@ -40,6 +42,9 @@ __global__ void __launch_bounds__(1024) block_coll(int op, float* d, const float
       case op_bcast: P_bcast_block(P_TEAM_WORLD, d, s, n, 0); break;
       case op_fcollect: P_fcollect_block(P_TEAM_WORLD, d, s, n); break;
       case op_alltoall: P_alltoall_block(P_TEAM_WORLD, d, s, n); break;
+#ifdef P_sum_exscan_block
+      case op_exscan: P_sum_exscan_block(P_TEAM_WORLD, d, s, n); break;
+#endif
       default: P_sum_reduce_block(P_TEAM_WORLD, d, s, n); break;
     }
   }
@@ -53,7 +58,14 @@ int main(int argc, char** argv) {
   else if (kSuite == "coll_broadcast_latency") op = op_bcast;
   else if (kSuite == "coll_fcollect_latency") op = op_fcollect;
   else if (kSuite == "coll_alltoall_latency") op = op_alltoall;
+  else if (kSuite == "coll_exscan_latency") op = op_exscan;
   else op = op_reduce;
+#ifndef P_sum_exscan_block
+  if (op == op_exscan) {
+    fprintf(stderr, "%s: this library has no scan\n", kSuite.c_str());
+    return 77;
+  }
+#endif
   perf::Options d;
   d.iters = 200;
   d.warmup = 20;
@@ -110,6 +122,9 @@ int main(int argc, char** argv) {
         case op_bcast: P_bcast_on_stream(P_TEAM_WORLD, dst, src, n, 0, st); break;
         case op_fcollect: P_fcollect_on_stream(P_TEAM_WORLD, dst, src, n, st); break;
         case op_alltoall: P_alltoall_on_stream(P_TEAM_WORLD, dst, src, n, st); break;
+#ifdef P_sum_exscan_on_stream
+        case op_exscan: P_sum_exscan_on_stream(P_TEAM_WORLD, dst, src, n, st); break;
+#endif
         default: P_sum_reduce_on_stream(P_TEAM_WORLD, dst, src, n, st); break;
       }
     };

@@ -174,4 +174,6 @@ inline void perf_nvshmem_init() {
 #define P_fcollect_on_stream shmemx_float_fcollect_on_stream
 #define P_alltoall_on_stream shmemx_float_alltoall_on_stream
 #define P_sum_reduce_on_stream shmemx_float_sum_reduce_on_stream
+#define P_sum_exscan_block shmemx_float_sum_exscan_block
+#define P_sum_exscan_on_stream shmemx_float_sum_exscan_on_stream
 #endif

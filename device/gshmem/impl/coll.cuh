@@ -232,9 +232,60 @@ __device__ __forceinline__ void reduce_range(const char *call, const TeamDev &t,
   }
 }
 
+// Owner side of a scan for elements [lo, hi): the owner reads the slice from every member in team
+// order and stores each member's prefix (Mode: inclusive or exclusive, zero on member 0) into that
+// member's dest. A thread loads member j's element before it stores member j's result, so
+// dest == source is allowed as in reduce_range.
+template <typename S, typename T, typename Op, int Mode>
+__device__ __forceinline__ void scan_range(const char *call, const TeamDev &t, T *dest, const T *src, size_t n,
+                                           size_t lo, size_t hi) {
+  const T *srcs[GSHMEM_DEV_MAX_TEAM_PES];
+  T *dsts[GSHMEM_DEV_MAX_TEAM_PES];
+  for (int j = 0; j < t.size; ++j) {
+    srcs[j] = reinterpret_cast<const T *>(peer(call, src, n * sizeof(T), t.pe(j)));
+    dsts[j] = reinterpret_cast<T *>(peer(call, dest, n * sizeof(T), t.pe(j)));
+  }
+  const int r = S::rank(), w = S::size();
+  size_t done = lo;
+  if constexpr (sizeof(T) <= 16 && 16 % sizeof(T) == 0) {
+    constexpr size_t V = 16 / sizeof(T);
+    if (((reinterpret_cast<uintptr_t>(src + lo) | reinterpret_cast<uintptr_t>(dest + lo)) & 15) == 0) {
+      union Vec {
+        uint4 u;
+        T e[V];
+      };
+      const size_t nv = (hi - lo) / V;
+      for (size_t i = r; i < nv; i += w) {
+        Vec acc;
+        acc.u = make_uint4(0, 0, 0, 0);  // all-zero bits: T{} for the SUM types
+        for (int j = 0; j < t.size; ++j) {
+          Vec x;
+          x.u = reinterpret_cast<const uint4 *>(srcs[j] + lo)[i];
+          uint4 *d = reinterpret_cast<uint4 *>(dsts[j] + lo);
+          if (Mode == kExscan) d[i] = acc.u;
+#pragma unroll
+          for (size_t e = 0; e < V; ++e) acc.e[e] = j == 0 ? x.e[e] : Op()(acc.e[e], x.e[e]);
+          if (Mode == kInscan) d[i] = acc.u;
+        }
+      }
+      done = lo + nv * V;
+    }
+  }
+  for (size_t i = done + r; i < hi; i += w) {
+    T acc{};
+    for (int j = 0; j < t.size; ++j) {
+      const T x = srcs[j][i];
+      if (Mode == kExscan) dsts[j][i] = acc;
+      acc = j == 0 ? x : Op()(acc, x);
+      if (Mode == kInscan) dsts[j][i] = acc;
+    }
+  }
+}
+
 // Reduce-scatter + all-gather, out of line (see broadcast_push): a phase (every member's source
-// is ready), the owner side of each slice, a phase (every slice delivered everywhere).
-template <typename S, typename T, typename Op>
+// is ready), the owner side of each slice (a reduction's, or a scan's: Mode), a phase (every
+// slice delivered everywhere).
+template <typename S, typename T, typename Op, int Mode = kReduceAll>
 static __device__ __noinline__ void reduce_rs(const char *call, const TeamDev &t, T *dest, const T *src, size_t n,
                                               int row, int nrows) {
   phase<S>(call, t, row);
@@ -243,7 +294,8 @@ static __device__ __noinline__ void reduce_rs(const char *call, const TeamDev &t
   const size_t slo = per * t.me < n ? per * t.me : n, shi = slo + per < n ? slo + per : n;
   const size_t rper = ((shi - slo + nrows - 1) / nrows + V - 1) / V * V;
   const size_t lo = slo + rper * row < shi ? slo + rper * row : shi, hi = lo + rper < shi ? lo + rper : shi;
-  reduce_range<S, T, Op>(call, t, dest, src, n, lo, hi);
+  if constexpr (Mode == kReduceAll) reduce_range<S, T, Op>(call, t, dest, src, n, lo, hi);
+  else scan_range<S, T, Op, Mode>(call, t, dest, src, n, lo, hi);
   phase<S>(call, t, row);
 }
 
@@ -273,6 +325,34 @@ __device__ __forceinline__ void reduce(const char *call, int handle, T *dest, co
                                reinterpret_cast<uintptr_t>(dest) | reinterpret_cast<uintptr_t>(src)))
       return reduce_ll_big<T, Op>(t, dest, src, n, row, nrows);
   reduce_rs<S, T, Op>(call, t, dest, src, n, row, nrows);
+}
+
+// Inclusive (Mode kInscan) or exclusive (kExscan) prefix sums over the team, element by element:
+// member i's dest[k] = the sum of source[k] over members 0..i (0..i-1; zero on member 0), in team
+// order. Small scans are LL rounds (reduce_ll), larger ones the owner-slice path (scan_range);
+// dest == source is allowed. Teams of up to 8 PEs, like the reductions.
+template <typename S, typename T, int Mode>
+__device__ __forceinline__ void scan(const char *call, int handle, T *dest, const T *src, size_t n, int row = 0,
+                                     int nrows = 1) {
+  using Sum = Reduce<GSHMEM_REDUCE_SUM>;
+  const TeamDev t = team(call, handle);
+  if (t.size > static_cast<int>(GSHMEM_DEV_MAX_TEAM_PES))
+    fail_value(call, "device scans support teams of up to 8 PEs; team size", t.size);
+  const size_t bytes = n * sizeof(T);
+  (void)peer(call, dest, bytes, st().my_pe);
+  (void)peer(call, src, bytes, st().my_pe);
+  if (!n) return;
+  if (t.size == 1) {
+    const size_t per = (n + static_cast<size_t>(nrows) - 1) / static_cast<size_t>(nrows);
+    const size_t lo = per * static_cast<size_t>(row) < n ? per * static_cast<size_t>(row) : n;
+    const size_t hi = lo + per < n ? lo + per : n;
+    for (size_t i = lo + static_cast<size_t>(S::rank()); i < hi; i += static_cast<size_t>(S::size()))
+      dest[i] = Mode == kExscan ? T{} : src[i];
+    S::sync();
+    return;
+  }
+  if (bytes <= kLLPayload && nrows == 1) return reduce_ll<S, T, Sum, Mode>(t, dest, src, n);
+  reduce_rs<S, T, Sum, Mode>(call, t, dest, src, n, row, nrows);
 }
 
 // Max with location over (value, location) pairs (NVSHMEM's double2 maxloc): the larger .x; on

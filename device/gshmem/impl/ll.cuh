@@ -274,9 +274,20 @@ __device__ __forceinline__ void ll_elems(const uint64_t *buf, size_t i0, size_t 
   }
 }
 
-// Reduction of n elements (at most kLLPayload bytes): every member sends its source to every
-// other, then combines all sources in team order, so all PEs get bit-identical results.
-template <typename S, typename T, typename Op>
+// What a combine over the members produces on member me: the reduction (all members), an
+// inclusive scan (members 0..me) or an exclusive scan (members 0..me-1; zero on member 0).
+enum ScanMode : int { kReduceAll = 0, kInscan = 1, kExscan = 2 };
+// The number of leading members member me combines under Mode.
+template <int Mode>
+__device__ __forceinline__ int combined_members(const TeamDev &t) {
+  return Mode == kReduceAll ? t.size : Mode == kInscan ? t.me + 1 : t.me;
+}
+
+// Reduction (or scan, Mode) of n elements (at most kLLPayload bytes): every member sends its
+// source to every other, then combines the sources in team order, so all PEs get bit-identical
+// results. A scan still waits for the words of the members it does not combine: every LL round
+// is all-to-all (the parity argument at the top of this file).
+template <typename S, typename T, typename Op, int Mode = kReduceAll>
 __device__ __forceinline__ void reduce_ll(const TeamDev &t, T *dest, const T *src, size_t n) {
   const LLRound q = ll_begin<S>(t);
   ll_send<S>(t, q, src, n * sizeof(T));
@@ -285,9 +296,11 @@ __device__ __forceinline__ void reduce_ll(const TeamDev &t, T *dest, const T *sr
   S::sync();
   const int r = S::rank(), w = S::size(), me_w = t.pe(t.me);
   // A thread or warp takes K of its elements at a time (ll_elems); a block's threads have few
-  // each, and a block of 1024 threads has no registers to spare.
+  // each, and a block of 1024 threads has no registers to spare. (A scan's block taking 4 was
+  // slower for the sizes that fit one element per thread: docs/perf/scan.md.)
   constexpr int K = std::is_same_v<S, Block> ? 1 : (sizeof(T) > 8 ? 2 : 8);
   const size_t step = static_cast<size_t>(w);
+  const int lim = combined_members<Mode>(t);
   for (size_t i0 = r; i0 < n; i0 += K * step) {
     T acc[K], v[K];
     for (int j = 0; j < t.size; ++j) {
@@ -298,12 +311,13 @@ __device__ __forceinline__ void reduce_ll(const TeamDev &t, T *dest, const T *sr
       } else {
         ll_elems<T, K>(ll_buf(me_w, t.slot, q.par, j), i0, step, n, q.seq, v);
       }
+      if (Mode == kReduceAll || j < lim)
 #pragma unroll
-      for (int k = 0; k < K; ++k) acc[k] = j == 0 ? v[k] : Op()(acc[k], v[k]);
+        for (int k = 0; k < K; ++k) acc[k] = j == 0 ? v[k] : Op()(acc[k], v[k]);
     }
 #pragma unroll
     for (int k = 0; k < K; ++k)
-      if (i0 + k * step < n) dest[i0 + k * step] = acc[k];
+      if (i0 + k * step < n) dest[i0 + k * step] = Mode == kReduceAll || lim ? acc[k] : T{};
   }
   ll_end<S>(t, q);
 }

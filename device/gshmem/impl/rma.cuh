@@ -301,6 +301,85 @@ __device__ __forceinline__ void iget(const char *call, void *dest, const void *s
   S::sync();
 }
 
+// The word type of an E-byte element (E is 1, 2, 4, 8 or 16; elements are aligned to their size).
+template <size_t E>
+using elem_word_t = std::conditional_t<
+    E == 1, uint8_t,
+    std::conditional_t<E == 2, uint16_t,
+                       std::conditional_t<E == 4, uint32_t, std::conditional_t<E == 8, uint64_t, uint4>>>>;
+
+// Blocked strided transfers (OpenSHMEM 1.6 ibput/ibget): nblocks blocks of bsize contiguous
+// E-byte elements; block b starts at element b * sst of the source and b * dst of the dest.
+// Loads and stores: the scope's threads split the nblocks * bsize elements. Proxied: one trigger
+// per block (a block is contiguous at both ends).
+template <size_t E>
+__device__ __forceinline__ void check_block_strides(const char *call, ptrdiff_t dst, ptrdiff_t sst, size_t bsize) {
+#if GSHMEM_DEVICE_CHECKS
+  if (dst < static_cast<ptrdiff_t>(bsize) || sst < static_cast<ptrdiff_t>(bsize))
+    fail_value(call, "strides must be at least the block size; min(dst, sst)", dst < sst ? dst : sst);
+#else
+  (void)call, (void)dst, (void)sst, (void)bsize;
+#endif
+}
+
+template <typename S, size_t E>
+__device__ __forceinline__ void block_copy(char *d, const char *s, ptrdiff_t dst, ptrdiff_t sst, size_t bsize,
+                                           size_t nblocks) {
+  using W = elem_word_t<E>;
+  const size_t total = bsize * nblocks;
+  for (size_t i = S::rank(); i < total; i += S::size()) {
+    const size_t b = i / bsize, k = i - b * bsize;
+    reinterpret_cast<W *>(d)[b * dst + k] = reinterpret_cast<const W *>(s)[b * sst + k];
+  }
+}
+
+template <typename S, size_t E>
+__device__ __forceinline__ void ibput(const char *call, void *dest, const void *src, ptrdiff_t dst, ptrdiff_t sst,
+                                      size_t bsize, size_t nblocks, int pe) {
+  if (!bsize || !nblocks) return;
+  check_block_strides<E>(call, dst, sst, bsize);
+  const size_t span = ((nblocks - 1) * static_cast<size_t>(dst) + bsize) * E;
+  if (proxied(pe)) {
+    S::sync();
+    if (S::rank() == 0) {
+      const uint64_t off = proxy_off(call, dest, span, pe);
+      uint64_t w = 0;
+      for (size_t b = 0; b < nblocks; ++b) {
+        const uint64_t wb =
+            proxy_put_bytes(off + b * static_cast<size_t>(dst) * E,
+                            static_cast<const char *>(src) + b * static_cast<size_t>(sst) * E, bsize * E, pe);
+        w = wb > w ? wb : w;
+      }
+      if (w) proxy_wait(w);  // blocking: the source is free on return
+    }
+    S::sync();
+    return;
+  }
+  block_copy<S, E>(peer(call, dest, span, pe), static_cast<const char *>(src), dst, sst, bsize, nblocks);
+  S::sync();
+}
+
+template <typename S, size_t E>
+__device__ __forceinline__ void ibget(const char *call, void *dest, const void *src, ptrdiff_t dst, ptrdiff_t sst,
+                                      size_t bsize, size_t nblocks, int pe) {
+  if (!bsize || !nblocks) return;
+  check_block_strides<E>(call, dst, sst, bsize);
+  const size_t span = ((nblocks - 1) * static_cast<size_t>(sst) + bsize) * E;
+  if (proxied(pe)) {
+    S::sync();
+    if (S::rank() == 0) {
+      const uint64_t off = proxy_off(call, src, span, pe);
+      for (size_t b = 0; b < nblocks; ++b)
+        proxy_get_bytes(static_cast<char *>(dest) + b * static_cast<size_t>(dst) * E,
+                        off + b * static_cast<size_t>(sst) * E, bsize * E, pe);
+    }
+    S::sync();
+    return;
+  }
+  block_copy<S, E>(static_cast<char *>(dest), peer(call, src, span, pe), dst, sst, bsize, nblocks);
+  S::sync();
+}
+
 // fence and quiet: stores to other GPUs are ordered (fence) and performed at system scope (quiet)
 // by fence.sc.sys, which waits for the issuing thread's prior memory operations. Proxied
 // operations: a fence pushes a FENCE trigger (the proxy may run the puts to one PE between fences
@@ -319,6 +398,29 @@ static __device__ __noinline__ inline void quiet_proxied() { proxy_wait_pushed()
 __device__ __forceinline__ void quiet() {
   if (proxy_on()) quiet_proxied();
   __threadfence_system();
+}
+
+// OpenSHMEM 1.6 pe_quiet: completes the scope's operations to the listed PEs only. Stores to PEs
+// reached by loads and stores complete with the fence (it covers every peer at the same cost);
+// the proxy is waited for only when a listed PE is reached through it, so a pe_quiet to NVLink
+// peers never waits for transfers to other nodes.
+template <typename S>
+__device__ __forceinline__ void pe_quiet(const char *call, const int *pes, size_t npes) {
+  S::sync();
+  if (S::rank() == 0) {
+    bool via_proxy = false;
+    for (size_t i = 0; i < npes; ++i) {
+#if GSHMEM_DEVICE_CHECKS
+      if (static_cast<unsigned>(pes[i]) >= static_cast<unsigned>(st().npes))
+        fail_value(call, "target_pes holds a PE out of range; pe", pes[i]);
+#endif
+      via_proxy = via_proxy || proxied(pes[i]);
+    }
+    if (via_proxy) quiet_proxied();
+  }
+  __threadfence_system();
+  S::sync();
+  (void)call;
 }
 
 }  // namespace gshmem::dev

@@ -17,6 +17,15 @@ __device__ __forceinline__ void signal_op(const char *call, uint64_t *sig, uint6
   else a.store(v, order);  // SHMEM_SIGNAL_SET (device checks reject other values)
 }
 
+// A signal update with no data (OpenSHMEM 1.6 signal_add / signal_set, shmemx_signal_op): one
+// thread of the scope, relaxed like any AMO.
+template <typename S>
+__device__ __forceinline__ void signal_scope(const char *call, uint64_t *sig, uint64_t v, int op, int pe) {
+  S::sync();
+  if (S::rank() == 0) signal_op(call, sig, v, op, pe, cuda::memory_order_relaxed);
+  S::sync();
+}
+
 template <typename S>
 __device__ __forceinline__ void put_signal(const char *call, void *dest, const void *src, size_t bytes, uint64_t *sig,
                                            uint64_t v, int op, int pe, bool nbi = false) {

@@ -1,4 +1,4 @@
-/* OpenSHMEM 1.5 specification, example shmem_reduce_example (section 9.11.9 SHMEM_REDUCTIONS). */
+/* OpenSHMEM 1.6 specification, example shmem_reduce_example. */
 #include <shmem.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -36,7 +36,7 @@ int main(void) {
 
   if (mype == 0) {
     printf("Found %d maximal random numbers across all PEs.\n", maximal_values_total);
-    printf("A maximal number occured (at least once) at the following indices:\n");
+    printf("A maximal number occurred (at least once) at the following indices:\n");
     for (int i = 0; i < NELEMS; i++) {
       if (value_is_maximal_all[i] == 1) {
         printf("%d ", i);
