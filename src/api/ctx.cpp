@@ -3,14 +3,41 @@
 // CPU PEs each operation has completed when it returns. On GPU PEs every context other than the
 // default one owns a CUDA stream, and its host-side operations on the device heap are enqueued
 // there (the PE argument's temporary sets the stream for the duration of the call), so
-// shmem_ctx_quiet on one context never waits for another's traffic.
+// shmem_ctx_quiet on one context never waits for another's traffic. A BATCH session on a
+// context of a CPU PE gathers its small contiguous puts to other nodes (CtxBatch).
 #include <shmem.h>
 
+#include <cstring>
+#include <memory>
+#include <mutex>
+
+#include <algorithm>
+#include <vector>
+
 #include "common/fatal.hpp"
+#include "common/wait.hpp"
 #include "core/rma.hpp"
 #include "core/runtime.hpp"
 #include "core/streams.hpp"
 #include "core/teams.hpp"
+
+// A batch (OpenSHMEM 1.6 session with SHMEM_CTX_SESSION_BATCH): small nbi puts and p's on the
+// context to a PE reached through a transport, each starting where the previous one ended, are
+// gathered into one run and sent as one put (one transport operation instead of one per call).
+// The run is sent before any other operation of the context (every one translates its PE through
+// world_pe, which sends it first), and by the context's fence, quiet, pe_quiet, session stop and
+// destroy, so the context's completion and ordering are those of the calls themselves: a put of
+// the run completes when the calls' puts would have. Small puts to PEs reached by loads and
+// stores are stores already and are not gathered.
+struct CtxBatch {
+  static constexpr size_t kMaxCall = 256;            // larger puts go out on their own
+  static constexpr size_t kBytes = size_t{1} << 16;  // a run is sent when it would pass this
+  std::mutex mu;
+  int pe = -1;
+  char* dest = nullptr;
+  size_t len = 0;
+  unsigned char buf[kBytes];
+};
 
 struct gshmem_ctx {
   int team;
@@ -20,15 +47,81 @@ struct gshmem_ctx {
   // The open session's hints (0 and SIZE_MAX outside a session).
   long session_options = 0;
   size_t session_total_ops = SIZE_MAX;
+  std::unique_ptr<CtxBatch> batch = nullptr;  // while a BATCH session is open (contexts of CPU PEs)
 };
 
 namespace {
 gshmem_ctx g_default{SHMEM_TEAM_WORLD, 0, true, nullptr};
 constexpr long kKnownOptions = SHMEM_CTX_SERIALIZED | SHMEM_CTX_PRIVATE | SHMEM_CTX_NOSTORE;
 
+// Sends the context's gathered run, if any (a blocking put: its source, the run's buffer, is free
+// on return; its completion is the context's quiet, as for the calls it stands for).
+void batch_send(shmem_ctx_t ctx) {
+  CtxBatch* b = ctx ? ctx->batch.get() : nullptr;
+  if (!b) return;
+  std::lock_guard<std::mutex> lock(b->mu);
+  if (b->len) gshmem::core::put("shmem_ctx_session (a batch of puts)", b->dest, b->buf, b->len, b->pe, false);
+  b->len = 0;
+}
+
+// The contexts with an open batch, for the wait hook (common/wait.hpp): a thread that starts to
+// wait sends every run no other thread is sending (a run whose lock is held is being sent or
+// grown by its holder, which may itself be the one waiting, inside its put).
+std::mutex g_batches_mu;
+std::vector<shmem_ctx_t> g_batches;
+void send_all_batches() {
+  thread_local bool sending = false;  // a put below may wait, and its wait calls this again
+  if (sending) return;
+  sending = true;
+  std::lock_guard<std::mutex> lock(g_batches_mu);
+  for (shmem_ctx_t c : g_batches) {
+    CtxBatch& b = *c->batch;
+    std::unique_lock<std::mutex> l(b.mu, std::try_to_lock);
+    if (!l.owns_lock() || !b.len) continue;
+    gshmem::core::put("shmem_ctx_session (a batch of puts)", b.dest, b.buf, b.len, b.pe, false);
+    b.len = 0;
+  }
+  sending = false;
+}
+void batch_open(shmem_ctx_t ctx) {
+  std::lock_guard<std::mutex> lock(g_batches_mu);
+  ctx->batch = std::make_unique<CtxBatch>();
+  g_batches.push_back(ctx);
+  gshmem::g_wait_flush_hook = send_all_batches;
+}
+void batch_close(shmem_ctx_t ctx) {
+  batch_send(ctx);
+  std::lock_guard<std::mutex> lock(g_batches_mu);
+  g_batches.erase(std::remove(g_batches.begin(), g_batches.end(), ctx), g_batches.end());
+  if (g_batches.empty()) gshmem::g_wait_flush_hook = nullptr;
+  ctx->batch.reset();
+}
+
 int world_pe(const char* call, shmem_ctx_t ctx, int pe) {
   if (!ctx) gshmem::fatal(call, "ctx is SHMEM_CTX_INVALID (target pe %d)", pe);
+  batch_send(ctx);  // every operation of the context comes after the puts it issued before
   return gshmem::core::team_world_pe(call, ctx->team, pe);
+}
+
+// A put of bytes from src to dest on team PE pe: gathered into the context's batch when a
+// BATCH session is open and it qualifies (CtxBatch), else issued as put_nbi. True when gathered.
+bool batch_put(const char* call, shmem_ctx_t c, void* dest, const void* src, size_t bytes, int pe) {
+  if (!c) gshmem::fatal(call, "ctx is SHMEM_CTX_INVALID (target pe %d)", pe);
+  CtxBatch* b = c->batch.get();
+  if (!b || bytes > CtxBatch::kMaxCall || bytes == 0) return false;
+  const int wpe = gshmem::core::team_world_pe(call, c->team, pe);
+  gshmem::core::check_symmetric(call, dest, bytes, wpe, "dest");
+  if (gshmem::core::ptr(dest, wpe)) return false;  // a store: nothing to gather
+  std::lock_guard<std::mutex> lock(b->mu);
+  char* d = static_cast<char*>(dest);
+  if (b->len && (wpe != b->pe || d != b->dest + b->len || b->len + bytes > CtxBatch::kBytes)) {
+    gshmem::core::put("shmem_ctx_session (a batch of puts)", b->dest, b->buf, b->len, b->pe, false);
+    b->len = 0;
+  }
+  if (!b->len) b->pe = wpe, b->dest = d;
+  memcpy(b->buf + b->len, src, bytes);
+  b->len += bytes;
+  return true;
 }
 
 // The translated PE, passed as the argument of the default-context call; while this temporary
@@ -48,6 +141,7 @@ struct CtxPe {
 };
 
 void ctx_quiet(const char* call, shmem_ctx_t ctx) {
+  batch_send(ctx);
   if (ctx->stream) {
     gshmem::core::transport_quiet();
     gshmem::core::memory_fence();
@@ -82,6 +176,7 @@ int shmem_team_create_ctx(shmem_team_t team, long options, shmem_ctx_t* ctx) {
 void shmem_ctx_destroy(shmem_ctx_t ctx) {
   if (!ctx) return;
   if (ctx->is_default) fatal("shmem_ctx_destroy", "SHMEM_CTX_DEFAULT cannot be destroyed");
+  if (ctx->batch) batch_close(ctx);
   ctx_quiet("shmem_ctx_destroy", ctx);  // its operations complete before the context goes away
   if (ctx->stream) gshmem::core::context_stream_destroy("shmem_ctx_destroy", ctx->stream);
   delete ctx;
@@ -100,6 +195,7 @@ int shmem_ctx_get_team(shmem_ctx_t ctx, shmem_team_t* team) {
 // OpenSHMEM 1.5: fence, quiet and destroy on SHMEM_CTX_INVALID perform no operation.
 void shmem_ctx_fence(shmem_ctx_t ctx) {
   if (!ctx) return;
+  batch_send(ctx);
   if (ctx->stream) {  // one stream executes in order: the queued nbi puts go first, then the transport
     gshmem::core::context_stream_fence("shmem_ctx_fence", ctx->stream);
     gshmem::core::transport_quiet();
@@ -116,6 +212,7 @@ void shmem_ctx_quiet(shmem_ctx_t ctx) {
 void shmem_ctx_pe_quiet(shmem_ctx_t ctx, const int* pes, size_t n) {
   const char* call = "shmem_ctx_pe_quiet";
   if (!ctx || n == 0) return;
+  batch_send(ctx);
   if (ctx->stream) gshmem::core::context_stream_quiet(call, ctx->stream);
   gshmem::core::pe_quiet(
       call, pes, n,
@@ -126,6 +223,8 @@ void shmem_ctx_pe_quiet(shmem_ctx_t ctx, const int* pes, size_t n) {
 }
 
 // Sessions are hints (OpenSHMEM 1.6): starting or stopping one changes no completion or ordering.
+// SHMEM_CTX_SESSION_BATCH on a context of a CPU PE (not the default context, whose plain shmem_
+// calls bypass it) gathers small contiguous puts (CtxBatch).
 void shmem_ctx_session_start(shmem_ctx_t ctx, long options, const shmem_ctx_session_config_t* config,
                              long config_mask) {
   const char* call = "shmem_ctx_session_start";
@@ -134,10 +233,13 @@ void shmem_ctx_session_start(shmem_ctx_t ctx, long options, const shmem_ctx_sess
   if (config_mask && !config) fatal(call, "config is NULL with config_mask 0x%lx", config_mask);
   ctx->session_options |= options;  // a second start on the context adds its options
   if (config_mask & SHMEM_CTX_SESSION_TOTAL_OPS) ctx->session_total_ops = config->total_ops;
+  if ((ctx->session_options & SHMEM_CTX_SESSION_BATCH) && !ctx->is_default && !ctx->stream && !ctx->batch)
+    batch_open(ctx);
 }
 
 void shmem_ctx_session_stop(shmem_ctx_t ctx) {
   if (!ctx) return;
+  if (ctx->batch) batch_close(ctx);
   ctx->session_options = 0;
   ctx->session_total_ops = SIZE_MAX;
 }
@@ -148,7 +250,8 @@ void shmem_ctx_session_stop(shmem_ctx_t ctx) {
     shmem_##N##_put(d, s, n, W(#N "_put"));                                                                         \
   }                                                                                                                 \
   void shmem_ctx_##N##_put_nbi(shmem_ctx_t c, T* d, const T* s, size_t n, int pe) {                                 \
-    shmem_##N##_put_nbi(d, s, n, W(#N "_put_nbi"));                                                                 \
+    if (!batch_put("shmem_ctx_" #N "_put_nbi", c, d, s, n * sizeof(T), pe))                                         \
+      shmem_##N##_put_nbi(d, s, n, W(#N "_put_nbi"));                                                               \
   }                                                                                                                 \
   void shmem_ctx_##N##_get(shmem_ctx_t c, T* d, const T* s, size_t n, int pe) {                                     \
     shmem_##N##_get(d, s, n, W(#N "_get"));                                                                         \
@@ -156,7 +259,9 @@ void shmem_ctx_session_stop(shmem_ctx_t ctx) {
   void shmem_ctx_##N##_get_nbi(shmem_ctx_t c, T* d, const T* s, size_t n, int pe) {                                 \
     shmem_##N##_get_nbi(d, s, n, W(#N "_get_nbi"));                                                                 \
   }                                                                                                                 \
-  void shmem_ctx_##N##_p(shmem_ctx_t c, T* d, T v, int pe) { shmem_##N##_p(d, v, W(#N "_p")); }                     \
+  void shmem_ctx_##N##_p(shmem_ctx_t c, T* d, T v, int pe) {                                                        \
+    if (!batch_put("shmem_ctx_" #N "_p", c, d, &v, sizeof(T), pe)) shmem_##N##_p(d, v, W(#N "_p"));                 \
+  }                                                                                                                 \
   T shmem_ctx_##N##_g(shmem_ctx_t c, const T* s, int pe) { return shmem_##N##_g(s, W(#N "_g")); }                   \
   void shmem_ctx_##N##_iput(shmem_ctx_t c, T* d, const T* s, ptrdiff_t dst, ptrdiff_t sst, size_t n, int pe) {      \
     shmem_##N##_iput(d, s, dst, sst, n, W(#N "_iput"));                                                             \
@@ -188,7 +293,8 @@ GSHMEM_RMA_TYPES(GSHMEM_DEF_CTX_RMA)
     shmem_put##B(d, s, n, W("put" #B));                                                                              \
   }                                                                                                                  \
   void shmem_ctx_put##B##_nbi(shmem_ctx_t c, void* d, const void* s, size_t n, int pe) {                             \
-    shmem_put##B##_nbi(d, s, n, W("put" #B "_nbi"));                                                                 \
+    if (!batch_put("shmem_ctx_put" #B "_nbi", c, d, s, n * (B / 8), pe))                                             \
+      shmem_put##B##_nbi(d, s, n, W("put" #B "_nbi"));                                                               \
   }                                                                                                                  \
   void shmem_ctx_get##B(shmem_ctx_t c, void* d, const void* s, size_t n, int pe) {                                   \
     shmem_get##B(d, s, n, W("get" #B));                                                                              \
@@ -223,7 +329,7 @@ GSHMEM_SIZES(GSHMEM_DEF_CTX_SIZED)
 
 void shmem_ctx_putmem(shmem_ctx_t c, void* d, const void* s, size_t n, int pe) { shmem_putmem(d, s, n, W("putmem")); }
 void shmem_ctx_putmem_nbi(shmem_ctx_t c, void* d, const void* s, size_t n, int pe) {
-  shmem_putmem_nbi(d, s, n, W("putmem_nbi"));
+  if (!batch_put("shmem_ctx_putmem_nbi", c, d, s, n, pe)) shmem_putmem_nbi(d, s, n, W("putmem_nbi"));
 }
 void shmem_ctx_getmem(shmem_ctx_t c, void* d, const void* s, size_t n, int pe) { shmem_getmem(d, s, n, W("getmem")); }
 void shmem_ctx_getmem_nbi(shmem_ctx_t c, void* d, const void* s, size_t n, int pe) {
