@@ -109,6 +109,17 @@ for t in pshmem_profiling generics_team_colls generics_short; do
   "$PREFIX/bin/oshcc" -std=c11 -Wall -I "$ROOT/tests/conformance/behave" -o "$t" "$ROOT/tests/conformance/behave/$t.c"
   timeout 60 "$PREFIX/bin/oshrun" -np 2 "./$t" | grep -x "PASS $t"
 done
+# The OpenSHMEM 1.6 programs, built as a 1.6 user builds them (installed oshcc -std=c11), at 2, 3
+# and 4 PEs under oshrun and under mpirun (oshrun --launcher mpirun: the PMIx bootstrap).
+for t in rma_1_6 scan_1_6 init_1_6 session_1_6; do
+  "$PREFIX/bin/oshcc" -std=c11 -Wall -I "$ROOT/tests/conformance/behave" -o "$t" "$ROOT/tests/conformance/behave/$t.c"
+  for np in 2 3 4; do
+    timeout 60 "$PREFIX/bin/oshrun" -np $np "./$t" | grep -x "PASS $t"
+    if command -v mpirun >/dev/null; then
+      timeout 60 "$PREFIX/bin/oshrun" --launcher mpirun -np $np "./$t" | grep -x "PASS $t"
+    fi
+  done
+done
 timeout 60 "$PREFIX/bin/oshrun" -np 4 ./hello
 [ $have_pc = 0 ] || timeout 60 "$PREFIX/bin/oshrun" -np 2 env LD_LIBRARY_PATH= ./hello_pc
 timeout 60 "$PREFIX/bin/oshrun" -np 3 ./hello_cxx
