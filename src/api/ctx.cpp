@@ -87,13 +87,13 @@ void batch_open(shmem_ctx_t ctx) {
   std::lock_guard<std::mutex> lock(g_batches_mu);
   ctx->batch = std::make_unique<CtxBatch>();
   g_batches.push_back(ctx);
-  gshmem::g_wait_flush_hook = send_all_batches;
+  gshmem::g_wait_flush_hook.store(send_all_batches, std::memory_order_relaxed);
 }
 void batch_close(shmem_ctx_t ctx) {
   batch_send(ctx);
   std::lock_guard<std::mutex> lock(g_batches_mu);
   g_batches.erase(std::remove(g_batches.begin(), g_batches.end(), ctx), g_batches.end());
-  if (g_batches.empty()) gshmem::g_wait_flush_hook = nullptr;
+  if (g_batches.empty()) gshmem::g_wait_flush_hook.store(nullptr, std::memory_order_relaxed);
   ctx->batch.reset();
 }
 

@@ -8,6 +8,7 @@
 #include <sched.h>
 #include <time.h>
 
+#include <atomic>
 #include <cstdint>
 
 namespace gshmem {
@@ -21,7 +22,7 @@ extern void (*g_wait_progress_hook)();
 // Set while a context gathers small puts (an OpenSHMEM 1.6 batch session, api/ctx.cpp): sends
 // them when a thread starts to wait, so a wait for a peer's answer to them cannot stall on puts
 // this PE holds back.
-extern void (*g_wait_flush_hook)();
+extern std::atomic<void (*)()> g_wait_flush_hook;
 extern uint32_t g_wait_spin;
 extern uint32_t g_wait_yield_us;
 extern uint32_t g_health_ms;
@@ -42,7 +43,9 @@ struct Backoff {
     return static_cast<uint64_t>(t.tv_sec) * 1000000000u + static_cast<uint64_t>(t.tv_nsec);
   }
   void operator()(State& s) const {
-    if (s.iter == 0 && g_wait_flush_hook) g_wait_flush_hook();
+    if (s.iter == 0) {
+      if (void (*flush)() = g_wait_flush_hook.load(std::memory_order_relaxed)) flush();
+    }
     ++s.iter;
     if (g_wait_progress_hook) g_wait_progress_hook();
     if (s.iter < g_wait_spin) {
