@@ -3,7 +3,7 @@
 #ifndef GSHMEM_GENERIC_H
 #define GSHMEM_GENERIC_H
 /* Part of shmem.h (it comes last there); included on its own it brings shmem.h first. */
-#include "shmem.h"
+#include "../shmem.h" /* by path: another OpenSHMEM's shmem.h earlier on the include path cannot stand in */
 
 /* X(T, TYPENAME, OP) */
 #define GSHMEM_G_RMA(X, OP) X(long double, longdouble, OP) GSHMEM_G_RMA_DEV(X, OP)

@@ -11,7 +11,7 @@
 #ifndef GSHMEM_GENERIC_COLL_H
 #define GSHMEM_GENERIC_COLL_H
 /* Part of shmem.h (through generic.h); included on its own it brings shmem.h first. */
-#include "shmem.h"
+#include "../shmem.h" /* by path (see generic.h) */
 
 /* X(T, TYPENAME, OP): table "Reduction Types, Names and Supporting Operations" by base type */
 #define GSHMEM_G_REDUCE_BIT(X, OP)                                                                \

@@ -11,14 +11,15 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "shmem.h"
-#include "shmemx.h"
+#include "../../shmem.h" /* by path: another OpenSHMEM's headers earlier on the include path */
+#include "../../shmemx.h" /* cannot stand in */
 
 #define GSHMEM_NVSHMEM_COMPAT 1
 
 /* ---- versions (NVSHMEM_MAJOR/MINOR_VERSION: the OpenSHMEM level nvshmem_info_get_version reports) */
-#define NVSHMEM_MAJOR_VERSION SHMEM_MAJOR_VERSION
-#define NVSHMEM_MINOR_VERSION SHMEM_MINOR_VERSION
+/* NVSHMEM 3.4.5's values: the OpenSHMEM version NVSHMEM declares (1.3), not gshmem's (1.6: SHMEM_*). */
+#define NVSHMEM_MAJOR_VERSION 1
+#define NVSHMEM_MINOR_VERSION 3
 #define NVSHMEM_VENDOR_MAJOR_VERSION 3
 #define NVSHMEM_VENDOR_MINOR_VERSION 4
 #define NVSHMEM_VENDOR_PATCH_VERSION 5
@@ -29,7 +30,7 @@
 #define NVSHMEM_VENDOR_STRING SHMEM_VENDOR_STRING
 
 /* ---- point-to-point comparisons and signal operations: NVSHMEM's values ---- */
-enum {
+typedef enum nvshmemi_cmp_type {
   NVSHMEM_CMP_EQ = 0,
   NVSHMEM_CMP_NE = 1,
   NVSHMEM_CMP_GT = 2,
@@ -37,7 +38,7 @@ enum {
   NVSHMEM_CMP_LT = 4,
   NVSHMEM_CMP_GE = 5,
   NVSHMEM_CMP_SENTINEL = INT_MAX
-};
+} nvshmemx_cmp_type_t;
 typedef enum { NVSHMEM_SIGNAL_SET = 9, NVSHMEM_SIGNAL_ADD = 10 } nvshmemx_signal_op_t;
 
 /* ---- threading ---- */
@@ -53,7 +54,7 @@ enum {
 typedef shmem_team_t nvshmem_team_t;
 typedef nvshmem_team_t nvshmemx_team_t;
 typedef uint64_t nvshmemx_team_uniqueid_t;
-enum {
+typedef enum {
   NVSHMEM_TEAM_INVALID = SHMEM_TEAM_INVALID,
   NVSHMEM_TEAM_WORLD = SHMEM_TEAM_WORLD,
   NVSHMEM_TEAM_WORLD_INDEX = SHMEM_TEAM_WORLD,
@@ -61,7 +62,7 @@ enum {
   NVSHMEM_TEAM_SHARED_INDEX = SHMEM_TEAM_SHARED,
   NVSHMEMX_TEAM_NODE = SHMEMX_TEAM_NODE,
   NVSHMEM_TEAM_NODE_INDEX = SHMEMX_TEAM_NODE
-};
+} nvshmem_team_id_t; /* NVSHMEMX_TEAM_SAME_MYPE_NODE: not provided (docs/nvshmem.md) */
 typedef struct {
   int version;
   int num_contexts;
@@ -73,11 +74,18 @@ typedef struct {
 #define NVSHMEM_TEAM_CONFIG_INITIALIZER {(2 << 16) + (int)sizeof(nvshmem_team_config_t), 0, 0, {0}}
 
 /* ---- initialisation ---- */
+/* NVSHMEM's layout, 128 bytes: the version, then gshmem's id text (NUL-terminated, well under
+ * 124 bytes) in internal. */
 typedef struct {
   int version;
-  shmemx_uniqueid_t id; /* gshmem's id text */
+  char internal[124];
 } nvshmemx_uniqueid_t;
-#define NVSHMEMX_UNIQUEID_INITIALIZER {(1 << 16) + (int)sizeof(nvshmemx_uniqueid_t), {{0}}}
+#if defined(__cplusplus)
+static_assert(sizeof(nvshmemx_uniqueid_t) == 128, "NVSHMEM's uniqueid is 128 bytes");
+#else
+_Static_assert(sizeof(nvshmemx_uniqueid_t) == 128, "NVSHMEM's uniqueid is 128 bytes");
+#endif
+#define NVSHMEMX_UNIQUEID_INITIALIZER {(1 << 16) + (int)sizeof(nvshmemx_uniqueid_t), {0}}
 typedef struct {
   int version;
   nvshmemx_uniqueid_t *id;
@@ -104,14 +112,14 @@ enum {
   NVSHMEMX_INIT_WITH_UNIQUEID = 1 << 3,
   NVSHMEMX_INIT_MAX = INT_MAX
 };
-enum {
+typedef enum {
   NVSHMEM_STATUS_NOT_INITIALIZED = 0,
   NVSHMEM_STATUS_IS_BOOTSTRAPPED,
   NVSHMEM_STATUS_IS_INITIALIZED,
   NVSHMEM_STATUS_LIMITED_MPG,
   NVSHMEM_STATUS_FULL_MPG,
   NVSHMEM_STATUS_INVALID = INT_MAX
-};
+} nvshmemx_init_status_t;
 
 /* ---- return codes of the nvshmemx_ host calls ---- */
 enum {

@@ -164,19 +164,20 @@ GSHMEM_NV_H int nvshmemx_team_init(nvshmem_team_t *team, nvshmem_team_config_t *
   const nvshmemx_team_uniqueid_t uid = config && (config_mask & NVSHMEM_TEAM_CONFIG_MASK_UNIQUEID) ? config->uniqueid : 0;
   return shmemx_team_init(uid, npes, pe_idx_in_team, &g, m, team);
 }
-GSHMEM_NV_H int nvshmem_team_get_config(nvshmem_team_t team, long config_mask, nvshmem_team_config_t *config) {
+/* NVSHMEM 3.4.5's form: the team's configuration (its number of contexts) into *config. */
+GSHMEM_NV_H void nvshmem_team_get_config(nvshmem_team_t team, nvshmem_team_config_t *config) {
   shmem_team_config_t g;
-  if (!config) return shmem_team_get_config(team, 0, NULL);
-  const int rc = shmem_team_get_config(team, (config_mask & NVSHMEM_TEAM_CONFIG_MASK_NUM_CONTEXTS) ? SHMEM_TEAM_NUM_CONTEXTS : 0, &g);
-  if (rc == 0 && (config_mask & NVSHMEM_TEAM_CONFIG_MASK_NUM_CONTEXTS)) config->num_contexts = g.num_contexts;
-  return rc;
+  if (config && shmem_team_get_config(team, SHMEM_TEAM_NUM_CONTEXTS, &g) == 0) config->num_contexts = g.num_contexts;
 }
 
 /* ---- initialisation ---- */
 GSHMEM_NV_H int nvshmemx_get_uniqueid(nvshmemx_uniqueid_t *id) {
   if (!id) return NVSHMEMX_ERROR_INVALID_VALUE;
   id->version = (1 << 16) + (int)sizeof(nvshmemx_uniqueid_t);
-  return shmemx_get_uniqueid(&id->id) == 0 ? NVSHMEMX_SUCCESS : NVSHMEMX_ERROR_INTERNAL;
+  shmemx_uniqueid_t g;
+  if (shmemx_get_uniqueid(&g) != 0 || !memchr(g.internal, 0, sizeof id->internal)) return NVSHMEMX_ERROR_INTERNAL;
+  memcpy(id->internal, g.internal, sizeof id->internal);
+  return NVSHMEMX_SUCCESS;
 }
 GSHMEM_NV_H int nvshmemx_set_attr_uniqueid_args(const int myrank, const int nranks, const nvshmemx_uniqueid_t *id,
                                                 nvshmemx_init_attr_t *attr) {
@@ -198,8 +199,10 @@ GSHMEM_NV_H int nvshmemx_init_attr(unsigned int flags, nvshmemx_init_attr_t *att
   memset(&a, 0, sizeof a);
   if (flags & NVSHMEMX_INIT_WITH_UNIQUEID) {
     if (!attr || !attr->args.uid_args.id) return NVSHMEMX_ERROR_INVALID_VALUE;
-    if (shmemx_set_attr_uniqueid_args(attr->args.uid_args.myrank, attr->args.uid_args.nranks,
-                                      &attr->args.uid_args.id->id, &a) != 0)
+    shmemx_uniqueid_t g;
+    memset(&g, 0, sizeof g);
+    memcpy(g.internal, attr->args.uid_args.id->internal, sizeof attr->args.uid_args.id->internal);
+    if (shmemx_set_attr_uniqueid_args(attr->args.uid_args.myrank, attr->args.uid_args.nranks, &g, &a) != 0)
       return NVSHMEMX_ERROR_INVALID_VALUE;
     return shmemx_init_attr(SHMEMX_INIT_WITH_UNIQUEID, &a) == 0 ? NVSHMEMX_SUCCESS : NVSHMEMX_ERROR_INTERNAL;
   }
@@ -233,7 +236,14 @@ GSHMEM_NV_H void nvshmemx_signal_op_on_stream(uint64_t *sa, uint64_t sv, int op,
 GSHMEM_NV_H void nvshmemx_signal_wait_until_on_stream(uint64_t *sa, int cmp, uint64_t v, cudaStream_t st) {
   shmemx_signal_wait_until_on_stream(sa, gshmem_nv_cmp(cmp), v, st);
 }
-GSHMEM_NV_H void nvshmemx_barrier_on_stream(nvshmem_team_t team, cudaStream_t st) { shmemx_team_barrier_on_stream(team, st); }
+GSHMEM_NV_H int nvshmemx_barrier_on_stream(nvshmem_team_t team, cudaStream_t st) {
+  shmemx_team_barrier_on_stream(team, st);
+  return 0;
+}
+GSHMEM_NV_H int nvshmemx_team_sync_on_stream(nvshmem_team_t team, cudaStream_t st) {
+  shmemx_team_sync_on_stream(team, st);
+  return 0;
+}
 /* A non-blocking on-stream call may complete any time before the stream's next quiet; gshmem's
  * on-stream calls complete in stream order, which satisfies that. */
 GSHMEM_NV_H void nvshmemx_putmem_nbi_on_stream(void *d, const void *s, size_t n, int pe, cudaStream_t st) {
@@ -295,9 +305,64 @@ GSHMEM_NV_HD void *nvshmemx_mc_ptr(nvshmem_team_t team, const void *ptr) {
 }
 
 /* ---- device code: warp and block scope ---- */
+/* ---- half and bfloat16 data movement from the host and in kernels: gshmem's 16-bit routines
+ * move the same bits. For nvcc in the device block below; for a C++ compiler wherever
+ * cuda_fp16.h / cuda_bf16.h came first (nvshmem.h brings them when CUDA is on the path). ---- */
+#define GSHMEM_NV_16_HOST(T, N)                                                                               \
+  GSHMEM_NV_HD void nvshmem_##N##_p(T *d, const T v, int pe) {                                           \
+    uint16_t b;                                                                                          \
+    memcpy(&b, (const void *)&v, 2);                                                                                 \
+    shmem_uint16_p((uint16_t *)d, b, pe);                                                                \
+  }                                                                                                      \
+  GSHMEM_NV_HD T nvshmem_##N##_g(const T *s, int pe) {                                                   \
+    const uint16_t b = shmem_uint16_g((const uint16_t *)s, pe);                                          \
+    T v;                                                                                                 \
+    memcpy((void *)&v, &b, 2);                                                                                 \
+    return v;                                                                                            \
+  }                                                                                                      \
+  GSHMEM_NV_HD void nvshmem_##N##_put(T *d, const T *s, size_t n, int pe) { shmem_putmem(d, s, 2 * n, pe); } \
+  GSHMEM_NV_HD void nvshmem_##N##_get(T *d, const T *s, size_t n, int pe) { shmem_getmem(d, s, 2 * n, pe); } \
+  GSHMEM_NV_HD void nvshmem_##N##_put_nbi(T *d, const T *s, size_t n, int pe) { shmem_putmem_nbi(d, s, 2 * n, pe); } \
+  GSHMEM_NV_HD void nvshmem_##N##_get_nbi(T *d, const T *s, size_t n, int pe) { shmem_getmem_nbi(d, s, 2 * n, pe); } \
+  GSHMEM_NV_HD void nvshmem_##N##_iput(T *d, const T *s, ptrdiff_t dst, ptrdiff_t sst, size_t n, int pe) { \
+    shmem_uint16_iput((uint16_t *)d, (const uint16_t *)s, dst, sst, n, pe);                              \
+  }                                                                                                      \
+  GSHMEM_NV_HD void nvshmem_##N##_iget(T *d, const T *s, ptrdiff_t dst, ptrdiff_t sst, size_t n, int pe) { \
+    shmem_uint16_iget((uint16_t *)d, (const uint16_t *)s, dst, sst, n, pe);                              \
+  }                                                                                                      \
+  GSHMEM_NV_HD void nvshmem_##N##_put_signal(T *d, const T *s, size_t n, uint64_t *sa, uint64_t sv, int op, int pe) { \
+    shmem_putmem_signal(d, s, 2 * n, sa, sv, gshmem_nv_sig_op(op), pe);                                  \
+  }                                                                                                      \
+  GSHMEM_NV_HD void nvshmem_##N##_put_signal_nbi(T *d, const T *s, size_t n, uint64_t *sa, uint64_t sv, int op, \
+                                                 int pe) {                                               \
+    shmem_putmem_signal_nbi(d, s, 2 * n, sa, sv, gshmem_nv_sig_op(op), pe);                              \
+  }                                                                                                      \
+  GSHMEM_NV_HD int nvshmem_##N##_broadcast(nvshmem_team_t t, T *d, const T *s, size_t n, int root) {     \
+    return shmem_uint16_broadcast(t, (uint16_t *)d, (const uint16_t *)s, n, root);                       \
+  }                                                                                                      \
+  GSHMEM_NV_HD int nvshmem_##N##_fcollect(nvshmem_team_t t, T *d, const T *s, size_t n) {                \
+    return shmem_uint16_fcollect(t, (uint16_t *)d, (const uint16_t *)s, n);                              \
+  }                                                                                                      \
+  GSHMEM_NV_HD int nvshmem_##N##_alltoall(nvshmem_team_t t, T *d, const T *s, size_t n) {                \
+    return shmem_uint16_alltoall(t, (uint16_t *)d, (const uint16_t *)s, n);                              \
+  }                                                                                                      \
+  GSHMEM_NV_HD int nvshmem_##N##_alltoalls(nvshmem_team_t t, T *d, const T *s, ptrdiff_t dst, ptrdiff_t sst, size_t n) { \
+    return shmem_uint16_alltoalls(t, (uint16_t *)d, (const uint16_t *)s, dst, sst, n);                   \
+  }                                                                                                      \
+  GSHMEM_NV_H int nvshmemx_##N##_broadcast_on_stream(nvshmem_team_t t, T *d, const T *s, size_t n, int root, \
+                                                     cudaStream_t st) {                                  \
+    return shmemx_uint16_broadcast_on_stream(t, (uint16_t *)d, (const uint16_t *)s, n, root, st);        \
+  }                                                                                                      \
+  GSHMEM_NV_H int nvshmemx_##N##_fcollect_on_stream(nvshmem_team_t t, T *d, const T *s, size_t n, cudaStream_t st) { \
+    return shmemx_uint16_fcollect_on_stream(t, (uint16_t *)d, (const uint16_t *)s, n, st);               \
+  }                                                                                                      \
+  GSHMEM_NV_H int nvshmemx_##N##_alltoall_on_stream(nvshmem_team_t t, T *d, const T *s, size_t n, cudaStream_t st) { \
+    return shmemx_uint16_alltoall_on_stream(t, (uint16_t *)d, (const uint16_t *)s, n, st);               \
+  }
+
 #if defined(__CUDACC__)
 #define GSHMEM_NV_SCOPE(SC)                                                                              \
-  GSHMEM_NV_D void nvshmemx_barrier_##SC(nvshmem_team_t team) { shmemx_team_barrier_##SC(team); }        \
+  GSHMEM_NV_D int nvshmemx_barrier_##SC(nvshmem_team_t team) { return shmemx_team_barrier_##SC(team); } \
   GSHMEM_NV_D void nvshmemx_putmem_signal_##SC(void *d, const void *s, size_t n, uint64_t *sa, uint64_t sv, int op, \
                                                int pe) {                                                 \
     shmemx_putmem_signal_##SC(d, s, n, sa, sv, gshmem_nv_sig_op(op), pe);                                \
@@ -385,58 +450,8 @@ GSHMEM_SIZES(GSHMEM_NV_SCOPE_SIZED_BOTH)
 #undef GSHMEM_NV_SCOPE_TYPED
 #undef GSHMEM_NV_SCOPE_SIZED
 
-/* ---- half and bfloat16 data movement: gshmem's 16-bit routines move the same bits ---- */
 #define GSHMEM_NV_16(T, N)                                                                               \
-  GSHMEM_NV_HD void nvshmem_##N##_p(T *d, const T v, int pe) {                                           \
-    uint16_t b;                                                                                          \
-    memcpy(&b, (const void *)&v, 2);                                                                                 \
-    shmem_uint16_p((uint16_t *)d, b, pe);                                                                \
-  }                                                                                                      \
-  GSHMEM_NV_HD T nvshmem_##N##_g(const T *s, int pe) {                                                   \
-    const uint16_t b = shmem_uint16_g((const uint16_t *)s, pe);                                          \
-    T v;                                                                                                 \
-    memcpy((void *)&v, &b, 2);                                                                                 \
-    return v;                                                                                            \
-  }                                                                                                      \
-  GSHMEM_NV_HD void nvshmem_##N##_put(T *d, const T *s, size_t n, int pe) { shmem_putmem(d, s, 2 * n, pe); } \
-  GSHMEM_NV_HD void nvshmem_##N##_get(T *d, const T *s, size_t n, int pe) { shmem_getmem(d, s, 2 * n, pe); } \
-  GSHMEM_NV_HD void nvshmem_##N##_put_nbi(T *d, const T *s, size_t n, int pe) { shmem_putmem_nbi(d, s, 2 * n, pe); } \
-  GSHMEM_NV_HD void nvshmem_##N##_get_nbi(T *d, const T *s, size_t n, int pe) { shmem_getmem_nbi(d, s, 2 * n, pe); } \
-  GSHMEM_NV_HD void nvshmem_##N##_iput(T *d, const T *s, ptrdiff_t dst, ptrdiff_t sst, size_t n, int pe) { \
-    shmem_uint16_iput((uint16_t *)d, (const uint16_t *)s, dst, sst, n, pe);                              \
-  }                                                                                                      \
-  GSHMEM_NV_HD void nvshmem_##N##_iget(T *d, const T *s, ptrdiff_t dst, ptrdiff_t sst, size_t n, int pe) { \
-    shmem_uint16_iget((uint16_t *)d, (const uint16_t *)s, dst, sst, n, pe);                              \
-  }                                                                                                      \
-  GSHMEM_NV_HD void nvshmem_##N##_put_signal(T *d, const T *s, size_t n, uint64_t *sa, uint64_t sv, int op, int pe) { \
-    shmem_putmem_signal(d, s, 2 * n, sa, sv, gshmem_nv_sig_op(op), pe);                                  \
-  }                                                                                                      \
-  GSHMEM_NV_HD void nvshmem_##N##_put_signal_nbi(T *d, const T *s, size_t n, uint64_t *sa, uint64_t sv, int op, \
-                                                 int pe) {                                               \
-    shmem_putmem_signal_nbi(d, s, 2 * n, sa, sv, gshmem_nv_sig_op(op), pe);                              \
-  }                                                                                                      \
-  GSHMEM_NV_HD int nvshmem_##N##_broadcast(nvshmem_team_t t, T *d, const T *s, size_t n, int root) {     \
-    return shmem_uint16_broadcast(t, (uint16_t *)d, (const uint16_t *)s, n, root);                       \
-  }                                                                                                      \
-  GSHMEM_NV_HD int nvshmem_##N##_fcollect(nvshmem_team_t t, T *d, const T *s, size_t n) {                \
-    return shmem_uint16_fcollect(t, (uint16_t *)d, (const uint16_t *)s, n);                              \
-  }                                                                                                      \
-  GSHMEM_NV_HD int nvshmem_##N##_alltoall(nvshmem_team_t t, T *d, const T *s, size_t n) {                \
-    return shmem_uint16_alltoall(t, (uint16_t *)d, (const uint16_t *)s, n);                              \
-  }                                                                                                      \
-  GSHMEM_NV_HD int nvshmem_##N##_alltoalls(nvshmem_team_t t, T *d, const T *s, ptrdiff_t dst, ptrdiff_t sst, size_t n) { \
-    return shmem_uint16_alltoalls(t, (uint16_t *)d, (const uint16_t *)s, dst, sst, n);                   \
-  }                                                                                                      \
-  GSHMEM_NV_H int nvshmemx_##N##_broadcast_on_stream(nvshmem_team_t t, T *d, const T *s, size_t n, int root, \
-                                                     cudaStream_t st) {                                  \
-    return shmemx_uint16_broadcast_on_stream(t, (uint16_t *)d, (const uint16_t *)s, n, root, st);        \
-  }                                                                                                      \
-  GSHMEM_NV_H int nvshmemx_##N##_fcollect_on_stream(nvshmem_team_t t, T *d, const T *s, size_t n, cudaStream_t st) { \
-    return shmemx_uint16_fcollect_on_stream(t, (uint16_t *)d, (const uint16_t *)s, n, st);               \
-  }                                                                                                      \
-  GSHMEM_NV_H int nvshmemx_##N##_alltoall_on_stream(nvshmem_team_t t, T *d, const T *s, size_t n, cudaStream_t st) { \
-    return shmemx_uint16_alltoall_on_stream(t, (uint16_t *)d, (const uint16_t *)s, n, st);               \
-  }                                                                                                      \
+  GSHMEM_NV_16_HOST(T, N)                                                                                \
   GSHMEM_NV_STREAM_TYPED16(T, N)                                                                         \
   GSHMEM_NV_16_SCOPE(T, N, warp) GSHMEM_NV_16_SCOPE(T, N, block)
 #define GSHMEM_NV_16_SCOPE(T, N, SC)                                                                     \
@@ -644,6 +659,15 @@ GSHMEM_NV_RED16_ALL(__nv_bfloat16, shmemx_bfloat16_t, bfloat16)
 #undef GSHMEM_NV_16_SCOPE
 #undef GSHMEM_NV_STREAM_TYPED16
 #endif /* __CUDACC__ */
+#if !defined(__CUDACC__) && defined(__cplusplus)
+#if defined(__CUDA_FP16_TYPES_EXIST__)
+GSHMEM_NV_16_HOST(__half, half)
+#endif
+#if defined(__CUDA_BF16_TYPES_EXIST__)
+GSHMEM_NV_16_HOST(__nv_bfloat16, bfloat16)
+#endif
+#endif
+#undef GSHMEM_NV_16_HOST
 #undef GSHMEM_NV_STREAM_PUT_SIGNAL
 #undef GSHMEM_NV_STREAM_GET
 #undef GSHMEM_NV_STREAM_RMA
