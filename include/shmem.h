@@ -3,6 +3,12 @@
 #ifndef SHMEM_H
 #define SHMEM_H
 
+/* One OpenSHMEM per program: another implementation's shmem.h included first (Open MPI's, found
+ * when its include directory comes before gshmem's) declares the same names differently. */
+#if defined(OSHMEM_SHMEM_H)
+#error "gshmem's shmem.h: Open MPI's OSHMEM shmem.h was included first (its include directory comes before gshmem's on the include path); a program uses one OpenSHMEM: put gshmem's include directory first"
+#endif
+
 #include <stddef.h>
 #include <stdint.h>
 
