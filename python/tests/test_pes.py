@@ -32,7 +32,7 @@ def test_queries(gs):
     assert gs.TEAM_WORLD.n_pes() == n and gs.Teams.TEAM_WORLD == gs.TEAM_WORLD
     assert gs.device() == -1
     info = gs.info()
-    assert info["spec_version"] == (1, 5) and info["heap_kind"] == "host"
+    assert info["spec_version"] == (1, 6) and info["heap_kind"] == "host"
     assert os.path.exists(gs.get_library()) and os.path.exists(os.path.join(gs.get_include(), "shmem.h"))
 
 
