@@ -54,14 +54,19 @@ namespace {
 gshmem_ctx g_default{SHMEM_TEAM_WORLD, 0, true, nullptr};
 constexpr long kKnownOptions = SHMEM_CTX_SERIALIZED | SHMEM_CTX_PRIVATE | SHMEM_CTX_NOSTORE;
 
-// Sends the context's gathered run, if any (a blocking put: its source, the run's buffer, is free
-// on return; its completion is the context's quiet, as for the calls it stands for).
+// Sends a run (b.mu held): a blocking put, so its source, the run's buffer, is free on return; its
+// completion is the context's quiet, as for the calls it stands for.
+void send_run(CtxBatch& b) {
+  if (b.len) gshmem::core::put("shmem_ctx_session (a batch of puts)", b.dest, b.buf, b.len, b.pe, false);
+  b.len = 0;
+}
+
+// Sends the context's gathered run, if any.
 void batch_send(shmem_ctx_t ctx) {
   CtxBatch* b = ctx ? ctx->batch.get() : nullptr;
   if (!b) return;
   std::lock_guard<std::mutex> lock(b->mu);
-  if (b->len) gshmem::core::put("shmem_ctx_session (a batch of puts)", b->dest, b->buf, b->len, b->pe, false);
-  b->len = 0;
+  send_run(*b);
 }
 
 // The contexts with an open batch, for the wait hook (common/wait.hpp): a thread that starts to
@@ -77,9 +82,7 @@ void send_all_batches() {
   for (shmem_ctx_t c : g_batches) {
     CtxBatch& b = *c->batch;
     std::unique_lock<std::mutex> l(b.mu, std::try_to_lock);
-    if (!l.owns_lock() || !b.len) continue;
-    gshmem::core::put("shmem_ctx_session (a batch of puts)", b.dest, b.buf, b.len, b.pe, false);
-    b.len = 0;
+    if (l.owns_lock()) send_run(b);
   }
   sending = false;
 }
@@ -114,10 +117,7 @@ bool batch_put(const char* call, shmem_ctx_t c, void* dest, const void* src, siz
   if (gshmem::core::ptr(dest, wpe)) return false;  // a store: nothing to gather
   std::lock_guard<std::mutex> lock(b->mu);
   char* d = static_cast<char*>(dest);
-  if (b->len && (wpe != b->pe || d != b->dest + b->len || b->len + bytes > CtxBatch::kBytes)) {
-    gshmem::core::put("shmem_ctx_session (a batch of puts)", b->dest, b->buf, b->len, b->pe, false);
-    b->len = 0;
-  }
+  if (b->len && (wpe != b->pe || d != b->dest + b->len || b->len + bytes > CtxBatch::kBytes)) send_run(*b);
   if (!b->len) b->pe = wpe, b->dest = d;
   memcpy(b->buf + b->len, src, bytes);
   b->len += bytes;

@@ -5,31 +5,17 @@
  * because an oversubscribed machine's scheduling noise lands in a few rounds). With PEs on two nodes the puts to the other node go through the network transport
  * while PE 1 is reached by stores: pe_quiet(1) need not wait for the network. Prints one line
  * per (size, completion call). Usage: pe_quiet_cost [-n rounds] [-e max_bytes]. */
-#define _POSIX_C_SOURCE 200809L
+#include "cpu_cost_common.h" /* first: sets _POSIX_C_SOURCE */
 #include <shmem.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
-static int cmp_double(const void *a, const void *b) {
-  const double x = *(const double *)a, y = *(const double *)b;
-  return x < y ? -1 : x > y;
-}
-
-static double now_us(void) {
-  struct timespec t;
-  clock_gettime(CLOCK_MONOTONIC, &t);
-  return (double)t.tv_sec * 1e6 + (double)t.tv_nsec / 1e3;
-}
-
 int main(int argc, char **argv) {
   int rounds = 50;
   size_t max = 1u << 20;
-  for (int i = 1; i + 1 < argc; i += 2) {
-    if (!strcmp(argv[i], "-n")) rounds = atoi(argv[i + 1]);
-    else if (!strcmp(argv[i], "-e")) max = (size_t)strtoull(argv[i + 1], NULL, 0);
-  }
+  parse_cost_args(argc, argv, &rounds, &max);
   shmem_init();
   const int me = shmem_my_pe(), npes = shmem_n_pes();
   if (npes < 2) {
@@ -56,8 +42,7 @@ int main(int argc, char **argv) {
           shmem_quiet(); /* off the clock: everything completes before the next round */
         }
       }
-      qsort(t, (size_t)rounds, sizeof *t, cmp_double);
-      if (me == 0) printf("%zu %s %.2f\n", bytes, which ? "quiet" : "pe_quiet(1)", t[rounds / 2]);
+      if (me == 0) printf("%zu %s %.2f\n", bytes, which ? "quiet" : "pe_quiet(1)", median(t, rounds));
       free(t);
     }
   }

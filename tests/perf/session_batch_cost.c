@@ -3,30 +3,17 @@
  * shmem_ctx_quiet, inside a SHMEM_CTX_SESSION_BATCH session or not; the median time of the whole
  * loop and quiet over -n rounds is printed per count. Usage: session_batch_cost [-n rounds]
  * [-e max_count]. */
-#define _POSIX_C_SOURCE 200809L
+#include "cpu_cost_common.h" /* first: sets _POSIX_C_SOURCE */
 #include <shmem.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
-static int cmp_double(const void *a, const void *b) {
-  const double x = *(const double *)a, y = *(const double *)b;
-  return x < y ? -1 : x > y;
-}
-static double now_us(void) {
-  struct timespec t;
-  clock_gettime(CLOCK_MONOTONIC, &t);
-  return (double)t.tv_sec * 1e6 + (double)t.tv_nsec / 1e3;
-}
-
 int main(int argc, char **argv) {
   int rounds = 21;
   size_t max = 4096;
-  for (int i = 1; i + 1 < argc; i += 2) {
-    if (!strcmp(argv[i], "-n")) rounds = atoi(argv[i + 1]);
-    else if (!strcmp(argv[i], "-e")) max = (size_t)strtoull(argv[i + 1], NULL, 0);
-  }
+  parse_cost_args(argc, argv, &rounds, &max);
   shmem_init();
   const int me = shmem_my_pe(), npes = shmem_n_pes(), target = npes - 1;
   long *dst = shmem_malloc(max * sizeof(long));
@@ -48,10 +35,7 @@ int main(int argc, char **argv) {
         shmem_ctx_quiet(ctx);
         t[r] = now_us() - t0;
       }
-      if (me == 0) {
-        qsort(t, (size_t)rounds, sizeof *t, cmp_double);
-        printf("%zu %s %.1f\n", count, session ? "batch" : "none", t[rounds / 2]);
-      }
+      if (me == 0) printf("%zu %s %.1f\n", count, session ? "batch" : "none", median(t, rounds));
     }
   }
   shmem_barrier_all();
