@@ -16,6 +16,7 @@
 #include <shmem.h>
 #include <signal.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -78,6 +79,14 @@ static void bh_fail(const char *fmt, ...) {
   do {                         \
     if (!(cond)) bh_fail(__VA_ARGS__); \
   } while (0)
+
+/* splitmix64: the payload generator of the programs that draw fresh values from a shared seed. */
+static inline uint64_t bh_mix(uint64_t x) {
+  x += 0x9e3779b97f4a7c15ull;
+  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
+  x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
+  return x ^ (x >> 31);
+}
 
 /* Collective over all PEs: report and return the exit status for main. */
 static int bh_finish(void) {

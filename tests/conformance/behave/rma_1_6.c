@@ -57,14 +57,8 @@ static uint64_t sig_add, sig_set, sig_ctx;
 static char big[1 << 16];
 static uint64_t big_flag;
 
-static uint64_t mix(uint64_t x) { /* splitmix64 */
-  x += 0x9e3779b97f4a7c15ull;
-  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
-  x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
-  return x ^ (x >> 31);
-}
 /* The value PE pe holds at index i of its source arrays in round r. */
-static uint64_t val(int pe, int r, int i) { return mix(seed ^ ((uint64_t)pe << 40) ^ ((uint64_t)r << 20) ^ (uint64_t)i); }
+static uint64_t val(int pe, int r, int i) { return bh_mix(seed ^ ((uint64_t)pe << 40) ^ ((uint64_t)r << 20) ^ (uint64_t)i); }
 
 static void fill(int r) {
   for (int i = 0; i < LEN; i++) {
@@ -185,9 +179,9 @@ int main(void) {
     big_flag = 0;
     memset(big, 0, sizeof big);
     shmem_barrier_all();
-    uint64_t tag = mix(seed + 77 + (uint64_t)round);
+    uint64_t tag = bh_mix(seed + 77 + (uint64_t)round);
     char *payload = malloc(sizeof big);
-    for (size_t i = 0; i < sizeof big; i++) payload[i] = (char)(mix(tag ^ (bh_me * 131071ull) ^ i) & 0xff);
+    for (size_t i = 0; i < sizeof big; i++) payload[i] = (char)(bh_mix(tag ^ (bh_me * 131071ull) ^ i) & 0xff);
     int expect_from = -1;
     if (round == 0) {
       shmem_putmem_nbi(big, payload, sizeof big, right);
@@ -211,7 +205,7 @@ int main(void) {
       shmem_uint64_wait_until(&big_flag, SHMEM_CMP_EQ, 1);
       size_t bad = 0, first = 0;
       for (size_t i = 0; i < sizeof big; i++)
-        if (big[i] != (char)(mix(tag ^ ((uint64_t)expect_from * 131071ull) ^ i) & 0xff) && !bad++) first = i;
+        if (big[i] != (char)(bh_mix(tag ^ ((uint64_t)expect_from * 131071ull) ^ i) & 0xff) && !bad++) first = i;
       BH_CHECK(bad == 0, "pe_quiet round %d: %zu of %zu bytes from pe %d not there when the flag was (first at %zu)",
                round, bad, sizeof big, expect_from, first);
     }

@@ -32,14 +32,8 @@ static unsigned char usrc[MAXN], udst[MAXN];
 static long double qsrc[MAXN], qdst[MAXN];
 static float _Complex csrc[MAXN], cdst[MAXN];
 
-static uint64_t mix(uint64_t x) { /* splitmix64 */
-  x += 0x9e3779b97f4a7c15ull;
-  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
-  x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
-  return x ^ (x >> 31);
-}
 /* What world PE pe holds at index i of its sources in round r. */
-static uint64_t val(int pe, int r, int i) { return mix(seed ^ ((uint64_t)pe << 40) ^ ((uint64_t)r << 20) ^ (uint64_t)i); }
+static uint64_t val(int pe, int r, int i) { return bh_mix(seed ^ ((uint64_t)pe << 40) ^ ((uint64_t)r << 20) ^ (uint64_t)i); }
 
 static void fill(int r) {
   memset(idst, POISON, sizeof idst), memset(ldst, POISON, sizeof ldst), memset(ddst, POISON, sizeof ddst);

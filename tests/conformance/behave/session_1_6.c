@@ -34,15 +34,9 @@ static uint32_t e[NE];
 static long flag;
 static uint64_t seed_sym;
 
-static uint64_t mix(uint64_t x) { /* splitmix64 */
-  x += 0x9e3779b97f4a7c15ull;
-  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
-  x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
-  return x ^ (x >> 31);
-}
 static uint64_t seed;
 static uint64_t val(int pe, int round, int what, int i) {
-  return mix(seed ^ ((uint64_t)pe << 40) ^ ((uint64_t)round << 32) ^ ((uint64_t)what << 24) ^ (uint64_t)i);
+  return bh_mix(seed ^ ((uint64_t)pe << 40) ^ ((uint64_t)round << 32) ^ ((uint64_t)what << 24) ^ (uint64_t)i);
 }
 
 static void poison(void) {
