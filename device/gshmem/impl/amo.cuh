@@ -94,6 +94,54 @@ __device__ __forceinline__ T amo_apply(T *p, int op, T x, T y) {
   }
 }
 
+// The non-fetching read-modify-writes (inc, add, and, or, xor) as reductions (red), which the
+// issuing thread does not wait for. An atom whose result is unused still holds its destination
+// register until the peer answers, so a thread's loop of them ran one NVLink round trip at a time
+// (NVSHMEM's shmem_atomic_bw shape). The types are the integers of the standard and bitwise AMOs
+// (4 or 8 bytes); add is two's complement, so one instruction serves signed and unsigned.
+template <typename T>
+__device__ __forceinline__ void red_apply(T *p, int op, T x) {
+  static_assert(std::is_integral_v<T> && (sizeof(T) == 4 || sizeof(T) == 8), "red on 4- or 8-byte integers");
+  const size_t g = __cvta_generic_to_global(p);
+  if constexpr (sizeof(T) == 8) {
+    const uint64_t v = static_cast<uint64_t>(x);
+#define GSHMEM_RED(INSN) asm volatile("red.relaxed.sys.global." INSN " [%0], %1;" ::"l"(g), "l"(v) : "memory")
+    switch (op) {
+      case GSHMEM_AMO_ADD:
+        GSHMEM_RED("add.u64");
+        break;
+      case GSHMEM_AMO_AND:
+        GSHMEM_RED("and.b64");
+        break;
+      case GSHMEM_AMO_OR:
+        GSHMEM_RED("or.b64");
+        break;
+      default:
+        GSHMEM_RED("xor.b64");  // GSHMEM_AMO_XOR
+        break;
+    }
+#undef GSHMEM_RED
+  } else {
+    const uint32_t v = static_cast<uint32_t>(x);
+#define GSHMEM_RED(INSN) asm volatile("red.relaxed.sys.global." INSN " [%0], %1;" ::"l"(g), "r"(v) : "memory")
+    switch (op) {
+      case GSHMEM_AMO_ADD:
+        GSHMEM_RED("add.u32");
+        break;
+      case GSHMEM_AMO_AND:
+        GSHMEM_RED("and.b32");
+        break;
+      case GSHMEM_AMO_OR:
+        GSHMEM_RED("or.b32");
+        break;
+      default:
+        GSHMEM_RED("xor.b32");  // GSHMEM_AMO_XOR
+        break;
+    }
+#undef GSHMEM_RED
+  }
+}
+
 // The routed form (proxy, or a segment table), out of line like p_routed / g_routed: the direct
 // path of an atomic in a user's loop is the window address and the atomic instruction.
 template <typename T>
@@ -111,6 +159,33 @@ __device__ __forceinline__ T amo_op(const char *c, const T *d, T x, T y, int pe)
   constexpr bool fetch = OP != GSHMEM_AMO_SET;
   if (routed()) return amo_routed<T>(c, d, OP, x, y, fetch, pe);
   return amo_apply<T>(amo_at(c, d, window_peer(c, d, sizeof(T), pe), pe), OP, x, y);
+}
+
+// A non-fetching OP (ADD, AND, OR, XOR): the routed form as a non-fetching AMO (the proxy sends
+// no reply), the direct one a reduction.
+template <typename T, int OP>
+__device__ __forceinline__ void amo_nf(const char *c, T *d, T x, int pe) {
+  if (routed()) {
+    amo_routed<T>(c, d, OP, x, T{}, false, pe);
+    return;
+  }
+  red_apply<T>(amo_at(c, d, window_peer(c, d, sizeof(T), pe), pe), OP, x);
+}
+template <typename T>
+__device__ __forceinline__ void add(const char *c, T *d, T v, int pe) {
+  amo_nf<T, GSHMEM_AMO_ADD>(c, d, v, pe);
+}
+template <typename T>
+__device__ __forceinline__ void band(const char *c, T *d, T v, int pe) {
+  amo_nf<T, GSHMEM_AMO_AND>(c, d, v, pe);
+}
+template <typename T>
+__device__ __forceinline__ void bor(const char *c, T *d, T v, int pe) {
+  amo_nf<T, GSHMEM_AMO_OR>(c, d, v, pe);
+}
+template <typename T>
+__device__ __forceinline__ void bxor(const char *c, T *d, T v, int pe) {
+  amo_nf<T, GSHMEM_AMO_XOR>(c, d, v, pe);
 }
 
 template <typename T>

@@ -25,16 +25,20 @@ __device__ __forceinline__ size_t copy_words(char *dst, const char *src, size_t 
 }
 
 // Words i, i + step, ... (K of them, those below n) of s to d, every load before the first store
-// (the compiler may not move a load above a store that may alias it).
+// (the compiler may not move a load above a store that may alias it). Nested, so that a word is
+// stored only on the path that loaded it: with the loads and the stores in two loops under the
+// same tests, a word that is not loaded is an undefined register on the store's path, and ptxas
+// keeps such a register live from the kernel's entry, around the caller's loop (16 registers for
+// K = 4 16-byte words).
 template <typename W, unsigned K, typename I>
 __device__ __forceinline__ void copy_batch(W *d, const W *s, I i, I step, I n) {
-  W v[K];
-#pragma unroll
-  for (unsigned k = 0; k < K; ++k)
-    if (i + k * step < n) v[k] = s[i + k * step];
-#pragma unroll
-  for (unsigned k = 0; k < K; ++k)
-    if (i + k * step < n) d[i + k * step] = v[k];
+  if constexpr (K > 0) {
+    if (i < n) {
+      const W v = s[i];
+      copy_batch<W, K - 1>(d, s, i + step, step, n);
+      d[i] = v;
+    }
+  }
 }
 
 // The latency cases (a put or get of 8-64 bytes by one thread, up to 2 KiB by a warp, up to
@@ -102,7 +106,7 @@ __device__ __forceinline__ void copy_bulk(char *dst, const char *src, size_t n) 
 }
 
 template <typename S, bool kPlain = false>
-__device__ __forceinline__ void copy(char *dst, const char *src, size_t n) {
+__device__ __forceinline__ void copy_any(char *dst, const char *src, size_t n) {
   const uintptr_t a = reinterpret_cast<uintptr_t>(dst) | reinterpret_cast<uintptr_t>(src);
   // 4-byte words last: a put of one int went through copy_bulk's head and tail logic (2 x H200,
   // thread put + quiet: 1.45 us for 4 bytes against 1.26 us for 8).
@@ -116,6 +120,22 @@ __device__ __forceinline__ void copy(char *dst, const char *src, size_t n) {
       return;
   }
   copy_bulk<S, kPlain>(dst, src, n);
+}
+
+// A block's copy, out of line: inline in a user's loop, its size classes and the bulk loop's
+// addresses were live next to the loop's own values and the proxy call's registers (NVSHMEM's
+// shmem_get_bw: 72 registers, too many for a 1024-thread block; 64 with this call). The call
+// costs a few cycles against a block-wide copy's barrier and memory latency. Thread and warp
+// copies stay inline (fewer registers that way in NVSHMEM's perftest kernels).
+template <typename S, bool kPlain>
+static __device__ __noinline__ void copy_outlined(char *dst, const char *src, size_t n) {
+  copy_any<S, kPlain>(dst, src, n);
+}
+
+template <typename S, bool kPlain = false>
+__device__ __forceinline__ void copy(char *dst, const char *src, size_t n) {
+  if constexpr (std::is_same_v<S, Block>) copy_outlined<S, kPlain>(dst, src, n);
+  else copy_any<S, kPlain>(dst, src, n);
 }
 
 template <typename S>

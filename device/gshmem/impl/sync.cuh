@@ -26,20 +26,26 @@ __device__ __forceinline__ void signal_scope(const char *call, uint64_t *sig, ui
   S::sync();
 }
 
+// PUT then SIGNAL through the proxy, which performs the signal after the data. Out of line, like
+// proxy_put_scope: inline, the trigger writes of both pushes sat in the user's loop next to the copy
+// and raised its register count.
+template <typename S>
+static __device__ __noinline__ void proxy_put_signal_scope(const char *call, void *dest, const void *src, size_t bytes,
+                                                           uint64_t *sig, uint64_t v, int op, int pe, bool nbi) {
+  S::sync();
+  if (S::rank() == 0) {
+    const uint64_t w =
+        bytes ? proxy_put_bytes(proxy_off(call, dest, bytes, pe), static_cast<const char *>(src), bytes, pe) : 0;
+    proxy_signal(proxy_off(call, sig, sizeof(uint64_t), pe), v, op, pe);
+    if (!nbi && w) proxy_wait(w);
+  }
+  S::sync();
+}
+
 template <typename S>
 __device__ __forceinline__ void put_signal(const char *call, void *dest, const void *src, size_t bytes, uint64_t *sig,
                                            uint64_t v, int op, int pe, bool nbi = false) {
-  if (proxied(pe)) {  // PUT then SIGNAL: the proxy performs the signal after the data
-    S::sync();
-    if (S::rank() == 0) {
-      const uint64_t w =
-          bytes ? proxy_put_bytes(proxy_off(call, dest, bytes, pe), static_cast<const char *>(src), bytes, pe) : 0;
-      proxy_signal(proxy_off(call, sig, sizeof(uint64_t), pe), v, op, pe);
-      if (!nbi && w) proxy_wait(w);
-    }
-    S::sync();
-    return;
-  }
+  if (proxied(pe)) return proxy_put_signal_scope<S>(call, dest, src, bytes, sig, v, op, pe, nbi);
   if (bytes) copy<S>(peer(call, dest, bytes, pe), static_cast<const char *>(src), bytes);
   S::sync();
   // The signal is a release operation at system scope: it orders this thread's data stores, and
