@@ -22,7 +22,8 @@ import sys
 import time
 
 NO_MULTICAST = {"NCCL_NVLS_ENABLE": "0", "NVSHMEM_DISABLE_NVLS": "1", "TORCH_SYMM_MEM_DISABLE_MULTICAST": "1"}
-PERF = re.compile(r"^&&&& PERF (\S+?)___(\S+?)___size__(\d+)___(\S+) ([-+0-9.eE]+|nan|inf) ([+-])(\S*)")
+# Job and subjob names may hold spaces (stream_latency's "without _on_stream").
+PERF = re.compile(r"^&&&& PERF (.+?)___(.+?)___size__(\d+)___(\S+) ([-+0-9.eE]+|nan|inf) ([+-])(\S*)")
 LIBS = ("gshmem", "nvshmem")
 
 

@@ -5,7 +5,8 @@
 #
 #   nvshmem_perftest_build.sh --src DIR --out DIR --lib gshmem --prefix PREFIX [--mpi-first] [-j N]
 #   nvshmem_perftest_build.sh --src DIR --out DIR --lib nvshmem [--nvshmem-home DIR] [-j N]
-#   (--only REGEX: the programs whose source file name matches)
+#   (--only REGEX: the programs whose source file name matches; --no-rdc: whole-program
+#   compilation, which gshmem's header-only device API allows and NVSHMEM's device library does not)
 #
 # The programs are those NVSHMEM's CMake builds (every nvshmem_add_perftest line), with its flags:
 # C++17, separable compilation (-rdc=true), NVSHMEMTEST_MPI_SUPPORT with MPI's include directory
@@ -16,7 +17,7 @@
 # are reported as not built. Prints one line per program that fails and a count; exit 1 if any
 # program other than the tile ones failed.
 set -uo pipefail
-src="" out="" lib="" prefix="" order="" only="." jobs="$(nproc)" nvhome="${NVSHMEM_HOME:-}"
+src="" out="" lib="" prefix="" order="" only="." rdc="-rdc=true" jobs="$(nproc)" nvhome="${NVSHMEM_HOME:-}"
 while [ $# -gt 0 ]; do
   case "$1" in
     --src) src="$2"; shift 2 ;;
@@ -27,6 +28,7 @@ while [ $# -gt 0 ]; do
     --mpi-first) order=mpi-first; shift ;;
     -j) jobs="$2"; shift 2 ;;
     --only) only="$2"; shift 2 ;;
+    --no-rdc) rdc=""; shift ;;
     *) echo "nvshmem_perftest_build: unknown argument $1" >&2; exit 2 ;;
   esac
 done
@@ -83,14 +85,14 @@ build_one() {  # SOURCE: compile, then device-link and link with utils.o
   if [[ "$f" == *.cpp ]]; then
     "$cxx" -std=c++17 -fPIC $defs $inc -I"$cuda_home/include" -I"$cuda_home/include/cccl" -c "$f" -o "$out/$n.o" > "$out/log/$n.log" 2>&1
   else
-    "$nvcc" -std=c++17 -rdc=true $arch -Xcompiler -fPIC $defs $inc -c "$f" -o "$out/$n.o" > "$out/log/$n.log" 2>&1
+    "$nvcc" -std=c++17 $rdc $arch -Xcompiler -fPIC $defs $inc -c "$f" -o "$out/$n.o" > "$out/log/$n.log" 2>&1
   fi || return 1
   # shellcheck disable=SC2086
-  "$nvcc" -rdc=true $arch "$out/$n.o" "$out/utils.o" -o "$out/$n" $libs -lcuda -ldl >> "$out/log/$n.log" 2>&1
+  "$nvcc" $rdc $arch "$out/$n.o" "$out/utils.o" -o "$out/$n" $libs -lcuda -ldl >> "$out/log/$n.log" 2>&1
 }
 
 # shellcheck disable=SC2086
-if ! "$nvcc" -std=c++17 -rdc=true $arch -Xcompiler -fPIC $defs $inc -c "$src/common/utils.cu" -o "$out/utils.o" \
+if ! "$nvcc" -std=c++17 $rdc $arch -Xcompiler -fPIC $defs $inc -c "$src/common/utils.cu" -o "$out/utils.o" \
   > "$out/log/utils.log" 2>&1; then
   echo "nvshmem_perftest_build: common/utils.cu does not compile against $lib:"
   grep -m3 error "$out/log/utils.log"
