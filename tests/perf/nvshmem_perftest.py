@@ -93,6 +93,8 @@ def main():
     ap.add_argument("--only", default="", help="regex: programs to run")
     ap.add_argument("--skip", default="", help="regex: programs not to run")
     ap.add_argument("--timeout", type=int, default=240, help="seconds per run")
+    ap.add_argument("--timeout-for", action="append", default=[], metavar="PROGRAM=SECONDS",
+                    help="another limit for one program's runs (a program known to hang on one library)")
     ap.add_argument("--deadline", type=float, default=0,
                     help="seconds from start after which no new program starts (0: none); rows so far are kept")
     ap.add_argument("--init", choices=["uid", "mpi"], default="uid")
@@ -118,6 +120,7 @@ def main():
              and os.path.isfile(os.path.join(a.gshmem, n))}
     built &= {n for n in os.listdir(a.nvshmem) if os.access(os.path.join(a.nvshmem, n), os.X_OK)
               and os.path.isfile(os.path.join(a.nvshmem, n))}
+    limit_for = dict((k, int(v)) for k, v in (x.split("=", 1) for x in a.timeout_for))
     progs = [p for p in programs(a.src, built) if (not a.only or re.search(a.only, p[0]))
              and not (a.skip and re.search(a.skip, p[0]))]
     env = dict(os.environ, NVSHMEM_MACHINE_READABLE_OUTPUT="1", **NO_MULTICAST)
@@ -149,7 +152,7 @@ def main():
                             if k in env:
                                 cmd += ["-x", k]
                         cmd += [exe] + args.split()
-                        text, rc, secs = run(cmd, env, int(min(a.timeout, left)))
+                        text, rc, secs = run(cmd, env, int(min(limit_for.get(name, a.timeout), left)))
                         log = os.path.join(a.out, "logs", "np%d-%s-%d-%s-r%d.log" % (np_, name, li, lib, rnd))
                         with open(log, "w") as f:
                             f.write("$ %s\n# exit %s, %.1f s\n%s" % (" ".join(cmd), rc, secs, text))
