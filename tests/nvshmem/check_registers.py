@@ -9,7 +9,10 @@ loop, as a user's benchmark or pipeline writes it) through gshmem's <nvshmem.h>,
 (no -rdc) as docs/nvshmem.md recommends, reads ptxas's register count for each and fails when
 one is above 64.
 
-Usage: check_registers.py --nvcc NVCC --include DIR [--include DIR ...]
+Usage: check_registers.py --nvcc NVCC --include DIR [--include DIR ...] [--rdc]
+
+--rdc measures the kernels as NVSHMEM's build lines compile them (separable, sized at the device
+link). That mode is not yet within the budget (docs/gpu.md), so the meson test runs without it.
 """
 import argparse
 import os
@@ -84,25 +87,44 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument('--nvcc', required=True)
     ap.add_argument('--include', action='append', required=True)
+    ap.add_argument('--rdc', action='store_true', help='compile as NVSHMEM builds do: separable (-rdc=true)')
     a = ap.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         src = os.path.join(tmp, 'regs.cu')
+        names = sorted(set(re.findall(r'__global__ void (\w+)\(', KERNELS)) - {'NAME'} |
+                       set(re.findall(r'^SCOPED\((\w+),', KERNELS, re.M)))
         with open(src, 'w') as f:
             f.write(KERNELS)
-        cmd = [a.nvcc, '-c', '-std=c++17', '-gencode=arch=compute_90,code=sm_90', '-Xptxas', '-v', '-o',
-               os.path.join(tmp, 'regs.o')] + [x for i in a.include for x in ('-I', i)] + [src]
-        r = subprocess.run(cmd, capture_output=True, text=True)
+            # Host references keep every kernel through the device link (which drops unreferenced ones).
+            f.write('void *gshmem_regs_kernels[] = {' + ', '.join('(void *)%s' % n for n in names) + '};\n')
+        arch = '-gencode=arch=compute_90,code=sm_90'
+        obj = os.path.join(tmp, 'regs.o')
+        incs = [x for i in a.include for x in ('-I', i)]
+        if a.rdc:
+            # Separable compilation: a kernel's registers are known after the device link, which
+            # sizes it for the out-of-line functions it calls (nvlink -v).
+            r = subprocess.run([a.nvcc, '-c', '-std=c++17', '-rdc=true', arch, '-o', obj] + incs + [src],
+                               capture_output=True, text=True)
+            if not r.returncode:
+                r = subprocess.run([a.nvcc, arch, '-dlink', obj, '-o', os.path.join(tmp, 'dlink.o'), '-Xnvlink', '-v'],
+                                   capture_output=True, text=True)
+            entry, used = r"Function properties for '(\w+)'", r'used (\d+) registers'
+        else:
+            r = subprocess.run([a.nvcc, '-c', '-std=c++17', arch, '-Xptxas', '-v', '-o', obj] + incs + [src],
+                               capture_output=True, text=True)
+            entry, used = r"Compiling entry function '(\w+)'", r'Used (\d+) registers'
     if r.returncode:
         print('check_registers: the kernels do not compile:\n' + r.stderr[-4000:])
         return 1
-    # ptxas -v: "Compiling entry function 'NAME' for 'sm_90'" ... "Used N registers"
+    # ptxas -v: "Compiling entry function 'NAME'" ... "Used N registers"; nvlink -v: "Function
+    # properties for 'NAME'" then "used N registers".
     regs, cur = {}, None
-    for line in r.stderr.splitlines():
-        m = re.search(r"Compiling entry function '(\w+)'", line)
+    for line in (r.stdout + r.stderr).splitlines():
+        m = re.search(entry, line)
         if m:
             cur = m.group(1)
             continue
-        m = re.search(r'Used (\d+) registers', line)
+        m = re.search(used, line)
         if m and cur:
             regs[cur] = int(m.group(1))
             cur = None
