@@ -124,28 +124,30 @@ GSHMEM_D uint64_t shmem_signal_wait_until(uint64_t *sig, int cmp, uint64_t x) {
 GSHMEM_AMO_EXT_TYPES(GSHMEM_DDEF_AMO_EXT)
 #undef GSHMEM_DDEF_AMO_EXT
 
-#define GSHMEM_DDEF_AMO_STD(T, N)                                                                                   \
-  GSHMEM_D T shmem_##N##_atomic_compare_swap(T *d, T c, T v, int pe) {                                              \
-    return GSHMEM_DEV::cswap("shmem_" #N "_atomic_compare_swap", d, c, v, pe);                                      \
-  }                                                                                                                 \
-  GSHMEM_D T shmem_##N##_atomic_fetch_inc(T *d, int pe) {                                                           \
-    return GSHMEM_DEV::fadd("shmem_" #N "_atomic_fetch_inc", d, static_cast<T>(1), pe);                             \
-  }                                                                                                                 \
-  GSHMEM_D void shmem_##N##_atomic_inc(T *d, int pe) {                                                              \
-    GSHMEM_DEV::add("shmem_" #N "_atomic_inc", d, static_cast<T>(1), pe);                                           \
-  }                                                                                                                 \
-  GSHMEM_D T shmem_##N##_atomic_fetch_add(T *d, T v, int pe) {                                                      \
-    return GSHMEM_DEV::fadd("shmem_" #N "_atomic_fetch_add", d, v, pe);                                             \
-  }                                                                                                                 \
-  GSHMEM_D void shmem_##N##_atomic_add(T *d, T v, int pe) { GSHMEM_DEV::add("shmem_" #N "_atomic_add", d, v, pe); } \
-  GSHMEM_D void shmem_##N##_atomic_compare_swap_nbi(T *f, T *d, T c, T v, int pe) {                                 \
-    *f = GSHMEM_DEV::cswap("shmem_" #N "_atomic_compare_swap_nbi", d, c, v, pe);                                    \
-  }                                                                                                                 \
-  GSHMEM_D void shmem_##N##_atomic_fetch_inc_nbi(T *f, T *d, int pe) {                                              \
-    *f = GSHMEM_DEV::fadd("shmem_" #N "_atomic_fetch_inc_nbi", d, static_cast<T>(1), pe);                           \
-  }                                                                                                                 \
-  GSHMEM_D void shmem_##N##_atomic_fetch_add_nbi(T *f, T *d, T v, int pe) {                                         \
-    *f = GSHMEM_DEV::fadd("shmem_" #N "_atomic_fetch_add_nbi", d, v, pe);                                           \
+#define GSHMEM_DDEF_AMO_STD(T, N)                                                               \
+  GSHMEM_D T shmem_##N##_atomic_compare_swap(T *d, T c, T v, int pe) {                          \
+    return GSHMEM_DEV::cswap("shmem_" #N "_atomic_compare_swap", d, c, v, pe);                  \
+  }                                                                                             \
+  GSHMEM_D T shmem_##N##_atomic_fetch_inc(T *d, int pe) {                                       \
+    return GSHMEM_DEV::fadd("shmem_" #N "_atomic_fetch_inc", d, static_cast<T>(1), pe);         \
+  }                                                                                             \
+  GSHMEM_D void shmem_##N##_atomic_inc(T *d, int pe) {                                          \
+    GSHMEM_DEV::amo_nf<T, GSHMEM_AMO_ADD>("shmem_" #N "_atomic_inc", d, static_cast<T>(1), pe); \
+  }                                                                                             \
+  GSHMEM_D T shmem_##N##_atomic_fetch_add(T *d, T v, int pe) {                                  \
+    return GSHMEM_DEV::fadd("shmem_" #N "_atomic_fetch_add", d, v, pe);                         \
+  }                                                                                             \
+  GSHMEM_D void shmem_##N##_atomic_add(T *d, T v, int pe) {                                     \
+    GSHMEM_DEV::amo_nf<T, GSHMEM_AMO_ADD>("shmem_" #N "_atomic_add", d, v, pe);                 \
+  }                                                                                             \
+  GSHMEM_D void shmem_##N##_atomic_compare_swap_nbi(T *f, T *d, T c, T v, int pe) {             \
+    *f = GSHMEM_DEV::cswap("shmem_" #N "_atomic_compare_swap_nbi", d, c, v, pe);                \
+  }                                                                                             \
+  GSHMEM_D void shmem_##N##_atomic_fetch_inc_nbi(T *f, T *d, int pe) {                          \
+    *f = GSHMEM_DEV::fadd("shmem_" #N "_atomic_fetch_inc_nbi", d, static_cast<T>(1), pe);       \
+  }                                                                                             \
+  GSHMEM_D void shmem_##N##_atomic_fetch_add_nbi(T *f, T *d, T v, int pe) {                     \
+    *f = GSHMEM_DEV::fadd("shmem_" #N "_atomic_fetch_add_nbi", d, v, pe);                       \
   }
 GSHMEM_AMO_STD_TYPES(GSHMEM_DDEF_AMO_STD)
 #undef GSHMEM_DDEF_AMO_STD
@@ -155,15 +157,15 @@ GSHMEM_AMO_STD_TYPES(GSHMEM_DDEF_AMO_STD)
     return GSHMEM_DEV::FN("shmem_" #N "_atomic_fetch_" #NAME, d, v, pe);         \
   }                                                                              \
   GSHMEM_D void shmem_##N##_atomic_##NAME(T *d, T v, int pe) {                   \
-    GSHMEM_DEV::NF("shmem_" #N "_atomic_" #NAME, d, v, pe);                      \
+    GSHMEM_DEV::amo_nf<T, NF>("shmem_" #N "_atomic_" #NAME, d, v, pe);           \
   }                                                                              \
   GSHMEM_D void shmem_##N##_atomic_fetch_##NAME##_nbi(T *f, T *d, T v, int pe) { \
     *f = GSHMEM_DEV::FN("shmem_" #N "_atomic_fetch_" #NAME "_nbi", d, v, pe);    \
   }
-#define GSHMEM_DDEF_AMO_BIT(T, N)               \
-  GSHMEM_DDEF_AMO_BIT_OP(T, N, and, fand, band) \
-  GSHMEM_DDEF_AMO_BIT_OP(T, N, or, f_or, bor)   \
-  GSHMEM_DDEF_AMO_BIT_OP(T, N, xor, fxor, bxor)
+#define GSHMEM_DDEF_AMO_BIT(T, N)                         \
+  GSHMEM_DDEF_AMO_BIT_OP(T, N, and, fand, GSHMEM_AMO_AND) \
+  GSHMEM_DDEF_AMO_BIT_OP(T, N, or, f_or, GSHMEM_AMO_OR)   \
+  GSHMEM_DDEF_AMO_BIT_OP(T, N, xor, fxor, GSHMEM_AMO_XOR)
 GSHMEM_AMO_BIT_TYPES(GSHMEM_DDEF_AMO_BIT)
 #undef GSHMEM_DDEF_AMO_BIT
 #undef GSHMEM_DDEF_AMO_BIT_OP

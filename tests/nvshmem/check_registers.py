@@ -82,6 +82,11 @@ __global__ void sync_thread(int iter) { LOOP { nvshmem_sync_all(); } }
 }
 '''
 
+# The kernels of KERNELS: its __global__ functions (the SCOPED macro's parameter aside) and the
+# SCOPED instances.
+NAMES = (set(re.findall(r'__global__ void (\w+)\(', KERNELS)) - {'NAME'}) | set(
+    re.findall(r'^SCOPED\((\w+),', KERNELS, re.M))
+
 
 def main():
     ap = argparse.ArgumentParser()
@@ -91,12 +96,10 @@ def main():
     a = ap.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         src = os.path.join(tmp, 'regs.cu')
-        names = sorted(set(re.findall(r'__global__ void (\w+)\(', KERNELS)) - {'NAME'} |
-                       set(re.findall(r'^SCOPED\((\w+),', KERNELS, re.M)))
         with open(src, 'w') as f:
             f.write(KERNELS)
             # Host references keep every kernel through the device link (which drops unreferenced ones).
-            f.write('void *gshmem_regs_kernels[] = {' + ', '.join('(void *)%s' % n for n in names) + '};\n')
+            f.write('void *gshmem_regs_kernels[] = {' + ', '.join('(void *)%s' % n for n in sorted(NAMES)) + '};\n')
         arch = '-gencode=arch=compute_90,code=sm_90'
         obj = os.path.join(tmp, 'regs.o')
         incs = [x for i in a.include for x in ('-I', i)]
@@ -128,7 +131,7 @@ def main():
         if m and cur:
             regs[cur] = int(m.group(1))
             cur = None
-    expected = set(re.findall(r'__global__ void (\w+)\(', KERNELS)) - {'NAME'} | set(re.findall(r'^SCOPED\((\w+),', KERNELS, re.M))
+    expected = NAMES
     missing = sorted(expected - set(regs))
     over = sorted((n, v) for n, v in regs.items() if n in expected and v > BUDGET)
     for n in sorted(regs):

@@ -31,12 +31,10 @@ fi
 nvcc="${NVCC:-nvcc}"
 cuda_home="$(dirname "$(dirname "$(command -v "$nvcc")")")"
 arch="${CUDA_ARCH_FLAGS:--gencode=arch=compute_90,code=sm_90}"
-pc="$(find "$prefix" -name gshmem-nvshmem.pc | head -1)"
-[ -n "$pc" ] || { echo "nvshmem_examples: no gshmem-nvshmem.pc under $prefix" >&2; exit 2; }
-PKG_CONFIG_PATH="$(dirname "$pc")"
-export PKG_CONFIG_PATH
-cflags="$(pkg-config --cflags gshmem-nvshmem)"
-libs="$(pkg-config --libs gshmem-nvshmem) -Xlinker -rpath=$(pkg-config --variable=libdir gshmem)"
+# shellcheck source=gshmem_flags.sh
+. "$(dirname "$0")/gshmem_flags.sh"
+gshmem_nvshmem_flags "$prefix" || { echo "nvshmem_examples: no gshmem-nvshmem.pc under $prefix" >&2; exit 2; }
+cflags="$GSHMEM_CFLAGS" libs="$GSHMEM_LIBS"
 mpiinc="-I$(mpicc --showme:incdirs | awk '{print $1}')"
 mpilib="$(mpicxx --showme:link)"
 if [ "$order" = mpi-first ]; then inc="$mpiinc $cflags"; else inc="$cflags $mpiinc"; fi

@@ -48,12 +48,10 @@ fi
 case "$lib" in
   gshmem)
     [ -n "$prefix" ] || { echo "nvshmem_perftest_build: --lib gshmem needs --prefix" >&2; exit 2; }
-    pc="$(find "$prefix" -name gshmem-nvshmem.pc | head -1)"
-    [ -n "$pc" ] || { echo "nvshmem_perftest_build: no gshmem-nvshmem.pc under $prefix" >&2; exit 2; }
-    PKG_CONFIG_PATH="$(dirname "$pc")"
-    export PKG_CONFIG_PATH
-    libinc="$(pkg-config --cflags gshmem-nvshmem)"
-    libs="$(pkg-config --libs gshmem-nvshmem) -Xlinker -rpath=$(pkg-config --variable=libdir gshmem)"
+    # shellcheck source=../nvshmem/gshmem_flags.sh
+    . "$(dirname "$0")/../nvshmem/gshmem_flags.sh"
+    gshmem_nvshmem_flags "$prefix" || { echo "nvshmem_perftest_build: no gshmem-nvshmem.pc under $prefix" >&2; exit 2; }
+    libinc="$GSHMEM_CFLAGS" libs="$GSHMEM_LIBS"
     ;;
   nvshmem)
     [ -n "$nvhome" ] || nvhome="$(python3 -c 'import nvidia.nvshmem as m; print(m.__path__[0])' 2>/dev/null)"

@@ -172,23 +172,6 @@ __device__ __forceinline__ void amo_nf(const char *c, T *d, T x, int pe) {
   red_apply<T>(amo_at(c, d, window_peer(c, d, sizeof(T), pe), pe), OP, x);
 }
 template <typename T>
-__device__ __forceinline__ void add(const char *c, T *d, T v, int pe) {
-  amo_nf<T, GSHMEM_AMO_ADD>(c, d, v, pe);
-}
-template <typename T>
-__device__ __forceinline__ void band(const char *c, T *d, T v, int pe) {
-  amo_nf<T, GSHMEM_AMO_AND>(c, d, v, pe);
-}
-template <typename T>
-__device__ __forceinline__ void bor(const char *c, T *d, T v, int pe) {
-  amo_nf<T, GSHMEM_AMO_OR>(c, d, v, pe);
-}
-template <typename T>
-__device__ __forceinline__ void bxor(const char *c, T *d, T v, int pe) {
-  amo_nf<T, GSHMEM_AMO_XOR>(c, d, v, pe);
-}
-
-template <typename T>
 __device__ __forceinline__ T fetch(const char *c, const T *d, int pe) {
   return amo_op<T, GSHMEM_AMO_FETCH>(c, d, T{}, T{}, pe);
 }
