@@ -17,6 +17,15 @@
 #endif
 #endif
 
+/* Device-side argument checks (docs/gpu.md, "Bad arguments in device code"): NVSHMEM's device calls
+ * check no PE or address, and NVSHMEM programs are usually built without NDEBUG (its CMake sets no
+ * build type), so a program that comes in through this header gets NVSHMEM's device code: checks
+ * off unless it defines GSHMEM_DEVICE_CHECKS=1. A translation unit that includes shmem.h before
+ * this header has shmem.h's rule instead (on unless NDEBUG). */
+#ifndef GSHMEM_DEVICE_CHECKS
+#define GSHMEM_DEVICE_CHECKS 0
+#endif
+
 #include "shmem.h"
 #include "shmemx.h"
 #include "gshmem/nvshmem/error.h"

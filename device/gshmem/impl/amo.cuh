@@ -7,15 +7,10 @@
 
 namespace gshmem::dev {
 
+// An atomic's target must be aligned to its size; heap_off checks the offset's low bits (the heap
+// base is 16 MiB-aligned).
 template <typename T>
-__device__ __forceinline__ T *amo_at(const char *call, const T *dest, char *p, int pe) {
-#if GSHMEM_DEVICE_CHECKS
-  if (reinterpret_cast<uintptr_t>(p) % sizeof(T)) fail(call, "address not aligned for an atomic", dest, pe);
-#else
-  (void)call, (void)dest, (void)pe;
-#endif
-  return reinterpret_cast<T *>(p);
-}
+constexpr uint64_t amo_align = sizeof(T) - 1;
 
 constexpr auto relaxed = cuda::memory_order_relaxed;
 
@@ -148,8 +143,8 @@ template <typename T>
 static __device__ __noinline__ T amo_routed(const char *c, const T *d, int op, T x, T y, bool fetch, int pe) {
   if (proxied(pe))
     return static_cast<T>(
-        proxy_amo<T>(proxy_off(c, d, sizeof(T), pe), static_cast<gshmem_amo_op>(op), x, y, pe, fetch));
-  return amo_apply<T>(amo_at(c, d, peer(c, d, sizeof(T), pe), pe), op, x, y);
+        proxy_amo<T>(proxy_off(c, d, sizeof(T), pe, amo_align<T>), static_cast<gshmem_amo_op>(op), x, y, pe, fetch));
+  return amo_apply<T>(reinterpret_cast<T *>(peer(c, d, sizeof(T), pe, amo_align<T>)), op, x, y);
 }
 
 // op, operands (x, y) as in the trigger AMO op codes (device_host/ops.h): CSWAP's are (expected,
@@ -158,7 +153,7 @@ template <typename T, int OP>
 __device__ __forceinline__ T amo_op(const char *c, const T *d, T x, T y, int pe) {
   constexpr bool fetch = OP != GSHMEM_AMO_SET;
   if (routed()) return amo_routed<T>(c, d, OP, x, y, fetch, pe);
-  return amo_apply<T>(amo_at(c, d, window_peer(c, d, sizeof(T), pe), pe), OP, x, y);
+  return amo_apply<T>(reinterpret_cast<T *>(window_peer(c, d, sizeof(T), pe, amo_align<T>)), OP, x, y);
 }
 
 // A non-fetching OP (ADD, AND, OR, XOR): the routed form as a non-fetching AMO (the proxy sends
@@ -169,7 +164,7 @@ __device__ __forceinline__ void amo_nf(const char *c, T *d, T x, int pe) {
     amo_routed<T>(c, d, OP, x, T{}, false, pe);
     return;
   }
-  red_apply<T>(amo_at(c, d, window_peer(c, d, sizeof(T), pe), pe), OP, x);
+  red_apply<T>(reinterpret_cast<T *>(window_peer(c, d, sizeof(T), pe, amo_align<T>)), OP, x);
 }
 template <typename T>
 __device__ __forceinline__ T fetch(const char *c, const T *d, int pe) {

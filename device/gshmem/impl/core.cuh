@@ -148,25 +148,46 @@ static __device__ __noinline__ void write_error_record(int kind, const char *cal
   __builtin_unreachable();
 }
 
-// Offset of addr in the user heap, with the device checks of every call that names a peer.
-__device__ __forceinline__ uint64_t heap_off(const char *call, const void *addr, size_t bytes, int pe) {
+// The device checks of a call that names a peer fail here: the state tells which one failed.
+// align_mask: low address bits that must be zero (sizeof(T) - 1 for an atomic; 0 otherwise).
+[[noreturn]] static __device__ __noinline__ void fail_peer(const char *call, const void *addr, size_t bytes, int pe,
+                                                           uint64_t align_mask) {
   const uint64_t off = reinterpret_cast<uint64_t>(addr) - st().heap_base;
-#if GSHMEM_DEVICE_CHECKS
   if (!st().initialized) fail(call, "called before shmem_init", addr, pe);
   if (static_cast<unsigned>(pe) >= static_cast<unsigned>(st().npes)) fail(call, "pe out of range", addr, pe);
   if (off >= st().heap_size || bytes > st().heap_size - off)
     fail(call, "address is not in the symmetric heap", addr, pe);
+  (void)align_mask;
+  fail(call, "address not aligned for an atomic", addr, pe);
+}
+
+// Offset of addr in the user heap, with the device checks of every call that names a peer: pe in
+// [0, npes), [addr, addr + bytes) inside the heap, and (align_mask) the address's alignment. They
+// are one branch to fail_peer, because they sit inside users' loops: npes is 0 until shmem_init
+// publishes the state (a __constant__ is zero), so the PE test also catches a call before
+// shmem_init; with bytes a constant, bytes > heap_size and heap_size - bytes are uniform and leave
+// the loop, so a p, g or atomic pays one 64-bit compare on top of the PE test.
+__device__ __forceinline__ uint64_t heap_off(const char *call, const void *addr, size_t bytes, int pe,
+                                             uint64_t align_mask = 0) {
+  const uint64_t off = reinterpret_cast<uint64_t>(addr) - st().heap_base;
+#if GSHMEM_DEVICE_CHECKS
+  const uint64_t size = st().heap_size;
+  const bool bad = (static_cast<unsigned>(pe) >= static_cast<unsigned>(st().npes)) | (bytes > size) |
+                   (off > size - bytes) | ((off & align_mask) != 0);
+  if (__builtin_expect(bad, 0)) fail_peer(call, addr, bytes, pe, align_mask);
 #else
   (void)call;
   (void)bytes;
   (void)pe;
+  (void)align_mask;
 #endif
   return off;
 }
 
 // pe's copy of the symmetric range [addr, addr + bytes).
-__device__ __forceinline__ char *peer(const char *call, const void *addr, size_t bytes, int pe) {
-  const uint64_t off = heap_off(call, addr, bytes, pe);
+__device__ __forceinline__ char *peer(const char *call, const void *addr, size_t bytes, int pe,
+                                      uint64_t align_mask = 0) {
+  const uint64_t off = heap_off(call, addr, bytes, pe, align_mask);
   return segment(pe) + GSHMEM_DEV_CTRL_BYTES + off;
 }
 
@@ -175,15 +196,14 @@ __device__ __forceinline__ char *peer(const char *call, const void *addr, size_t
 // address is the local address plus (pe - my_pe) * window_stride, one multiply-add on
 // constant-bank words and no load. The calls a user repeats in a loop (p, g, atomics) test this
 // once, as one uniform branch the compiler lays out as not taken, and keep their other routes out
-// of line: each further branch, table load or constant-bank word in that loop costs time per call
-// (NVSHMEM's g_latency shape on 2 x H100: 0.215 us per round with the proxy test inline, 0.153
-// without; shmem_gp_flavors on 2 x H200: 0.027 us per p for the translation through heap_base
-// and the window base, 0.013 us for a two-word proxy test; see docs/perf).
+// of line: each further branch, table load or constant-bank word in such a loop adds to the time
+// of every call (docs/gpu.md).
 __device__ __forceinline__ bool routed() { return __builtin_expect(st().routed != 0, 0); }
 
 // pe's copy of [addr, addr + bytes) when !routed().
-__device__ __forceinline__ char *window_peer(const char *call, const void *addr, size_t bytes, int pe) {
-  (void)heap_off(call, addr, bytes, pe);  // the checks, when compiled in
+__device__ __forceinline__ char *window_peer(const char *call, const void *addr, size_t bytes, int pe,
+                                             uint64_t align_mask = 0) {
+  (void)heap_off(call, addr, bytes, pe, align_mask);  // the checks, when compiled in
   return const_cast<char *>(static_cast<const char *>(addr)) +
          static_cast<int64_t>(pe - st().my_pe) * static_cast<int64_t>(st().window_stride);
 }

@@ -82,8 +82,9 @@ __device__ __forceinline__ void proxy_quiet() {
 
 // Offset of [addr, addr + bytes) in pe's device segment (control block first), with the same
 // checks as peer().
-__device__ __forceinline__ uint64_t proxy_off(const char *call, const void *addr, size_t bytes, int pe) {
-  (void)peer(call, addr, bytes, pe);
+__device__ __forceinline__ uint64_t proxy_off(const char *call, const void *addr, size_t bytes, int pe,
+                                              uint64_t align_mask = 0) {
+  (void)peer(call, addr, bytes, pe, align_mask);
   return reinterpret_cast<uint64_t>(addr) - st().heap_base + GSHMEM_DEV_CTRL_BYTES;
 }
 
