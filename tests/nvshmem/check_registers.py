@@ -9,7 +9,10 @@ loop, as a user's benchmark or pipeline writes it) through gshmem's <nvshmem.h>,
 (no -rdc) as docs/nvshmem.md recommends, reads ptxas's register count for each and fails when
 one is above 64.
 
-Usage: check_registers.py --nvcc NVCC --include DIR [--include DIR ...] [--rdc]
+Usage: check_registers.py --nvcc NVCC --include DIR [--include DIR ...] [--rdc] [-D NAME=VALUE ...]
+
+Through <nvshmem.h> the device checks are off unless asked for; the meson tests run it both ways
+(-D GSHMEM_DEVICE_CHECKS=1: the checks compiled into every call).
 
 --rdc measures the kernels as NVSHMEM's build lines compile them (separable, sized at the device
 link). That mode is not yet within the budget (docs/gpu.md), so the meson test runs without it.
@@ -93,6 +96,7 @@ def main():
     ap.add_argument('--nvcc', required=True)
     ap.add_argument('--include', action='append', required=True)
     ap.add_argument('--rdc', action='store_true', help='compile as NVSHMEM builds do: separable (-rdc=true)')
+    ap.add_argument('-D', dest='defines', action='append', default=[], help='a macro for nvcc (NAME=VALUE)')
     a = ap.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         src = os.path.join(tmp, 'regs.cu')
@@ -102,7 +106,7 @@ def main():
             f.write('void *gshmem_regs_kernels[] = {' + ', '.join('(void *)%s' % n for n in sorted(NAMES)) + '};\n')
         arch = '-gencode=arch=compute_90,code=sm_90'
         obj = os.path.join(tmp, 'regs.o')
-        incs = [x for i in a.include for x in ('-I', i)]
+        incs = [x for i in a.include for x in ('-I', i)] + ['-D' + d for d in a.defines]
         if a.rdc:
             # Separable compilation: a kernel's registers are known after the device link, which
             # sizes it for the out-of-line functions it calls (nvlink -v).

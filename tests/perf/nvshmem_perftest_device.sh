@@ -8,7 +8,8 @@
 #
 # run: builds libgshmem (release) into /tmp/gshmem-lib unless it is there, unpacks the programs,
 # puts libgshmem and NVSHMEM's wheel library on LD_LIBRARY_PATH and calls nvshmem_perftest.py
-# with --src NV/perftest --out OUT and the options given (--np, --rounds, --only, --deadline...).
+# with --src NV/perftest --out OUT and the options given (--np, --rounds, --only, --deadline...);
+# the per-run logs end up in OUT/logs.tar.xz.
 # NVSHMEM's executables are alike but for their own kernels, so the pack is one xz stream with a
 # large dictionary (37 + 39 programs: about 11 MB).
 set -uo pipefail
@@ -44,6 +45,11 @@ case "${1:-}" in
     nvidia-smi -L > "$out/gpus.txt" 2>&1
     python3 "$here/nvshmem_perftest.py" --src "$src" --gshmem "$bins/gshmem" --nvshmem "$bins/nvshmem" \
       --out "$out" "$@"
+    rc=$?
+    # One log per run would be hundreds of files; a host tool that returns a bounded number of
+    # files then returns none of them, results.csv included. Keep them as one archive.
+    if [ -d "$out/logs" ]; then tar cJf "$out/logs.tar.xz" -C "$out" logs && rm -rf "$out/logs"; fi
+    exit $rc
     ;;
   *) echo "usage: $0 pack|run ..." >&2; exit 2 ;;
 esac

@@ -195,9 +195,10 @@ __device__ __forceinline__ char *peer(const char *call, const void *addr, size_t
 // (no proxy, no segment table; the host's republish_device_state sets the word): then a peer
 // address is the local address plus (pe - my_pe) * window_stride, one multiply-add on
 // constant-bank words and no load. The calls a user repeats in a loop (p, g, atomics) test this
-// once, as one uniform branch the compiler lays out as not taken, and keep their other routes out
-// of line: each further branch, table load or constant-bank word in such a loop adds to the time
-// of every call (docs/gpu.md).
+// once, as one uniform branch, and keep their other routes out of line: each further branch,
+// table load or constant-bank word in such a loop adds to the time of every call
+// (docs/perf/nvshmem-perftest.md: NVSHMEM's g_latency loop is served from L1, so its time is
+// mostly the instruction path).
 __device__ __forceinline__ bool routed() { return __builtin_expect(st().routed != 0, 0); }
 
 // pe's copy of [addr, addr + bytes) when !routed().
