@@ -98,43 +98,28 @@ template <typename T>
 __device__ __forceinline__ void red_apply(T *p, int op, T x) {
   static_assert(std::is_integral_v<T> && (sizeof(T) == 4 || sizeof(T) == 8), "red on 4- or 8-byte integers");
   const size_t g = __cvta_generic_to_global(p);
-  if constexpr (sizeof(T) == 8) {
-    const uint64_t v = static_cast<uint64_t>(x);
-#define GSHMEM_RED(INSN) asm volatile("red.relaxed.sys.global." INSN " [%0], %1;" ::"l"(g), "l"(v) : "memory")
-    switch (op) {
-      case GSHMEM_AMO_ADD:
-        GSHMEM_RED("add.u64");
-        break;
-      case GSHMEM_AMO_AND:
-        GSHMEM_RED("and.b64");
-        break;
-      case GSHMEM_AMO_OR:
-        GSHMEM_RED("or.b64");
-        break;
-      default:
-        GSHMEM_RED("xor.b64");  // GSHMEM_AMO_XOR
-        break;
-    }
-#undef GSHMEM_RED
-  } else {
-    const uint32_t v = static_cast<uint32_t>(x);
-#define GSHMEM_RED(INSN) asm volatile("red.relaxed.sys.global." INSN " [%0], %1;" ::"l"(g), "r"(v) : "memory")
-    switch (op) {
-      case GSHMEM_AMO_ADD:
-        GSHMEM_RED("add.u32");
-        break;
-      case GSHMEM_AMO_AND:
-        GSHMEM_RED("and.b32");
-        break;
-      case GSHMEM_AMO_OR:
-        GSHMEM_RED("or.b32");
-        break;
-      default:
-        GSHMEM_RED("xor.b32");  // GSHMEM_AMO_XOR
-        break;
-    }
-#undef GSHMEM_RED
+  // One switch per width: the instruction's width suffix and the operand's register class.
+#define GSHMEM_RED(W, C, V)                                                                   \
+  switch (op) {                                                                               \
+    case GSHMEM_AMO_ADD:                                                                      \
+      asm volatile("red.relaxed.sys.global.add.u" #W " [%0], %1;" ::"l"(g), C(V) : "memory"); \
+      break;                                                                                  \
+    case GSHMEM_AMO_AND:                                                                      \
+      asm volatile("red.relaxed.sys.global.and.b" #W " [%0], %1;" ::"l"(g), C(V) : "memory"); \
+      break;                                                                                  \
+    case GSHMEM_AMO_OR:                                                                       \
+      asm volatile("red.relaxed.sys.global.or.b" #W " [%0], %1;" ::"l"(g), C(V) : "memory");  \
+      break;                                                                                  \
+    default: /* GSHMEM_AMO_XOR */                                                             \
+      asm volatile("red.relaxed.sys.global.xor.b" #W " [%0], %1;" ::"l"(g), C(V) : "memory"); \
+      break;                                                                                  \
   }
+  if constexpr (sizeof(T) == 8) {
+    GSHMEM_RED(64, "l", static_cast<uint64_t>(x))
+  } else {
+    GSHMEM_RED(32, "r", static_cast<uint32_t>(x))
+  }
+#undef GSHMEM_RED
 }
 
 // The routed form (proxy, or a segment table), out of line like p_routed / g_routed: the direct

@@ -148,16 +148,14 @@ static __device__ __noinline__ void write_error_record(int kind, const char *cal
   __builtin_unreachable();
 }
 
-// The device checks of a call that names a peer fail here: the state tells which one failed.
-// align_mask: low address bits that must be zero (sizeof(T) - 1 for an atomic; 0 otherwise).
-[[noreturn]] static __device__ __noinline__ void fail_peer(const char *call, const void *addr, size_t bytes, int pe,
-                                                           uint64_t align_mask) {
+// The device checks of a call that names a peer fail here: the state tells which one failed
+// (alignment, when none of the others did).
+[[noreturn]] static __device__ __noinline__ void fail_peer(const char *call, const void *addr, size_t bytes, int pe) {
   const uint64_t off = reinterpret_cast<uint64_t>(addr) - st().heap_base;
   if (!st().initialized) fail(call, "called before shmem_init", addr, pe);
   if (static_cast<unsigned>(pe) >= static_cast<unsigned>(st().npes)) fail(call, "pe out of range", addr, pe);
   if (off >= st().heap_size || bytes > st().heap_size - off)
     fail(call, "address is not in the symmetric heap", addr, pe);
-  (void)align_mask;
   fail(call, "address not aligned for an atomic", addr, pe);
 }
 
@@ -174,7 +172,7 @@ __device__ __forceinline__ uint64_t heap_off(const char *call, const void *addr,
   const uint64_t size = st().heap_size;
   const bool bad = (static_cast<unsigned>(pe) >= static_cast<unsigned>(st().npes)) | (bytes > size) |
                    (off > size - bytes) | ((off & align_mask) != 0);
-  if (__builtin_expect(bad, 0)) fail_peer(call, addr, bytes, pe, align_mask);
+  if (__builtin_expect(bad, 0)) fail_peer(call, addr, bytes, pe);
 #else
   (void)call;
   (void)bytes;
