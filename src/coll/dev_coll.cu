@@ -21,8 +21,8 @@ using namespace gshmem::dev;
 K gshmem_k_sync(int team) {
   phase<Block, true>("shmemx_team_sync_on_stream", gshmem::dev::team("shmemx_team_sync_on_stream", team), 0);
 }
-K gshmem_k_broadcast(int team, void* d, const void* s, size_t bytes, int root) {
-  broadcast<Block>("shmemx_broadcastmem_on_stream", team, d, s, bytes, root, blockIdx.x, gridDim.x);
+K gshmem_k_broadcast(int team, void* d, const void* s, size_t bytes, int root, int scatter) {
+  broadcast<Block>("shmemx_broadcastmem_on_stream", team, d, s, bytes, root, blockIdx.x, gridDim.x, scatter != 0);
 }
 K gshmem_k_fcollect(int team, void* d, const void* s, size_t bytes) {
   fcollect<Block>("shmemx_fcollectmem_on_stream", team, d, s, bytes, blockIdx.x, gridDim.x);

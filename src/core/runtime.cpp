@@ -674,10 +674,13 @@ void republish_device_state(Runtime& r) {
   if (r.proxy) r.proxy->fill(&s);
 #endif
   // The device's fast path (impl/core.cuh window_peer) offsets an address by (pe - my_pe) *
-  // window_stride; anything else (a proxy, a peer table, a heap not where the window puts it)
-  // routes p, g and atomics out of line.
-  s.routed = s.proxy_slots != 0 || s.peer_table != 0 || !s.window_stride ||
+  // window_mib MiB; anything else (a proxy, a peer table, a heap not where the window puts it, a
+  // stride that is not a whole number of MiB below 4 PiB) routes p, g and atomics out of line.
+  constexpr uint64_t mib = uint64_t{1} << 20;
+  s.routed = s.proxy_slots != 0 || s.peer_table != 0 || !s.window_stride || s.window_stride % mib != 0 ||
+             s.window_stride / mib > UINT32_MAX ||
              s.heap_base != s.window_base + static_cast<uint64_t>(r.my_pe) * s.window_stride + GSHMEM_DEV_CTRL_BYTES;
+  s.window_mib = s.routed ? 0u : static_cast<uint32_t>(s.window_stride / mib);
   s.initialized = 1;
   mem::publish_device_state(s);
 }

@@ -24,18 +24,62 @@ namespace gshmem::dev {
 
 // The push path of broadcast, out of line: inlined next to the LL path it costs registers, and a
 // kernel of 1024 threads has 64 a thread.
+//
+// scatter (teams of 3 to GSHMEM_DEV_MAX_TEAM_PES): the root sends each other member one piece of
+// the data (piece i, in 16-byte units, to the i-th member after the root) and signals it, each
+// member sends its piece on to the other non-roots as soon as its signal comes, then a phase. The
+// root's NVLink egress carries the data once instead of size - 1 times; the signal is the first
+// of two split phases (team.cuh), whose flags only the root adds to, and the non-roots add 2 in the
+// closing one. Every row moves its row_range share of each piece and signals on its own row, so
+// a row's forwarding waits only for the same row of the root. The on-stream host path asks for it
+// from GSHMEM_COLL_BCAST_SCATTER_BYTES.
 template <typename S>
 static __device__ __noinline__ void broadcast_push(const char *call, const TeamDev &t, void *dest, const void *src,
-                                                   size_t bytes, int root, int row, int nrows) {
+                                                   size_t bytes, int root, int row, int nrows, bool scatter) {
   settle_ll<S>(t);
+  char *d = static_cast<char *>(dest);
+  if (scatter && t.size > 2 && t.size <= static_cast<int>(GSHMEM_DEV_MAX_TEAM_PES) && bytes) {
+    const int pieces = t.size - 1;
+    // [lo, hi) of this row's share of piece i.
+    auto share = [&](int i, size_t *lo, size_t *hi) {
+      size_t plo, phi, rlo, rhi;
+      row_range(bytes, i, pieces, &plo, &phi);
+      row_range(phi - plo, row, nrows, &rlo, &rhi);
+      *lo = plo + rlo;
+      *hi = plo + rhi;
+    };
+    size_t lo, hi;
+    if (t.me == root) {
+      for (int i = 0; i < pieces; ++i) {
+        share(i, &lo, &hi);
+        copy<S>(peer(call, d + lo, hi - lo, t.pe((root + 1 + i) % t.size)), static_cast<const char *>(src) + lo,
+                hi - lo);
+      }
+      if (dest != src) {
+        row_range(bytes, row, nrows, &lo, &hi);
+        copy<S>(d + lo, static_cast<const char *>(src) + lo, hi - lo);
+      }
+    }
+    const bool is_root = t.me == root;
+    phase<S>(call, t, row, is_root ? t.size : root, is_root ? 1u : 0u);
+    if (!is_root) {
+      const int i = (t.me - root + t.size) % t.size - 1;
+      share(i, &lo, &hi);
+      for (int k = 1; k < t.size; ++k) {
+        const int j = (t.me + k) % t.size;
+        if (j != root) copy<S>(peer(call, d + lo, hi - lo, t.pe(j)), d + lo, hi - lo);
+      }
+    }
+    phase<S>(call, t, row, -1, is_root ? 1u : 2u);
+    return;
+  }
   if (t.me == root && bytes) {
     size_t lo, hi;
     row_range(bytes, row, nrows, &lo, &hi);
     for (int k = 0; k < t.size; ++k) {
       const int j = (t.me + k) % t.size;
       if (j == t.me && dest == src) continue;
-      copy<S>(peer(call, static_cast<char *>(dest) + lo, hi - lo, t.pe(j)), static_cast<const char *>(src) + lo,
-              hi - lo);
+      copy<S>(peer(call, d + lo, hi - lo, t.pe(j)), static_cast<const char *>(src) + lo, hi - lo);
     }
   }
   phase<S>(call, t, row);
@@ -43,7 +87,7 @@ static __device__ __noinline__ void broadcast_push(const char *call, const TeamD
 
 template <typename S>
 __device__ __forceinline__ void broadcast(const char *call, int handle, void *dest, const void *src, size_t bytes,
-                                          int root, int row = 0, int nrows = 1) {
+                                          int root, int row = 0, int nrows = 1, bool scatter = false) {
   const TeamDev t = team(call, handle);
   if (static_cast<unsigned>(root) >= static_cast<unsigned>(t.size))
     fail_value(call, "PE_root is not in the team; PE_root", root);
@@ -52,7 +96,7 @@ __device__ __forceinline__ void broadcast(const char *call, int handle, void *de
     if (t.me == root) (void)peer(call, src, bytes, st().my_pe);
     return broadcast_ll<S>(t, dest, src, bytes, root);
   }
-  broadcast_push<S>(call, t, dest, src, bytes, root, row, nrows);
+  broadcast_push<S>(call, t, dest, src, bytes, root, row, nrows, scatter);
 }
 
 // The push path of fcollect, out of line (see broadcast_push).

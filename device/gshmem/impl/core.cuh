@@ -191,20 +191,22 @@ __device__ __forceinline__ char *peer(const char *call, const void *addr, size_t
 
 // False in the common case, where every PE is reached by loads and stores through the VMM window
 // (no proxy, no segment table; the host's republish_device_state sets the word): then a peer
-// address is the local address plus (pe - my_pe) * window_stride, one multiply-add on
-// constant-bank words and no load. The calls a user repeats in a loop (p, g, atomics) test this
-// once, as one uniform branch, and keep their other routes out of line: each further branch,
-// table load or constant-bank word in such a loop adds to the time of every call
+// address is the local address plus (pe - my_pe) * window_mib MiB, a 32-bit product of
+// constant-bank words that the compiler computes once outside a loop, and no load. The calls a
+// user repeats in a loop (p, g, atomics) test this once, as one uniform branch, and keep their
+// other routes out of line: each further branch, table load or constant-bank word in such a loop
+// adds to the time of every call
 // (docs/perf/nvshmem-perftest.md: NVSHMEM's g_latency loop is served from L1, so its time is
 // mostly the instruction path).
 __device__ __forceinline__ bool routed() { return __builtin_expect(st().routed != 0, 0); }
 
-// pe's copy of [addr, addr + bytes) when !routed().
+// pe's copy of [addr, addr + bytes) when !routed(); addr itself when routed() (window_mib is 0
+// then), which is the caller's own copy, mapped.
 __device__ __forceinline__ char *window_peer(const char *call, const void *addr, size_t bytes, int pe,
                                              uint64_t align_mask = 0) {
   (void)heap_off(call, addr, bytes, pe, align_mask);  // the checks, when compiled in
-  return const_cast<char *>(static_cast<const char *>(addr)) +
-         static_cast<int64_t>(pe - st().my_pe) * static_cast<int64_t>(st().window_stride);
+  const int64_t mib = static_cast<int64_t>(pe - st().my_pe) * static_cast<int64_t>(st().window_mib);
+  return const_cast<char *>(static_cast<const char *>(addr)) + mib * (int64_t{1} << 20);
 }
 
 template <typename T>

@@ -597,6 +597,28 @@ __device__ __forceinline__ void reduce_small(const TeamDev &t, T *dest, const T 
   reduce_ll<S, T, Op>(t, dest, src, n);
 }
 
+// Waits for this round's token (one word) from every other member but skip. The senders are
+// split over the scope's threads, and a thread loads the first word of each of its senders
+// before it waits on any, so the tokens cost about one load latency, not one per sender.
+template <typename S>
+__device__ __forceinline__ void ll_wait_tokens(const TeamDev &t, const LLRound &q, int skip) {
+  constexpr int M = std::is_same_v<S, Thread> ? static_cast<int>(GSHMEM_DEV_MAX_TEAM_PES) - 1 : 1;
+  static_assert(std::is_same_v<S, Thread> || GSHMEM_DEV_MAX_TEAM_PES <= 32, "a warp's lanes cover the senders");
+  const int me_w = t.pe(t.me), r = S::rank();
+  uint64_t x[M] = {};
+#pragma unroll
+  for (int u = 0; u < M; ++u) {
+    const int k = 1 + r + u * S::size(), j = (t.me + k) % t.size;
+    if (k < t.size && j != skip) x[u] = ll_load(ll_buf(me_w, t.slot, q.par, j), 0);
+  }
+#pragma unroll
+  for (int u = 0; u < M; ++u) {
+    const int k = 1 + r + u * S::size(), j = (t.me + k) % t.size;
+    if (k < t.size && j != skip)
+      while (static_cast<uint32_t>(x[u] >> 32) != q.seq) x[u] = ll_load(ll_buf(me_w, t.slot, q.par, j), 0);
+  }
+}
+
 // Broadcast of bytes from member root: the root sends its source, every other member a token.
 template <typename S>
 __device__ __forceinline__ void broadcast_ll(const TeamDev &t, void *dest, const void *src, size_t bytes, int root) {
@@ -609,11 +631,9 @@ __device__ __forceinline__ void broadcast_ll(const TeamDev &t, void *dest, const
     S::sync();  // dest may overlap src: every word sent first
     ll_copy_local<S>(static_cast<char *>(dest), static_cast<const char *>(src), bytes);
   }
-  const int me_w = t.pe(t.me);
-  for (int k = 1; k < t.size; ++k) {
-    const int j = (t.me + k) % t.size;
-    ll_recv<S>(ll_buf(me_w, t.slot, q.par, j), dest, j == root ? bytes : 0, q.seq);
-  }
+  // The root's data, then every other member's token.
+  if (t.me != root) ll_recv<S>(ll_buf(t.pe(t.me), t.slot, q.par, root), dest, bytes, q.seq);
+  ll_wait_tokens<S>(t, q, root);
   ll_end<S>(t, q);
 }
 

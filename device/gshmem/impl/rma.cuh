@@ -276,10 +276,14 @@ __device__ __forceinline__ void p(const char *call, T *dest, T v, int pe) {
   *reinterpret_cast<volatile T *>(window_peer(call, dest, sizeof(T), pe)) = v;
 }
 
+// The load comes before the routed test: in a user's loop it then issues before the test and its
+// branch, whose instructions overlap its latency. When routed, window_peer gives the caller's own
+// copy of src, so the load reads mapped memory and its value is dropped.
 template <typename T>
 __device__ __forceinline__ T g(const char *call, const T *src, int pe) {
+  const T v = load_weak(reinterpret_cast<const T *>(window_peer(call, src, sizeof(T), pe)));
   if (routed()) return g_routed(call, src, pe);
-  return load_weak(reinterpret_cast<const T *>(window_peer(call, src, sizeof(T), pe)));
+  return v;
 }
 
 template <typename S, size_t E>

@@ -79,11 +79,16 @@ __device__ __forceinline__ uint64_t *phase_flag(int pe, int slot, int row, int i
 // flags are then relaxed (no membar for the release, no L1 invalidate per poll). With the proxy
 // on, the release stays: the data the proxy wrote for earlier kernels is ordered before the flag
 // only through the quiet's acquire.
+// A split phase (teams of up to GSHMEM_DEV_MAX_TEAM_PES, with wait and add): this member adds
+// `add` (0, 1 or 2) to its flags and waits only for member `wait`'s flag (none when wait is
+// t.size); the row counter still moves by one. Two split phases in which every member adds 2 in
+// all and the second waits for every flag (wait -1) leave the row as two phases do: a broadcast
+// signals its root's data to each member with the first and closes with the second.
 template <typename S, bool BOUNDARY = false>
-__device__ __forceinline__ void phase(const char *call, const TeamDev &t, int row) {
+__device__ __forceinline__ void phase(const char *call, const TeamDev &t, int row, int wait = -1, unsigned add = 1) {
   // Every access of the phase names the global state space (core.cuh's *_u64 helpers).
   auto poll = [](const uint64_t *f) { return BOUNDARY ? ld_relaxed_sys_u64(f) : ld_acquire_sys_u64(f); };
-  auto bump = [](uint64_t *f) { red_add_relaxed_sys_u64(f, 1); };
+  auto bump = [add](uint64_t *f) { red_add_relaxed_sys_u64(f, add); };
   S::sync();
   // Operations pushed to the proxy before the phase complete first. Every flag-updating thread
   // waits for that quiet (a warp's lanes need not reconverge after rank 0's wait on their own).
@@ -100,9 +105,9 @@ __device__ __forceinline__ void phase(const char *call, const TeamDev &t, int ro
       // Loops not unrolled: a thread alone usually has one or a few peers, and every instruction
       // of its path is on the phase's latency (the unrolled loop's trip arithmetic cost 0.04-0.08
       // us a step at thread scope, shmem_sync_flavors).
-      if (release && r < t.size - 1) fence_release_sys();
+      if (release && add && r < t.size - 1) fence_release_sys();
 #pragma unroll 1
-      for (int k = r; k < t.size - 1; k += w) {
+      for (int k = r; add && k < t.size - 1; k += w) {
         const int j = t.me + 1 + k < t.size ? t.me + 1 + k : t.me + 1 + k - t.size;
         bump(phase_flag(t.pe(j), t.slot, row, t.me));
       }
@@ -113,6 +118,7 @@ __device__ __forceinline__ void phase(const char *call, const TeamDev &t, int ro
 #pragma unroll 1
       for (int k = r; k < t.size - 1; k += w) {
         const int j = t.me + 1 + k < t.size ? t.me + 1 + k : t.me + 1 + k - t.size;
+        if (wait >= 0 && j != wait) continue;
         while (poll(own + j) <= last) {
         }
       }

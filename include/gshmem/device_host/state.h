@@ -14,7 +14,7 @@
 
 #include "gshmem/export.h"
 
-#define GSHMEM_DEVICE_STATE_VERSION 6u
+#define GSHMEM_DEVICE_STATE_VERSION 7u
 /* 16 MiB (a multiple of the 2 MiB VMM granularity, so the user heap starts 16 MiB-aligned on
  * every PE); most of it is the LL area of the small team reductions. */
 #define GSHMEM_DEV_CTRL_BYTES (16u * 1024u * 1024u)
@@ -98,11 +98,14 @@ typedef struct gshmem_device_state {
   uint64_t proxy_results; /* gshmem_proxy_result[1 << proxy_log2] in GPU memory */
   uint32_t proxy_log2;
   uint32_t routed; /* 0: every PE is reached by loads and stores through the window, and pe's copy of a
-                      heap address is that address + (pe - my_pe) * window_stride; 1: p, g and
+                      heap address is that address + (pe - my_pe) * window_stride (window_mib); 1: p, g and
                       atomics take their out-of-line route (impl/core.cuh routed()) */
   uint64_t error_rec; /* gshmem_device_error, host-pinned, device-mapped: where a failing device check
                         reports (impl/core.cuh); 0 before shmem_init */
-  uint64_t reserved3;
+  uint32_t window_mib; /* window_stride / 1 MiB when routed is 0, else 0: the fast path's peer offset is
+                         (pe - my_pe) * window_mib MiB, a product of 32-bit words that the compiler keeps
+                         out of a loop; 0 makes it the caller's own address */
+  uint32_t reserved3;
 } gshmem_device_state;
 
 /* What a failing device check reports (device/gshmem/impl/core.cuh writes it, then traps; the host
