@@ -482,7 +482,9 @@ void ll_alternate_case(const Ctx& x, Scope s, int team) {
   shmem_free(small);
 }
 
-void ll_mixed_case(const Ctx& x, Scope s, int team) {
+// threads: the block's size; at block scope, 2 threads leave a team of 4 or more with more
+// senders than threads (each thread then waits for several members' words).
+void ll_mixed_case(const Ctx& x, Scope s, int team, int threads = 256) {
   const int tn = shmem_team_n_pes(team), reps = 37;
   unsigned char* m = static_cast<unsigned char*>(shmem_malloc(1024));
   unsigned char *bd = m, *fd = m + 64, *bs = m + 512, *fs = m + 576;
@@ -490,7 +492,7 @@ void ll_mixed_case(const Ctx& x, Scope s, int team) {
   CK(cudaMemset(m, 0xA5, 1024));
   CK(cudaDeviceSynchronize());
   shmem_barrier_all();
-  ll_mixed<<<1, 256, 0, x.stream>>>(s, team, bd, fd, rd, bs, fs, rs, reps, tn);
+  ll_mixed<<<1, threads, 0, x.stream>>>(s, team, bd, fd, rd, bs, fs, rs, reps, tn);
   CK(cudaStreamSynchronize(x.stream));
   std::vector<unsigned char> got(1024);
   CK(cudaMemcpy(got.data(), m, 1024, cudaMemcpyDeviceToHost));
@@ -507,8 +509,8 @@ void ll_mixed_case(const Ctx& x, Scope s, int team) {
     memcpy(&v, &got[640 + 4 * k], 4);
     bad += v != want;
   }
-  EXPECT(bad == 0, "%s LL broadcast/fcollect/reduce back to back x %d, team %d: %zu values wrong", scope_name[s], reps,
-         team, bad);
+  EXPECT(bad == 0, "%s LL broadcast/fcollect/reduce back to back x %d, team %d, %d threads: %zu values wrong",
+         scope_name[s], reps, team, threads, bad);
   shmem_barrier_all();
   shmem_free(m);
 }
@@ -602,6 +604,7 @@ void all_cases(const Ctx& x, int team) {
                          size_t{4097}})
       for (Coll c : {kBcast, kFcollect}) data_case(x, c, sc, team, bytes, 3);
     if (sc <= kBlock) ll_mixed_case(x, sc, team);
+    if (sc == kBlock) ll_mixed_case(x, sc, team, 2);
     if (sc <= kBlock)
       for (size_t bytes : {size_t{100}, size_t{128}, size_t{4096}})
         for (size_t off : {size_t{0}, bytes + 4, bytes + 13}) bcast_layout_case(x, sc, team, bytes, off);

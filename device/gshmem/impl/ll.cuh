@@ -599,12 +599,23 @@ __device__ __forceinline__ void reduce_small(const TeamDev &t, T *dest, const T 
 
 // Waits for this round's token (one word) from every other member but skip. The senders are
 // split over the scope's threads, and a thread loads the first word of each of its senders
-// before it waits on any, so the tokens cost about one load latency, not one per sender.
+// before it waits on any, so the tokens cost about one load latency, not one per sender. A block
+// may have fewer threads than senders (and a kernel of 1024 threads has 64 registers a thread):
+// its threads take the senders in turn.
 template <typename S>
 __device__ __forceinline__ void ll_wait_tokens(const TeamDev &t, const LLRound &q, int skip) {
+  const int me_w = t.pe(t.me), r = S::rank();
+  if constexpr (std::is_same_v<S, Block>) {
+    for (int k = 1 + r; k < t.size; k += S::size()) {
+      const int j = (t.me + k) % t.size;
+      if (j == skip) continue;
+      while (static_cast<uint32_t>(ll_load(ll_buf(me_w, t.slot, q.par, j), 0) >> 32) != q.seq) {
+      }
+    }
+    return;
+  }
   constexpr int M = std::is_same_v<S, Thread> ? static_cast<int>(GSHMEM_DEV_MAX_TEAM_PES) - 1 : 1;
   static_assert(std::is_same_v<S, Thread> || GSHMEM_DEV_MAX_TEAM_PES <= 32, "a warp's lanes cover the senders");
-  const int me_w = t.pe(t.me), r = S::rank();
   uint64_t x[M] = {};
 #pragma unroll
   for (int u = 0; u < M; ++u) {
