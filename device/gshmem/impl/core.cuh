@@ -191,8 +191,8 @@ __device__ __forceinline__ char *peer(const char *call, const void *addr, size_t
 
 // False in the common case, where every PE is reached by loads and stores through the VMM window
 // (no proxy, no segment table; the host's republish_device_state sets the word): then a peer
-// address is the local address plus (pe - my_pe) * window_mib MiB, a 32-bit product of
-// constant-bank words that the compiler computes once outside a loop, and no load. The calls a
+// address is the local address plus (pe - my_pe) * window_mib MiB: two 32-bit constant-bank
+// words (and pe) whose product the compiler computes once outside a loop, and no load. The calls a
 // user repeats in a loop (p, g, atomics) test this once, as one uniform branch, and keep their
 // other routes out of line: each further branch, table load or constant-bank word in such a loop
 // adds to the time of every call

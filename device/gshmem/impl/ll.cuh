@@ -598,10 +598,10 @@ __device__ __forceinline__ void reduce_small(const TeamDev &t, T *dest, const T 
 }
 
 // Waits for this round's token (one word) from every other member but skip. The senders are
-// split over the scope's threads, and a thread loads the first word of each of its senders
-// before it waits on any, so the tokens cost about one load latency, not one per sender. A block
-// may have fewer threads than senders (and a kernel of 1024 threads has 64 registers a thread):
-// its threads take the senders in turn.
+// split over the scope's threads, so the tokens cost about one load latency, not one per sender:
+// at thread scope the one thread loads the first word of each sender before it waits on any; a
+// warp's lanes take one sender each; a block's threads take the senders in turn (a block may
+// have fewer threads than senders, and a kernel of 1024 threads has 64 registers a thread).
 template <typename S>
 __device__ __forceinline__ void ll_wait_tokens(const TeamDev &t, const LLRound &q, int skip) {
   const int me_w = t.pe(t.me), r = S::rank();

@@ -8,7 +8,8 @@
 // phases it had run on the row. Teams of up to GSHMEM_DEV_MAX_TEAM_PES PEs do this in one round;
 // larger teams (up to 256 PEs) run a dissemination barrier over the same words (flag index =
 // round). Flags and counters only grow, so a waiter compares with >, and a peer one phase ahead
-// never confuses it.
+// never confuses it. A split phase (phase's wait and add) changes what one phase adds and waits
+// for, so that two of them leave the row as two phases do.
 #pragma once
 #include "gshmem/device_host/team.h"
 #include "gshmem/impl/sync.cuh"

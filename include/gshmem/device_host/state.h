@@ -103,8 +103,8 @@ typedef struct gshmem_device_state {
   uint64_t error_rec; /* gshmem_device_error, host-pinned, device-mapped: where a failing device check
                         reports (impl/core.cuh); 0 before shmem_init */
   uint32_t window_mib; /* window_stride / 1 MiB when routed is 0, else 0: the fast path's peer offset is
-                         (pe - my_pe) * window_mib MiB, a product of 32-bit words that the compiler keeps
-                         out of a loop; 0 makes it the caller's own address */
+                         (pe - my_pe) * window_mib MiB, from 32-bit words, which the compiler computes
+                         once outside a loop; 0 makes it the caller's own address */
   uint32_t reserved3;
 } gshmem_device_state;
 
