@@ -19,7 +19,7 @@ static __constant__ gshmem_device_state gshmemi_dstate;
 #ifndef __CUDA_ARCH__
 static void gshmemi_update_dstate(const gshmem_device_state *s) { cudaMemcpyToSymbol(gshmemi_dstate, s, sizeof *s); }
 static const int gshmemi_dstate_registered __attribute__((unused)) =
-    gshmemi_register_device_state(gshmemi_update_dstate);
+    gshmemi_register_device_state2(gshmemi_update_dstate, GSHMEM_DEVICE_STATE_VERSION, sizeof(gshmem_device_state));
 #endif
 #endif
 

@@ -518,6 +518,16 @@ void init_runtime(const char* call, int requested_thread, int* provided, const b
   phases.mark("transports+proxy");
   r->thread_level = requested_thread;
   if (provided) *provided = requested_thread;
+  unsigned version = 0, size = 0;
+  if (mem::device_state_mismatch(&version, &size)) {
+    char what[320];
+    std::snprintf(what, sizeof what,
+                  "a CUDA translation unit of this program was compiled against other gshmem headers (device "
+                  "state version %u, %u bytes; 0: before version 7); this library's is version %u, %zu bytes: "
+                  "rebuild it against this gshmem",
+                  version, size, GSHMEM_DEVICE_STATE_VERSION, sizeof(gshmem_device_state));
+    init_failed(call, what, Status::invalid_argument);
+  }
   g_state.store(static_cast<int>(State::running));
   g_init_count = 1;
   republish_device_state(*r);

@@ -34,6 +34,8 @@ CUresult copy_to(const ModuleCopy& m, const gshmem_device_state& s) {
 }
 #endif
 bool g_published = false;
+bool g_mismatch = false;
+unsigned g_mismatch_version = 0, g_mismatch_size = 0;
 std::atomic<uint64_t> g_generation{0};
 }  // namespace
 
@@ -44,6 +46,13 @@ uint64_t published_device_state(gshmem_device_state* out) {
 }
 
 uint64_t published_device_generation() { return g_generation.load(std::memory_order_acquire); }
+
+bool device_state_mismatch(unsigned* version, unsigned* size) {
+  std::lock_guard<std::mutex> lock(g_reg_mu);
+  *version = g_mismatch_version;
+  *size = g_mismatch_size;
+  return g_mismatch;
+}
 
 bool device_code_present() {
   std::lock_guard<std::mutex> lock(g_reg_mu);
@@ -101,9 +110,26 @@ void forget_module_states() {
 
 }  // namespace gshmem::mem
 
-extern "C" int gshmemi_register_device_state(void (*update)(const gshmem_device_state*)) {
-  std::lock_guard<std::mutex> lock(gshmem::mem::g_reg_mu);
-  gshmem::mem::registry().push_back(update);
-  if (gshmem::mem::g_published) update(&gshmem::mem::g_state);
+// A unit of another layout is not given the state (it would read fields where they are not);
+// shmem_init then fails naming both versions (core/runtime.cpp).
+extern "C" int gshmemi_register_device_state2(void (*update)(const gshmem_device_state*), unsigned version,
+                                              unsigned size) {
+  namespace m = gshmem::mem;
+  std::lock_guard<std::mutex> lock(m::g_reg_mu);
+  if (version != GSHMEM_DEVICE_STATE_VERSION || size != sizeof(gshmem_device_state)) {
+    if (!m::g_mismatch) {
+      m::g_mismatch = true;
+      m::g_mismatch_version = version;
+      m::g_mismatch_size = size;
+    }
+    return -1;
+  }
+  m::registry().push_back(update);
+  if (m::g_published) update(&m::g_state);
   return 0;
+}
+
+// What units compiled against headers before device-state version 7 call.
+extern "C" int gshmemi_register_device_state(void (*update)(const gshmem_device_state*)) {
+  return gshmemi_register_device_state2(update, 0, 0);
 }

@@ -14,6 +14,10 @@ namespace gshmem::mem {
 // True when some nvcc-compiled translation unit of this program included shmem.h (it registered
 // a device-state copy before main): the program has GPU code that can use a device heap.
 bool device_code_present();
+// True when a translation unit registered a device state of another layout (compiled against
+// another gshmem's headers; version 0: headers before the registration carried a version), with
+// the first such unit's version and size.
+bool device_state_mismatch(unsigned* version, unsigned* size);
 // Copies the state into every registered translation unit (and keeps it for units loaded later).
 void publish_device_state(const gshmem_device_state& s);
 // The last published state and its generation (grows with every publication; 0: none yet).

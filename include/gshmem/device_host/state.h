@@ -188,7 +188,10 @@ static_assert(sizeof(gshmem_proxy_result) == 16 && sizeof(gshmem_proxy_host_word
 
 GSHMEM_EXTERN_C_BEGIN
 /* Called once per nvcc-compiled translation unit (from a static initializer in the header) with a
- * function that copies the state into that unit's __constant__ symbol. */
+ * function that copies the state into that unit's __constant__ symbol, and the version and size
+ * of the state the unit was compiled with: a unit of another layout makes shmem_init fail. */
+int gshmemi_register_device_state2(void (*update)(const gshmem_device_state *), unsigned version, unsigned size);
+/* The form headers before device-state version 7 called: such a unit makes shmem_init fail. */
 int gshmemi_register_device_state(void (*update)(const gshmem_device_state *));
 GSHMEM_EXTERN_C_END
 
