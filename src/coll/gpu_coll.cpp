@@ -187,8 +187,8 @@ void dev_broadcast(const char* call, int team, void* dest, const void* src, size
   dev_range(call, dest, bytes, "dest");
   dev_range(call, src, bytes, "source");
   // The root sends the data to size - 1 members: its blocks are sized by that (rows_for). From
-  // GSHMEM_COLL_BCAST_SCATTER_BYTES in teams of 3 to GSHMEM_DEV_MAX_TEAM_PES it sends each member a piece, which
-  // the members pass on (device/gshmem/impl/coll.cuh broadcast_push).
+  // GSHMEM_COLL_BCAST_SCATTER_BYTES, in teams of 3 to GSHMEM_DEV_MAX_TEAM_PES, it sends each member
+  // a piece, which the members pass on (device/gshmem/impl/coll.cuh broadcast_push).
   const size_t others = static_cast<size_t>(t.size() - 1);
   const uint64_t at = env(call).cfg->GSHMEM_COLL_BCAST_SCATTER_BYTES;
   int scatter = t.size() > 2 && t.size() <= static_cast<int>(GSHMEM_DEV_MAX_TEAM_PES) && at && bytes >= at;

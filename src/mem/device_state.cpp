@@ -111,7 +111,8 @@ void forget_module_states() {
 }  // namespace gshmem::mem
 
 // A unit of another layout is not given the state (it would read fields where they are not);
-// shmem_init then fails naming both versions (core/runtime.cpp).
+// shmem_init then fails naming both versions (core/runtime.cpp). A unit loaded after shmem_init
+// (a shared library opened later) is reported here: its device code sees a zeroed state.
 extern "C" int gshmemi_register_device_state2(void (*update)(const gshmem_device_state*), unsigned version,
                                               unsigned size) {
   namespace m = gshmem::mem;
@@ -122,6 +123,12 @@ extern "C" int gshmemi_register_device_state2(void (*update)(const gshmem_device
       m::g_mismatch_version = version;
       m::g_mismatch_size = size;
     }
+    if (m::g_published)
+      GSHMEM_WARN(gshmem::Subsys::mem,
+                  "a CUDA translation unit loaded after shmem_init was compiled against other gshmem headers "
+                  "(device state version %u, %u bytes; this library's: version %u, %zu bytes); its device code "
+                  "gets no state: rebuild it against this gshmem",
+                  version, size, GSHMEM_DEVICE_STATE_VERSION, sizeof(gshmem_device_state));
     return -1;
   }
   m::registry().push_back(update);

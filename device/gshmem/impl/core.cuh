@@ -195,9 +195,8 @@ __device__ __forceinline__ char *peer(const char *call, const void *addr, size_t
 // words (and pe) whose product the compiler computes once outside a loop, and no load. The calls a
 // user repeats in a loop (p, g, atomics) test this once, as one uniform branch, and keep their
 // other routes out of line: each further branch, table load or constant-bank word in such a loop
-// adds to the time of every call
-// (docs/perf/nvshmem-perftest.md: NVSHMEM's g_latency loop is served from L1, so its time is
-// mostly the instruction path).
+// adds to the time of every call (docs/perf/nvshmem-perftest.md: NVSHMEM's g_latency loop is
+// served from L1, so its time is mostly the instruction path).
 __device__ __forceinline__ bool routed() { return __builtin_expect(st().routed != 0, 0); }
 
 // pe's copy of [addr, addr + bytes) when !routed(); addr itself when routed() (window_mib is 0
