@@ -287,7 +287,8 @@ NB_MODULE(_ext, m) {
   fill_reductions();
   // The package hands out GPU memory (PyTorch tensors), so the library treats it like a program
   // with GPU code: GSHMEM_HEAP_KIND=auto picks the device heap where the PE has a usable GPU.
-  gshmemi_register_device_state([](const gshmem_device_state*) {});
+  gshmemi_register_device_state2([](const gshmem_device_state*) {}, GSHMEM_DEVICE_STATE_VERSION,
+                                 sizeof(gshmem_device_state));
   using nb::arg;
   const auto nogil = nb::call_guard<nb::gil_scoped_release>();
 
