@@ -22,6 +22,15 @@ struct Config {
   uint64_t set_mask = 0;
 };
 
+// Row numbers of the table (config_was_set(cfg, cfg_row::GSHMEM_WAIT_YIELD_US)).
+namespace cfg_row {
+enum : int {
+#define GSHMEM_CFG(NAME, TYPE, DEF, ALLOWED, HELP) NAME,
+#include "common/config_table.def"
+#undef GSHMEM_CFG
+};
+}  // namespace cfg_row
+
 struct CfgRow {
   const char* name;
   CfgType type;

@@ -19,12 +19,21 @@ extern void (*g_wait_health_hook)();
 // requests that need this PE, as a software-emulated RMA over TCP does), so a PE that waits
 // answers its peers without waking another thread.
 extern void (*g_wait_progress_hook)();
+// Bumped by every busy (spinning or yielding) wait round that calls g_wait_progress_hook, and by a
+// transport's own busy waits: while it keeps changing, some thread progresses the transports
+// within microseconds, and a transport's progress thread stays off them (it would take the core
+// and the engine's lock from that thread).
+extern std::atomic<uint64_t> g_wait_driven;
 // Set while a context gathers small puts (an OpenSHMEM 1.6 batch session, api/ctx.cpp): sends
 // them when a thread starts to wait, so a wait for a peer's answer to them cannot stall on puts
 // this PE holds back.
 extern std::atomic<void (*)()> g_wait_flush_hook;
 extern uint32_t g_wait_spin;
 extern uint32_t g_wait_yield_us;
+// g_wait_yield_us for waits that never sleep (a core for every thread, and transports that need
+// this PE's progress: its peers' requests are answered by the waiting thread at once). The health
+// monitor thread still ends a wait on a dead PE.
+constexpr uint32_t kWaitYieldForever = ~uint32_t{0};
 extern uint32_t g_health_ms;
 inline void wait_health_check() {
   if (g_wait_health_hook) g_wait_health_hook();
@@ -47,7 +56,10 @@ struct Backoff {
       if (void (*flush)() = g_wait_flush_hook.load(std::memory_order_relaxed)) flush();
     }
     ++s.iter;
-    if (g_wait_progress_hook) g_wait_progress_hook();
+    if (g_wait_progress_hook) {
+      if (s.yield_end_ns != ~uint64_t{0}) g_wait_driven.fetch_add(1, std::memory_order_relaxed);
+      g_wait_progress_hook();
+    }
     if (s.iter < g_wait_spin) {
 #if defined(__x86_64__) || defined(__i386__)
       __builtin_ia32_pause();
@@ -59,7 +71,9 @@ struct Backoff {
     if (s.yield_end_ns != ~uint64_t{0}) {
       // at least 64 yields, then until GSHMEM_WAIT_YIELD_US have passed (the clock read every 64)
       const uint32_t k = s.iter - g_wait_spin;
-      if (s.yield_end_ns == 0) s.yield_end_ns = now_ns() + uint64_t{g_wait_yield_us} * 1000u;
+      if (s.yield_end_ns == 0)
+        s.yield_end_ns =
+            g_wait_yield_us == kWaitYieldForever ? ~uint64_t{1} : now_ns() + uint64_t{g_wait_yield_us} * 1000u;
       if (k < 64 || (k % 64 != 0) || now_ns() < s.yield_end_ns) {
         sched_yield();
         return;

@@ -377,9 +377,16 @@ void create_transports(const char* call, Runtime& r, const std::vector<Offer>& o
       GSHMEM_INFO(Subsys::init, "%zu PEs reached through the %s transport", plan.peers[i].size(), tbl[i].name);
     r.transports.push_back({std::move(t), true});
   }
-  // With a core for every thread, a waiting PE answers its peers itself; on fewer cores its
-  // transport thread does (waits that progress too contend with it for the core and the worker).
-  if (any && env.spare_cores) g_wait_progress_hook = progress_transports;
+  // With a core for every thread, a waiting PE answers its peers itself, and keeps waiting busy
+  // (unless GSHMEM_WAIT_YIELD_US says otherwise): a software-emulated RMA (UCX over TCP) needs the
+  // target's progress, and a sleeping waiter leaves it to a thread wake-up per request. On fewer
+  // cores the transport thread answers (waits that progress too contend with it for the core and
+  // the worker).
+  if (any && env.spare_cores) {
+    g_wait_progress_hook = progress_transports;
+    if (!config_was_set(*r.cfg, cfg_row::GSHMEM_WAIT_YIELD_US) && r.cfg->GSHMEM_HEALTH_MONITOR)
+      g_wait_yield_us = kWaitYieldForever;  // the monitor thread ends a wait on a dead PE
+  }
 #if GSHMEM_HAVE_CUDA
   if (r.gpu && any) {
     // owner-side atomics arrive while this PE's kernels run: load the atomic kernels now
@@ -456,9 +463,7 @@ void setup_routes(const char* call, Runtime& r, bool gpu) {
   Runtime* rp = &r;
   r.teams.set_remote({[rp](int pe, uint64_t off, uint64_t v) {
                         transport::Transport& t = *rp->routes[static_cast<size_t>(pe)].transport;
-                        // a flag: needs no result, so the transport need not wait for one
-                        check_transport("team synchronisation",
-                                        t.amo_nbi(pe, transport::Seg::host, off, GSHMEM_AMO_SET, 8, v, 0, nullptr));
+                        check_transport("team synchronisation", t.raise_flag(pe, transport::Seg::host, off, v));
                       },
                       [rp](int pe, uint64_t off, void* dst, size_t n) {
                         transport::Transport& t = *rp->routes[static_cast<size_t>(pe)].transport;
@@ -587,6 +592,7 @@ void finalize() {
   r.proxy.reset();  // before the transports it uses
 #endif
   g_wait_progress_hook = nullptr;
+  g_wait_yield_us = static_cast<uint32_t>(r.cfg->GSHMEM_WAIT_YIELD_US);
   for (Runtime::Held& h : r.transports)
     if (h.collective) check_transport("shmem_finalize", h.t->finalize());
   r.transports.clear();  // before the heap they registered

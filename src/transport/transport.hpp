@@ -150,6 +150,13 @@ class Transport {
                      uint64_t* old) = 0;
   virtual Result amo_nbi(int pe, Seg seg, uint64_t off, gshmem_amo_op op, size_t bytes, uint64_t a, uint64_t b,
                          uint64_t* old) = 0;
+  // Raises a synchronisation word (a team barrier's flag, whose values only grow) on pe to value.
+  // Nothing waits for it: neither this call nor quiet (pe waits for the word itself, and its
+  // arrival is what the caller's protocol needs). A transport may keep the larger of the word's
+  // value and value, so a late arrival never lowers it.
+  virtual Result raise_flag(int pe, Seg seg, uint64_t off, uint64_t value) {
+    return amo_nbi(pe, seg, off, GSHMEM_AMO_SET, 8, value, 0, nullptr);
+  }
   virtual Result fence() = 0;
   virtual Result quiet() = 0;
   virtual Result quiet(int pe) {

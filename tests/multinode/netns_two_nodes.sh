@@ -53,7 +53,9 @@ if [ $launcher = mpirun ]; then
   chmod +x "$work/agent"
   printf '%s slots=%d\n%s slots=%d\n' "$A" "$per" "$B" "$per" > "$work/hosts"
   fwd=(-x PMIX_MCA_gds -x GSHMEM_HEAP_KIND -x UCX_TLS -x UCX_WARN_UNUSED_ENV_VARS)
-  for v in GSHMEM_TRANSPORT GSHMEM_UCX_ATOMICS; do [ -n "${!v:-}" ] && fwd+=(-x "$v"); done
+  for v in $(compgen -e | grep -E '^(GSHMEM|UCX)_'); do  # every gshmem and UCX setting the caller made
+    case "$v" in GSHMEM_HEAP_KIND | UCX_TLS | UCX_WARN_UNUSED_ENV_VARS | UCX_NET_DEVICES) ;; *) fwd+=(-x "$v") ;; esac
+  done
   ip netns exec "$A" env PMIX_MCA_gds=hash GSHMEM_HEAP_KIND=host GSHMEM_BOOTSTRAP_TIMEOUT=60 \
     mpirun --allow-run-as-root --oversubscribe -np "$np" --hostfile "$work/hosts" --mca plm_rsh_agent "$work/agent" \
     --mca rtc ^hwloc --mca routed direct --mca oob_tcp_if_include 10.213.7.0/24 \

@@ -1,12 +1,15 @@
-// CPU-PE suites (host heap): put/get latency and bandwidth, atomic latency per operation, barrier.
+// CPU-PE suites (host heap): put/get latency and bandwidth, atomic latency per operation, barrier,
+// a sum reduction.
 // One source, one program per suite (GSHMEM_PERF_SUITE picks it). Latency = mean time of one
-// operation including its completion (put + quiet, blocking get, one AMO, one barrier), over -n
-// iterations after -w warm-up ones. Bandwidth = bytes moved / time of -n nbi transfers + quiet
-// (--bidir: both PEs transfer at once; the sum is reported). PE 0 measures; run with 2 PEs.
+// operation including its completion (put + quiet, blocking get, one AMO, one barrier, one
+// reduction), over -n iterations after -w warm-up ones. Bandwidth = bytes moved / time of -n nbi
+// transfers + quiet (--bidir: both PEs transfer at once; the sum is reported). PE 0 measures; run
+// with 2 PEs (the barrier and the reduction: any number).
 #include <shmem.h>
 
 #include <time.h>
 
+#include <algorithm>
 #include <functional>
 
 #include "perf_common.hpp"
@@ -45,7 +48,7 @@ int main(int argc, char** argv) {
     d.max_size = 64 << 20;
     d.iters = 20;
     d.warmup = 2;
-  } else if (kSuite == "cpu_put_latency" || kSuite == "cpu_get_latency") {
+  } else if (kSuite == "cpu_put_latency" || kSuite == "cpu_get_latency" || kSuite == "cpu_reduction_latency") {
     d.min_size = 8;
     d.max_size = 1 << 20;
   }
@@ -63,7 +66,8 @@ int main(int argc, char** argv) {
   char* dst = static_cast<char*>(shmem_malloc(max));
   unsigned long long* word = static_cast<unsigned long long*>(shmem_calloc(8, sizeof(unsigned long long)));
   if (!src || !dst || !word) {
-    if (me == 0) fprintf(stderr, "%s: -e %zu does not fit the symmetric heap (SHMEM_SYMMETRIC_SIZE)\n", kSuite.c_str(), max);
+    if (me == 0)
+      fprintf(stderr, "%s: -e %zu does not fit the symmetric heap (SHMEM_SYMMETRIC_SIZE)\n", kSuite.c_str(), max);
     shmem_global_exit(1);
   }
   memset(src, me + 1, max);
@@ -125,10 +129,11 @@ int main(int argc, char** argv) {
         {"fetch_xor", [&] { (void)shmem_ulonglong_atomic_fetch_xor(t, 1, peer); }},
     };
     for (const Op& op : ops) {
-      double us = me == 0 ? time_us(o, [&] {
-        op.f();
-        shmem_quiet();
-      })
+      double us = me == 0 ? time_us(o,
+                                    [&] {
+                                      op.f();
+                                      shmem_quiet();
+                                    })
                           : 0;
       shmem_barrier_all();
       if (me == 0) report.add(8, op.name, us, "us");
@@ -140,6 +145,51 @@ int main(int argc, char** argv) {
     const double us2 = time_us(o, [] { shmem_sync_all(); });
     if (me == 0) report.add(0, "sync_all", us2, "us");
 #endif
+  } else if (kSuite == "cpu_reduction_latency") {
+    // A sum of longs over every PE: the active-set form both libraries have (two pSync arrays in
+    // turn: a PE leaves a reduction only after every PE entered it, so call i + 2 may reuse call
+    // i's), and on gshmem also the team form (OpenSHMEM 1.5).
+    const size_t most = max / sizeof(long);
+    long* in = reinterpret_cast<long*>(src);
+    long* out = reinterpret_cast<long*>(dst);
+    const size_t nwrk = std::max<size_t>(most / 2 + 1, SHMEM_REDUCE_MIN_WRKDATA_SIZE);
+    long* wrk = static_cast<long*>(shmem_malloc(nwrk * sizeof(long)));
+    long* psync = static_cast<long*>(shmem_malloc(2 * SHMEM_REDUCE_SYNC_SIZE * sizeof(long)));
+    if (!wrk || !psync) {
+      if (me == 0) fprintf(stderr, "%s: -e %zu does not fit the symmetric heap\n", kSuite.c_str(), max);
+      shmem_global_exit(1);
+    }
+    for (size_t i = 0; i < 2 * SHMEM_REDUCE_SYNC_SIZE; ++i) psync[i] = SHMEM_SYNC_VALUE;
+    for (size_t i = 0; i < most; ++i) in[i] = static_cast<long>(i) + me;
+    shmem_barrier_all();
+    for (size_t s : perf::sizes(o)) {
+      const int n = static_cast<int>(s / sizeof(long));
+      if (n < 1) continue;
+      int k = 0;
+      const double us = time_us(
+          o, [&] { shmem_long_sum_to_all(out, in, n, 0, 0, npes, wrk, psync + (k++ & 1) * SHMEM_REDUCE_SYNC_SIZE); });
+      // every element i is the sum over PEs of i + pe
+      const long want = static_cast<long>(n - 1) * npes + static_cast<long>(npes) * (npes - 1) / 2;
+      if (out[n - 1] != want) {
+        fprintf(stderr, "%s: pe %d: element %d is %ld, not %ld\n", kSuite.c_str(), me, n - 1, out[n - 1], want);
+        shmem_global_exit(1);
+      }
+      shmem_barrier_all();
+      if (me == 0) report.add(s, "sum_to_all", us, "us");
+#ifdef GSHMEM_VERSION_STRING  // team reductions are OpenSHMEM 1.5
+      out[n - 1] = 0;
+      const double us2 = time_us(o, [&] { (void)shmem_long_sum_reduce(SHMEM_TEAM_WORLD, out, in, n); });
+      if (out[n - 1] != want) {
+        fprintf(stderr, "%s: pe %d: team reduction: element %d is %ld, not %ld\n", kSuite.c_str(), me, n - 1,
+                out[n - 1], want);
+        shmem_global_exit(1);
+      }
+      shmem_barrier_all();
+      if (me == 0) report.add(s, "sum_reduce", us2, "us");
+#endif
+    }
+    shmem_free(psync);
+    shmem_free(wrk);
   } else {
     if (me == 0) fprintf(stderr, "unknown suite %s\n", kSuite.c_str());
     shmem_global_exit(2);

@@ -23,6 +23,7 @@ CPU_SUITES = [
     ("get_bw", ["-b", "4K", "-e", "16M", "-n", "20"]),
     ("atomic_latency", []),
     ("barrier_latency", []),
+    ("reduction_latency", ["-b", "8", "-e", "1M", "-n", "200", "-w", "20"]),
 ]
 
 

@@ -55,25 +55,63 @@ ucs_status_t Ucx::on_reply(const void* data, size_t n) {
   return UCS_OK;
 }
 
+// The request lives until UCX has sent it (a send that does not complete at once keeps reading it).
+struct FlagSend {
+  OwnerReq req;
+  const Ucp* u;
+};
+
+Result Ucx::raise_flag(int pe, Seg seg, uint64_t off, uint64_t value) {
+  const Inside inside(this);
+  if (!reaches(pe)) return fail(Status::invalid_argument, fmt_pe("a flag", pe) + ": not connected to that PE");
+  if (off % 8) return fail(Status::invalid_argument, fmt_pe("a flag", pe) + ": offset " + std::to_string(off));
+  auto* f = new FlagSend{OwnerReq{0, off, value, 0, kOpRaiseFlag, 8, static_cast<uint8_t>(seg), {}}, &u_};
+  ucp_request_param_t prm;
+  prm.op_attr_mask = UCP_OP_ATTR_FIELD_FLAGS | UCP_OP_ATTR_FIELD_CALLBACK | UCP_OP_ATTR_FIELD_USER_DATA;
+  prm.flags = UCP_AM_SEND_FLAG_EAGER;
+  prm.cb.send = [](void* req, ucs_status_t, void* user) {
+    auto* s = static_cast<FlagSend*>(user);
+    s->u->request_free(req);
+    delete s;
+  };
+  prm.user_data = f;
+  ucs_status_ptr_t req =
+      u_.am_send_nbx(peers_[static_cast<size_t>(pe)].ep, kAmRequest, nullptr, 0, &f->req, sizeof f->req, &prm);
+  if (UCS_PTR_IS_PTR(req)) return {};  // the callback frees it
+  delete f;
+  return UCS_PTR_IS_ERR(req) ? ucs_fail(fmt_pe("a flag", pe), UCS_PTR_STATUS(req)) : Result{};
+}
+
 ucs_status_t Ucx::on_request(const void* data, size_t n, ucp_ep_h reply_ep) {
-  if (n != sizeof(OwnerReq) || !reply_ep) {
+  Served s;
+  if (n == sizeof s.req) memcpy(&s.req, data, sizeof s.req);
+  if (n != sizeof s.req || (!reply_ep && s.req.op != kOpRaiseFlag)) {
     report_error("ucx transport", "a peer sent a malformed owner-applied request (%zu bytes)", n);
     return UCS_OK;
   }
-  Served s;
-  memcpy(&s.req, data, sizeof s.req);
   s.reply_ep = reply_ep;
   {
     std::lock_guard<std::mutex> lock(serve_mu_);
     served_.push_back(s);
   }
+  if (Serving::current == this) return UCS_OK;  // this thread applies it after its progress call
   const uint64_t one = 1;
   ssize_t w = write(wake_, &one, sizeof one);  // the progress thread applies it, outside UCX's callback
   (void)w;
   return UCS_OK;
 }
 
+thread_local const Ucx* Ucx::Serving::current = nullptr;
+
 unsigned Ucx::serve() {
+  // Not re-entered: applying one sends its reply and may wait for the send, progressing the worker
+  // (which may queue more); the outer call takes those.
+  static thread_local bool active = false;
+  if (active) return 0;
+  active = true;
+  struct Leave {
+    ~Leave() { active = false; }
+  } leave;
   for (unsigned n = 0;; ++n) {
     Served s;
     {
@@ -85,12 +123,25 @@ unsigned Ucx::serve() {
     const OwnerReq& r = s.req;
     const size_t seg = r.seg;
     OwnerRep rep{r.id, 0};
-    if (seg >= kSegments || (r.size != 4 && r.size != 8) || r.op >= GSHMEM_AMO_NOPS || r.off % r.size ||
-        !my_base_[seg] || r.off > my_len_[seg] || r.size > my_len_[seg] - r.off) {
+    const bool flag = r.op == kOpRaiseFlag;
+    if (seg >= kSegments || (r.size != 4 && r.size != 8) || (r.op >= GSHMEM_AMO_NOPS && !flag) ||
+        (flag && r.size != 8) || r.off % r.size || !my_base_[seg] || r.off > my_len_[seg] ||
+        r.size > my_len_[seg] - r.off) {
       fatal("ucx transport", "a peer sent an out-of-range atomic (segment %zu, offset %llu, %u bytes, operation %u)",
             seg, static_cast<unsigned long long>(r.off), r.size, r.op);
     }
     char* p = my_base_[seg] + r.off;
+    if (flag) {  // the larger value stays; no reply
+      if (mem_ && mem_->is_device(p)) {
+        (void)mem_->amo(p, GSHMEM_AMO_SET, 8, r.a, 0);
+        continue;
+      }
+      auto* w = reinterpret_cast<uint64_t*>(p);
+      uint64_t cur = __atomic_load_n(w, __ATOMIC_RELAXED);
+      while (cur < r.a && !__atomic_compare_exchange_n(w, &cur, r.a, true, __ATOMIC_RELEASE, __ATOMIC_RELAXED)) {
+      }
+      continue;
+    }
     const auto op = static_cast<gshmem_amo_op>(r.op);
     rep.value = mem_ && mem_->is_device(p) ? mem_->amo(p, op, r.size, r.a, r.b) : host_amo(p, op, r.size, r.a, r.b);
     ucp_request_param_t prm;
@@ -118,12 +169,34 @@ Result Ucx::settle_owner_ops() {
 
 // After activity the thread spins through kSpinRounds empty rounds, then sleeps on the worker's
 // event fd (and the owner-side queue's), so an idle PE burns no core. Threads waiting for a request
-// sleep on progressed_, which it bumps after every round that progressed.
+// sleep on progressed_, which it bumps after every round that progressed. With a core for every
+// thread (defer_) it leaves the worker alone while callers are inside it or waits progress it
+// (g_wait_driven moves), and only takes it back when neither happened for a whole period.
 void Ucx::run() {
   if (thread_setup_) thread_setup_();
+  Serving::current = this;  // it applies what its own progress queues, on any memory
   pollfd fds[2] = {{efd_, POLLIN, 0}, {wake_, POLLIN, 0}};
   unsigned empty = 0;
+  uint64_t driven = g_wait_driven.load(std::memory_order_relaxed);
+  long defer_ns = kDeferMinNs;
   while (!stop_.load(std::memory_order_relaxed)) {
+    if (defer_) {
+      const uint64_t d = g_wait_driven.load(std::memory_order_relaxed);
+      if (d != driven || inside_.load(std::memory_order_relaxed)) {  // a caller progresses the worker: stay off it
+        driven = d;
+        if (mem_) serve();  // requests on GPU memory are applied by this thread only
+        const timespec t{defer_ns / 1000000000, defer_ns % 1000000000};
+        if (ppoll(&fds[1], 1, &t, nullptr) > 0) {
+          uint64_t v;
+          ssize_t r = read(wake_, &v, sizeof v);
+          (void)r;
+        }
+        defer_ns = std::min(2 * defer_ns, kDeferMaxNs);
+        empty = 0;
+        continue;
+      }
+      defer_ns = kDeferMinNs;
+    }
     unsigned n = serve();
     while (u_.worker_progress(worker_)) ++n;
     if (n) {

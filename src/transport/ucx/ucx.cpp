@@ -37,6 +37,7 @@ Result Ucx::remote(int pe, Seg seg, uint64_t off, size_t n, const char* what, ui
 }
 
 Result Ucx::rma(bool write, int pe, Seg seg, uint64_t off, void* local, size_t n, bool blocking) {
+  const Inside inside(this);
   if (!n) return {};
   const char* what = write ? "a put" : "a get";
   uint64_t addr = 0;
@@ -64,6 +65,7 @@ Result Ucx::flush_ep(int pe) {
 
 Result Ucx::atomic(int pe, Seg seg, uint64_t off, gshmem_amo_op op, size_t bytes, uint64_t a, uint64_t b, uint64_t* old,
                    bool blocking, bool ordered) {
+  const Inside inside(this);
   if ((bytes != 4 && bytes != 8) || static_cast<unsigned>(op) >= GSHMEM_AMO_NOPS || off % bytes)
     return fail(Status::invalid_argument, fmt_pe("an atomic", pe) + ": operation " + std::to_string(op) + " of " +
                                               std::to_string(bytes) + " bytes at offset " + std::to_string(off));
@@ -157,6 +159,7 @@ Result Ucx::signal(int pe, Seg seg, uint64_t off, uint64_t value, int sig_op) {
 }
 
 Result Ucx::fence() {
+  const Inside inside(this);
   GSHMEM_TRY(settle_owner_ops());
   const ucs_status_t st = u_.worker_fence(worker_);
   return st == UCS_OK ? Result{} : ucs_fail("ucx transport: a fence", st);

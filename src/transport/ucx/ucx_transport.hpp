@@ -21,6 +21,7 @@
 
 #include "common/fatal.hpp"
 #include "common/log.hpp"
+#include "common/wait.hpp"
 #include "transport/host_amo.hpp"
 #include "transport/ucx/context.hpp"
 #include "transport/ucx/ucp_api.hpp"
@@ -31,6 +32,10 @@ namespace gshmem::transport::ucx {
 
 constexpr unsigned kAmRequest = 0x47;  // an owner-applied atomic or signal
 constexpr unsigned kAmReply = 0x48;    // its acknowledgement with the old value
+
+// OwnerReq::op of a raised flag (raise_flag): applied as a maximum, with no reply.
+constexpr uint8_t kOpRaiseFlag = 0xff;
+static_assert(GSHMEM_AMO_NOPS < kOpRaiseFlag, "op codes");
 
 struct OwnerReq {
   uint64_t id;
@@ -66,7 +71,16 @@ Result exchange(boot::Bootstrap& b, const PeRecord& mine, std::vector<PeRecord>*
 // InfiniBand completes within them; over TCP the wake-up is cheaper than spinning when PEs
 // outnumber cores).
 constexpr unsigned kSpinRounds = 16;
-constexpr unsigned kSpinRoundsSpare = 4096;  // a core for every thread: a caller's spinning costs nobody
+// With a core for every thread a caller's spinning costs nobody, and it never sleeps: a sleeping
+// caller leaves the worker to the progress thread, and the two hand a transfer back and forth.
+constexpr unsigned kSpinRoundsSpare = ~0u;
+// With a core for every thread, the progress thread stays off the worker while waiting threads
+// progress it (gshmem::g_wait_driven changes), looking again after kDeferMinNs, doubling up to
+// kDeferMaxNs while they go on: a thread that stops waiting hands the worker back within two of
+// the last period. Each look wakes the thread, which on a loaded machine takes the core from a
+// transfer (short periods halved put bandwidth over UCX's tcp); the cap bounds the hand-back.
+constexpr long kDeferMinNs = 100000;
+constexpr long kDeferMaxNs = 2000000;
 
 inline void cpu_relax() {
 #if defined(__x86_64__) || defined(__i386__)
@@ -91,8 +105,8 @@ class Ucx final : public Transport {
  public:
   Ucx(const Ucp& u, ucp_context_h ctx, Env& env, bool owner_device, bool owner_host)
       : u_(u), ctx_(ctx), boot_(env.boot), mem_(env.mem), thread_setup_(env.thread_setup),
-        spin_rounds_(env.spare_cores ? kSpinRoundsSpare : kSpinRounds), me_(env.my_pe), npes_(env.npes),
-        owner_device_(owner_device), owner_host_(owner_host), peers_(static_cast<size_t>(env.npes)),
+        spin_rounds_(env.spare_cores ? kSpinRoundsSpare : kSpinRounds), defer_(env.spare_cores), me_(env.my_pe),
+        npes_(env.npes), owner_device_(owner_device), owner_host_(owner_host), peers_(static_cast<size_t>(env.npes)),
         ext_(static_cast<size_t>(env.npes)) {
     for (Peer& p : peers_) p.dirty.store(false);
   }
@@ -131,6 +145,7 @@ class Ucx final : public Transport {
                  uint64_t* old) override {
     return atomic(pe, seg, off, op, bytes, a, b, old, false, false);
   }
+  Result raise_flag(int pe, Seg seg, uint64_t off, uint64_t value) override;
   Result fence() override;
   Result quiet() override;
   Result quiet(int pe) override;
@@ -138,6 +153,7 @@ class Ucx final : public Transport {
   void drop(Seg seg, uint64_t off, size_t len) override;
   Result register_buffer(void* base, size_t len, bool device, uint64_t* token) override;
   unsigned progress() override {
+    const Serving serving(this);
     unsigned n = u_.worker_progress(worker_);
     if (!mem_) n += serve();  // host memory only: owner atomics are CPU atomics, safe on any thread
     return n;
@@ -192,7 +208,30 @@ class Ucx final : public Transport {
   Result map(Seg seg, uint64_t off, void* base, size_t len, bool device, RegionRecord* rec);
   Result add_extents(int pe, const PeRecord& rec);
   unsigned serve();  // applies the owner-applied operations queued by on_request; returns how many
-  void run();        // the progress thread
+  // While a caller is inside the worker (an operation's start, which may push a large transfer
+  // into the socket for milliseconds, or a wait), the progress thread stays off it (defer_).
+  struct Inside {
+    explicit Inside(Ucx* u) : t(u->defer_ ? u : nullptr) {
+      if (t) t->inside_.fetch_add(1, std::memory_order_relaxed);
+    }
+    ~Inside() {
+      if (t) t->inside_.fetch_sub(1, std::memory_order_relaxed);
+    }
+    Inside(const Inside&) = delete;
+    Inside& operator=(const Inside&) = delete;
+    Ucx* t;
+  };
+  // Marks the thread as one that serves the requests its own progress receives (so on_request
+  // need not wake the progress thread for them), for the scope of a progress call or wait.
+  struct Serving {
+    explicit Serving(const Ucx* t) : prev(current) { current = t->mem_ ? nullptr : t; }
+    ~Serving() { current = prev; }
+    Serving(const Serving&) = delete;
+    Serving& operator=(const Serving&) = delete;
+    const Ucx* prev;
+    static thread_local const Ucx* current;
+  };
+  void run();  // the progress thread
 
   // Progresses the worker from this thread until done() (which may be called again after it
   // returned true): a few busy rounds, then it sleeps on the
@@ -208,7 +247,9 @@ class Ucx final : public Transport {
   boot::Bootstrap* boot_;
   mem::LocalMemory* mem_;
   std::function<void()> thread_setup_;
-  unsigned spin_rounds_;  // a waiting caller's busy rounds before it sleeps
+  unsigned spin_rounds_;        // a waiting caller's busy rounds before it sleeps
+  bool defer_;                  // the progress thread defers to waiting threads that progress (kDeferMinNs)
+  std::atomic<int> inside_{0};  // callers inside the worker (Inside)
   int me_, npes_;
   bool owner_device_, owner_host_;
   std::vector<Peer> peers_;
@@ -239,9 +280,11 @@ class Ucx final : public Transport {
 
 template <typename Done>
 void Ucx::progress_until(Done&& done) {
+  const Serving serving(this);
+  const Inside inside(this);
   unsigned empty = 0;
   while (!done()) {
-    if (u_.worker_progress(worker_)) {
+    if (u_.worker_progress(worker_) + (mem_ ? 0u : serve())) {
       empty = 0;
       continue;
     }
