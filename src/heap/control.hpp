@@ -12,7 +12,7 @@ constexpr size_t kControlBytes = 1024 * 1024;  // reserved in front of the user 
 // to it is an equally aligned address everywhere (shmem_align).
 constexpr size_t kHeapBaseAlign = size_t(256) << 20;
 constexpr uint64_t kControlMagic = 0x67736873686d656dull;  // "gshshmem"
-constexpr uint32_t kControlVersion = 4;
+constexpr uint32_t kControlVersion = 5;
 constexpr int kMaxBarrierRounds = 32;  // dissemination: ceil(log2(npes)) rounds
 constexpr int kMaxTeams = 64;          // team slots; WORLD, SHARED and NODE take 0, 1, 2
 constexpr int kTeamPubWords = 8;
@@ -65,6 +65,23 @@ struct alignas(64) TeamInitRecord {
 };
 static_assert(sizeof(TeamInitRecord) == 64);
 
+// Small team reductions pushed to their members (coll/push.cpp): in every step of the algorithm a
+// member receives at most one message, which lands in its box for (step, sequence parity): the
+// sender's check words and data, then seq raised to the collective's sequence number. A sender
+// writes a box of parity p again only two collectives later, after its partner has used it.
+constexpr int kPushSteps = 18;      // fold, up to 16 doubling rounds (65536 members), unfold
+constexpr size_t kPushBytes = 256;  // largest pushed reduction
+struct alignas(64) PushBox {
+  std::atomic<uint64_t> seq;
+  char pad[40];
+  uint64_t op, bytes;  // the sender's collective, checked by the receiver
+  char data[kPushBytes];
+};
+static_assert(sizeof(PushBox) == 64 + kPushBytes);
+struct TeamInbox {
+  PushBox box[2][kPushSteps];
+};
+
 struct ControlBlock {
   uint64_t magic;
   uint32_t version;
@@ -72,6 +89,7 @@ struct ControlBlock {
   char pad[48];
   TeamSlot teams[kMaxTeams];
   TeamInitRecord team_init;
+  TeamInbox inbox[kMaxTeams];
 };
 static_assert(sizeof(ControlBlock) <= kControlBytes);
 static_assert(std::atomic<uint64_t>::is_always_lock_free, "cross-process atomics need lock-free 64-bit");

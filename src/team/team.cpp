@@ -72,6 +72,83 @@ void Teams::sync(Team& t) {
       t.pes, t.my_index, ++t.epoch);
 }
 
+namespace {
+// This PE's box (step, seq) of team t (its own control block is always mapped).
+heap::PushBox& own_box(const heap::SymmetricHeap& h, int my_pe, const Team& t, int step, uint64_t seq) {
+  return h.control(my_pe)->inbox[t.slot].box[seq & 1][step];
+}
+}  // namespace
+
+void Teams::push(Team& t, int pe, int step, uint64_t seq, uint64_t op, uint64_t bytes, const void* data, size_t n) {
+  heap::PushBox& mine = own_box(*heap_, my_pe_, t, step, seq);
+  if (heap::ControlBlock* c = heap_->control(pe)) {
+    heap::PushBox& b = c->inbox[t.slot].box[seq & 1][step];
+    b.op = op;
+    b.bytes = bytes;
+    if (n) memcpy(b.data, data, n);
+    uint64_t cur = b.seq.load(std::memory_order_relaxed);
+    while (cur < seq && !b.seq.compare_exchange_weak(cur, seq, std::memory_order_release, std::memory_order_relaxed)) {
+    }
+    return;
+  }
+  char msg[16 + heap::kPushBytes];
+  memcpy(msg, &op, 8);
+  memcpy(msg + 8, &bytes, 8);
+  if (n) memcpy(msg + 16, data, n);
+  const auto off_of = [&](const void* field) {
+    return static_cast<uint64_t>(static_cast<const char*>(field) -
+                                 reinterpret_cast<const char*>(heap_->control(my_pe_)));
+  };
+  remote_.put_flag(pe, off_of(&mine.op), msg, 16 + n, off_of(&mine.seq), seq);
+}
+
+const heap::PushBox& Teams::wait_push(const char* call, Team& t, int step, uint64_t seq, int from_pe) {
+  const heap::PushBox& b = own_box(*heap_, my_pe_, t, step, seq);
+  if (b.seq.load(std::memory_order_acquire) >= seq) return b;
+  const auto t0 = std::chrono::steady_clock::now();
+  auto next_warn = t0 + std::chrono::seconds(10), next_look = t0 + std::chrono::seconds(1);
+  bool suspect = false;
+  Backoff backoff;
+  for (Backoff::State s; b.seq.load(std::memory_order_acquire) < seq;) {
+    backoff(s);
+    if ((s.iter & 1023) != 0) continue;
+    const auto now = std::chrono::steady_clock::now();
+    if (now > next_look) {
+      // A member that took a checked (pulled) collective instead, e.g. a reduction of other size,
+      // has published more argument checks than this PE: it waits in that collective's sync.
+      // (Reported at the second look that sees it: a message sent just before its sender went on
+      // gets a second to arrive.)
+      next_look = now + std::chrono::seconds(1);
+      const heap::TeamSlot& mine = t.slot_of(*heap_, my_pe_);
+      bool ahead = false;
+      for (const heap::CollCheck& c : mine.check) {
+        struct {
+          uint64_t seq, op, a, b;
+        } theirs;
+        read_control(from_pe, &c, &theirs, sizeof theirs);
+        ahead |= theirs.seq > t.seq;
+        if (theirs.seq > t.seq && suspect)
+          fatal(call,
+                "collective calls differ between PEs: pe %d is in another collective (op %llu, %llu bytes) than pe "
+                "%d (a reduction pushed to its members; arguments mismatch)",
+                from_pe, static_cast<unsigned long long>(theirs.op), static_cast<unsigned long long>(theirs.a), my_pe_);
+      }
+      suspect = ahead;
+    }
+    if (now > next_warn) {
+      GSHMEM_WARN(Subsys::coll,
+                  "%s: pe %d waited %lld s for pe %d (team %d, step %d): every member must call the team's "
+                  "collectives in the same order",
+                  call, my_pe_,
+                  static_cast<long long>(
+                      std::chrono::duration_cast<std::chrono::seconds>(std::chrono::steady_clock::now() - t0).count()),
+                  from_pe, t.handle, step);
+      next_warn += std::chrono::seconds(30);
+    }
+  }
+  return b;
+}
+
 void Teams::sync_serialized(Team& t) {
   std::lock_guard<std::mutex> lock(t.mu);
   sync(t);
@@ -279,10 +356,12 @@ Status Teams::init_from_uid(uint64_t uid, int npes, int idx, int num_contexts, i
 Status Teams::destroy(Team& t) {
   if (t.predefined) return Status::invalid_argument;
   sync(t);
-  // After the sync no member writes this PE's flags for this team any more (every flag it waits
-  // for has arrived), so zeroing is safe; the slot is marked free only afterwards.
+  // After the sync no member writes this PE's flags or boxes for this team any more (every one it
+  // waits for has arrived), so zeroing is safe; the slot is marked free only afterwards.
   heap::TeamSlot& s = t.slot_of(*heap_, my_pe_);
   for (auto& f : s.barrier) f.v.store(0, std::memory_order_relaxed);
+  for (auto& parity : heap_->control(my_pe_)->inbox[t.slot].box)  // every pushed message was taken
+    for (auto& b : parity) b.seq.store(0, std::memory_order_relaxed);
   for (auto& c : s.check) c.seq.store(0, std::memory_order_relaxed);
   for (auto& q : s.pub_seq) q.store(0, std::memory_order_relaxed);
   for (auto& q : s.split_seq) q.store(0, std::memory_order_relaxed);

@@ -23,8 +23,9 @@ struct Team {
   int slot = -1;
   std::vector<int> pes;  // world PE of each team index
   int my_index = -1;
-  uint64_t epoch = 0;  // sync epochs on this slot
-  uint64_t seq = 0;    // collective sequence (argument checks, publications)
+  uint64_t epoch = 0;     // sync epochs on this slot
+  uint64_t seq = 0;       // collective sequence (argument checks, publications)
+  uint64_t push_seq = 0;  // pushed collectives (Teams::push): the value their boxes are raised to
   int num_contexts = 0;
   bool predefined = false;
   std::mutex mu;  // serialises this team's collectives when threads share it
@@ -38,6 +39,8 @@ struct Team {
 struct RemoteControl {
   std::function<void(int pe, uint64_t off, uint64_t v)> store64;
   std::function<void(int pe, uint64_t off, void* dst, size_t n)> read;
+  // n bytes at off, then the word at flag_off raised to v (the transport's put_flag).
+  std::function<void(int pe, uint64_t off, const void* src, size_t n, uint64_t flag_off, uint64_t v)> put_flag;
 };
 
 class Teams {
@@ -63,6 +66,11 @@ class Teams {
   // The team's dissemination barrier; sync_serialized holds the team's lock (threads sharing a team).
   void sync(Team& t);
   void sync_serialized(Team& t);
+  // Pushed collectives: n bytes (at most heap::kPushBytes) with the check words (op, bytes) into
+  // box (step, seq) of member world_pe, whose seq is then raised to seq; and this PE's box (step,
+  // seq) once it arrived (a wait that warns after 10 s, then every 30 s, naming from_pe).
+  void push(Team& t, int world_pe, int step, uint64_t seq, uint64_t op, uint64_t bytes, const void* data, size_t n);
+  const heap::PushBox& wait_push(const char* call, Team& t, int step, uint64_t seq, int from_pe);
   // check_args under the team's lock; on a mismatch ends the job with a message naming call, the
   // differing PE and both PEs' values.
   void check_args_or_fail(const char* call, Team& t, uint64_t op, uint64_t a, uint64_t b);

@@ -157,6 +157,14 @@ class Transport {
   virtual Result raise_flag(int pe, Seg seg, uint64_t off, uint64_t value) {
     return amo_nbi(pe, seg, off, GSHMEM_AMO_SET, 8, value, 0, nullptr);
   }
+  // Writes n bytes at off on pe, then raises the word at flag_off to value as raise_flag does; the
+  // bytes are in place when the word is seen raised. One message where the transport can (the
+  // default completes the put before raising the flag). Nothing waits for it afterwards.
+  virtual Result put_flag(int pe, Seg seg, uint64_t off, const void* src, size_t n, uint64_t flag_off, uint64_t value) {
+    Result r = put(pe, seg, off, src, n);
+    if (r.ok()) r = quiet(pe);
+    return r.ok() ? raise_flag(pe, seg, flag_off, value) : r;
+  }
   virtual Result fence() = 0;
   virtual Result quiet() = 0;
   virtual Result quiet(int pe) {

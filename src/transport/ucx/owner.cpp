@@ -82,6 +82,56 @@ Result Ucx::raise_flag(int pe, Seg seg, uint64_t off, uint64_t value) {
   return UCS_PTR_IS_ERR(req) ? ucs_fail(fmt_pe("a flag", pe), UCS_PTR_STATUS(req)) : Result{};
 }
 
+Result Ucx::put_flag(int pe, Seg seg, uint64_t off, const void* src, size_t n, uint64_t flag_off, uint64_t value) {
+  if (n > kPutFlagMax || seg != Seg::host) return Transport::put_flag(pe, seg, off, src, n, flag_off, value);
+  const Inside inside(this);
+  if (!reaches(pe)) return fail(Status::invalid_argument, fmt_pe("a put with a flag", pe) + ": not connected");
+  struct Send {
+    const Ucp* u;
+    std::vector<char> msg;
+  };
+  auto* f = new Send{&u_, std::vector<char>(sizeof(PutFlagHdr) + n)};
+  const PutFlagHdr h{off, flag_off, value, static_cast<uint32_t>(n), static_cast<uint8_t>(seg), {}};
+  memcpy(f->msg.data(), &h, sizeof h);
+  if (n) memcpy(f->msg.data() + sizeof h, src, n);
+  ucp_request_param_t prm;
+  prm.op_attr_mask = UCP_OP_ATTR_FIELD_FLAGS | UCP_OP_ATTR_FIELD_CALLBACK | UCP_OP_ATTR_FIELD_USER_DATA;
+  prm.flags = UCP_AM_SEND_FLAG_EAGER;
+  prm.cb.send = [](void* req, ucs_status_t, void* user) {
+    auto* s = static_cast<Send*>(user);
+    s->u->request_free(req);
+    delete s;
+  };
+  prm.user_data = f;
+  ucs_status_ptr_t req =
+      u_.am_send_nbx(peers_[static_cast<size_t>(pe)].ep, kAmPutFlag, nullptr, 0, f->msg.data(), f->msg.size(), &prm);
+  if (UCS_PTR_IS_PTR(req)) return {};  // the callback frees it
+  delete f;
+  return UCS_PTR_IS_ERR(req) ? ucs_fail(fmt_pe("a put with a flag", pe), UCS_PTR_STATUS(req)) : Result{};
+}
+
+// Applied in UCX's callback: host memory, a copy and a CPU atomic, no UCX call.
+ucs_status_t Ucx::on_put_flag(const void* data, size_t n) {
+  PutFlagHdr h;
+  if (n < sizeof h) {
+    report_error("ucx transport", "a peer sent a malformed put with a flag (%zu bytes)", n);
+    return UCS_OK;
+  }
+  memcpy(&h, data, sizeof h);
+  const size_t seg = h.seg;
+  const uint64_t len = seg < kSegments ? my_len_[seg] : 0;
+  if (n != sizeof h + h.n || seg != static_cast<size_t>(Seg::host) || !my_base_[seg] || h.off > len ||
+      h.n > len - h.off || h.flag_off % 8 || h.flag_off > len || 8 > len - h.flag_off ||
+      (mem_ && mem_->is_device(my_base_[seg]))) {
+    fatal("ucx transport",
+          "a peer sent an out-of-range put with a flag (segment %zu, offset %llu, %u bytes, flag %llu)", seg,
+          static_cast<unsigned long long>(h.off), h.n, static_cast<unsigned long long>(h.flag_off));
+  }
+  if (h.n) memcpy(my_base_[seg] + h.off, static_cast<const char*>(data) + sizeof h, h.n);
+  raise_to(reinterpret_cast<uint64_t*>(my_base_[seg] + h.flag_off), h.value);
+  return UCS_OK;
+}
+
 ucs_status_t Ucx::on_request(const void* data, size_t n, ucp_ep_h reply_ep) {
   Served s;
   if (n == sizeof s.req) memcpy(&s.req, data, sizeof s.req);
@@ -136,10 +186,7 @@ unsigned Ucx::serve() {
         (void)mem_->amo(p, GSHMEM_AMO_SET, 8, r.a, 0);
         continue;
       }
-      auto* w = reinterpret_cast<uint64_t*>(p);
-      uint64_t cur = __atomic_load_n(w, __ATOMIC_RELAXED);
-      while (cur < r.a && !__atomic_compare_exchange_n(w, &cur, r.a, true, __ATOMIC_RELEASE, __ATOMIC_RELAXED)) {
-      }
+      raise_to(reinterpret_cast<uint64_t*>(p), r.a);
       continue;
     }
     const auto op = static_cast<gshmem_amo_op>(r.op);

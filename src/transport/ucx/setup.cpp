@@ -46,6 +46,11 @@ ucs_status_t am_reply(void* arg, const void* header, size_t header_length, void*
   (void)header, (void)header_length, (void)param;
   return static_cast<Ucx*>(arg)->on_reply(data, length);
 }
+ucs_status_t am_put_flag(void* arg, const void* header, size_t header_length, void* data, size_t length,
+                         const ucp_am_recv_param_t* param) {
+  (void)header, (void)header_length, (void)param;
+  return static_cast<Ucx*>(arg)->on_put_flag(data, length);
+}
 
 namespace {
 // [base, base + len) of this process mapped with UCX, GPU memory with its memory type.
@@ -125,7 +130,8 @@ Result Ucx::setup(const std::vector<Segment>& segs, const std::vector<int>& peer
     if (local.ok()) rec.regions.push_back(std::move(g));
   }
   if (local.ok()) {
-    for (auto [id, cb] : {std::pair{kAmRequest, &am_request}, std::pair{kAmReply, &am_reply}}) {
+    for (auto [id, cb] :
+         {std::pair{kAmRequest, &am_request}, std::pair{kAmReply, &am_reply}, std::pair{kAmPutFlag, &am_put_flag}}) {
       ucp_am_handler_param_t hp;
       hp.field_mask = UCP_AM_HANDLER_PARAM_FIELD_ID | UCP_AM_HANDLER_PARAM_FIELD_FLAGS | UCP_AM_HANDLER_PARAM_FIELD_CB |
                       UCP_AM_HANDLER_PARAM_FIELD_ARG;

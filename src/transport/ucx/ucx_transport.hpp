@@ -32,6 +32,16 @@ namespace gshmem::transport::ucx {
 
 constexpr unsigned kAmRequest = 0x47;  // an owner-applied atomic or signal
 constexpr unsigned kAmReply = 0x48;    // its acknowledgement with the old value
+constexpr unsigned kAmPutFlag = 0x49;  // bytes and a raised flag (put_flag), applied on arrival
+
+struct PutFlagHdr {  // followed by n bytes
+  uint64_t off, flag_off, value;
+  uint32_t n;
+  uint8_t seg;
+  uint8_t pad[3];
+};
+static_assert(sizeof(PutFlagHdr) == 32, "wire format");
+constexpr size_t kPutFlagMax = 4096;  // the most bytes put_flag carries in one message
 
 // OwnerReq::op of a raised flag (raise_flag): applied as a maximum, with no reply.
 constexpr uint8_t kOpRaiseFlag = 0xff;
@@ -90,6 +100,14 @@ inline void cpu_relax() {
 #endif
 }
 
+// Raises *w to v unless it holds more already (flags whose values only grow; release: what was
+// written before is seen by whoever sees the flag).
+inline void raise_to(uint64_t* w, uint64_t v) {
+  uint64_t cur = __atomic_load_n(w, __ATOMIC_RELAXED);
+  while (cur < v && !__atomic_compare_exchange_n(w, &cur, v, true, __ATOMIC_RELEASE, __ATOMIC_RELAXED)) {
+  }
+}
+
 inline std::string fmt_pe(const std::string& what, int pe) {
   return std::string("ucx transport: ") + what + " to pe " + std::to_string(pe);
 }
@@ -146,6 +164,7 @@ class Ucx final : public Transport {
     return atomic(pe, seg, off, op, bytes, a, b, old, false, false);
   }
   Result raise_flag(int pe, Seg seg, uint64_t off, uint64_t value) override;
+  Result put_flag(int pe, Seg seg, uint64_t off, const void* src, size_t n, uint64_t flag_off, uint64_t value) override;
   Result fence() override;
   Result quiet() override;
   Result quiet(int pe) override;
@@ -165,6 +184,7 @@ class Ucx final : public Transport {
   void lost(int pe, ucs_status_t st);
   ucs_status_t on_request(const void* data, size_t n, ucp_ep_h reply_ep);
   ucs_status_t on_reply(const void* data, size_t n);
+  ucs_status_t on_put_flag(const void* data, size_t n);
 
  private:
   struct Peer {
