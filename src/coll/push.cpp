@@ -18,8 +18,9 @@ namespace gshmem::coll {
 
 bool push_reduce(const char* call, int handle, void* d, const void* s, size_t bytes,
                  const std::function<void(void* out, const void* lo, const void* hi)>& combine) {
-  if (bytes == 0 || bytes > heap::kPushBytes) return false;
+  if (bytes == 0 || bytes > heap::kPushBytesWorld) return false;
   team::Team& t = team_for(call, handle);
+  if (bytes > heap::kPushBytes && t.slot != 0) return false;  // large boxes: SHMEM_TEAM_WORLD's only
   const int n = t.size();
   int p = 1, rounds = 0;
   while (2 * p <= n) p *= 2, ++rounds;
@@ -30,21 +31,21 @@ bool push_reduce(const char* call, int handle, void* d, const void* s, size_t by
   const bool checks = e.cfg->GSHMEM_COLL_CHECKS;
   const uint64_t seq = ++t.push_seq;
   const int rem = n - p, me = t.my_index;
-  alignas(64) char acc[heap::kPushBytes];
+  alignas(64) char acc[heap::kPushBytesWorld];
   memcpy(acc, s, bytes);
   const auto send = [&](int idx, int step) {
     e.teams->push(t, t.pes[static_cast<size_t>(idx)], step, seq, op_reduce, bytes, acc, bytes);
   };
   const auto recv = [&](int idx, int step) -> const char* {
     const int pe = t.pes[static_cast<size_t>(idx)];
-    const heap::PushBox& b = e.teams->wait_push(call, t, step, seq, pe);
+    const heap::PushHead& b = e.teams->wait_push(call, t, step, seq, bytes, pe);
     if (checks && (b.op != op_reduce || b.bytes != bytes))
       fatal(call,
             "arguments differ between PEs (mismatch): pe %d passed (%llu, %llu), pe %d passed (%llu, %llu) in "
             "team %d",
             pe, static_cast<unsigned long long>(b.op), static_cast<unsigned long long>(b.bytes), e.my_pe,
             static_cast<unsigned long long>(op_reduce), static_cast<unsigned long long>(bytes), handle);
-    return b.data;
+    return heap::push_data(b);
   };
   int rank;  // among the p members of the doubling rounds
   if (me < 2 * rem) {

@@ -7,7 +7,7 @@
 
 namespace gshmem::heap {
 
-constexpr size_t kControlBytes = 1024 * 1024;  // reserved in front of the user heap (sparse)
+constexpr size_t kControlBytes = 2 * 1024 * 1024;  // reserved in front of the user heap (sparse)
 // The user heap starts on this boundary on every PE, so an offset aligned to any power of two up
 // to it is an equally aligned address everywhere (shmem_align).
 constexpr size_t kHeapBaseAlign = size_t(256) << 20;
@@ -69,17 +69,26 @@ static_assert(sizeof(TeamInitRecord) == 64);
 // member receives at most one message, which lands in its box for (step, sequence parity): the
 // sender's check words and data, then seq raised to the collective's sequence number. A sender
 // writes a box of parity p again only two collectives later, after its partner has used it.
-constexpr int kPushSteps = 18;      // fold, up to 16 doubling rounds (65536 members), unfold
-constexpr size_t kPushBytes = 256;  // largest pushed reduction
-struct alignas(64) PushBox {
+// Every team has boxes of kPushBytes; SHMEM_TEAM_WORLD (slot 0) also of kPushBytesWorld, used for
+// its reductions past kPushBytes (the sequence is the team's, whichever box a reduction uses).
+constexpr int kPushSteps = 18;             // fold, up to 16 doubling rounds (65536 members), unfold
+constexpr size_t kPushBytes = 256;         // largest pushed reduction on any team
+constexpr size_t kPushBytesWorld = 16384;  // largest pushed reduction on SHMEM_TEAM_WORLD
+struct alignas(64) PushHead {              // followed by the data
   std::atomic<uint64_t> seq;
   char pad[40];
   uint64_t op, bytes;  // the sender's collective, checked by the receiver
-  char data[kPushBytes];
 };
-static_assert(sizeof(PushBox) == 64 + kPushBytes);
+static_assert(sizeof(PushHead) == 64);
+inline char* push_data(PushHead& h) { return reinterpret_cast<char*>(&h + 1); }
+inline const char* push_data(const PushHead& h) { return reinterpret_cast<const char*>(&h + 1); }
+template <size_t N>
+struct PushBox {
+  PushHead head;
+  char data[N];
+};
 struct TeamInbox {
-  PushBox box[2][kPushSteps];
+  PushBox<kPushBytes> box[2][kPushSteps];
 };
 
 struct ControlBlock {
@@ -90,6 +99,7 @@ struct ControlBlock {
   TeamSlot teams[kMaxTeams];
   TeamInitRecord team_init;
   TeamInbox inbox[kMaxTeams];
+  PushBox<kPushBytesWorld> world_box[2][kPushSteps];
 };
 static_assert(sizeof(ControlBlock) <= kControlBytes);
 static_assert(std::atomic<uint64_t>::is_always_lock_free, "cross-process atomics need lock-free 64-bit");

@@ -5,6 +5,7 @@
 #include <cstddef>
 #include <cstdio>
 #include <cstring>
+#include <vector>
 
 #include "common/fatal.hpp"
 #include "common/log.hpp"
@@ -73,38 +74,49 @@ void Teams::sync(Team& t) {
 }
 
 namespace {
-// This PE's box (step, seq) of team t (its own control block is always mapped).
-heap::PushBox& own_box(const heap::SymmetricHeap& h, int my_pe, const Team& t, int step, uint64_t seq) {
-  return h.control(my_pe)->inbox[t.slot].box[seq & 1][step];
+// pe's box (step, seq) for a pushed message of n bytes in control block c: SHMEM_TEAM_WORLD's large
+// boxes past heap::kPushBytes (push_reduce keeps larger ones to that team), else the team's own.
+heap::PushHead& box_in(heap::ControlBlock* c, const Team& t, int step, uint64_t seq, size_t n) {
+  if (n > heap::kPushBytes) return c->world_box[seq & 1][step].head;
+  return c->inbox[t.slot].box[seq & 1][step].head;
+}
+// The box a message of the other size class would have landed in (none for teams without large ones).
+const heap::PushHead* other_box(heap::ControlBlock* c, const Team& t, int step, uint64_t seq, size_t n) {
+  if (n > heap::kPushBytes) return &c->inbox[t.slot].box[seq & 1][step].head;
+  return t.slot == 0 ? &c->world_box[seq & 1][step].head : nullptr;
 }
 }  // namespace
 
 void Teams::push(Team& t, int pe, int step, uint64_t seq, uint64_t op, uint64_t bytes, const void* data, size_t n) {
-  heap::PushBox& mine = own_box(*heap_, my_pe_, t, step, seq);
   if (heap::ControlBlock* c = heap_->control(pe)) {
-    heap::PushBox& b = c->inbox[t.slot].box[seq & 1][step];
+    heap::PushHead& b = box_in(c, t, step, seq, n);
     b.op = op;
     b.bytes = bytes;
-    if (n) memcpy(b.data, data, n);
+    if (n) memcpy(heap::push_data(b), data, n);
     uint64_t cur = b.seq.load(std::memory_order_relaxed);
     while (cur < seq && !b.seq.compare_exchange_weak(cur, seq, std::memory_order_release, std::memory_order_relaxed)) {
     }
     return;
   }
-  char msg[16 + heap::kPushBytes];
-  memcpy(msg, &op, 8);
-  memcpy(msg + 8, &bytes, 8);
-  if (n) memcpy(msg + 16, data, n);
+  // The same box of this PE's block gives the offsets (every PE's control block has one layout).
+  heap::ControlBlock* me = heap_->control(my_pe_);
+  const heap::PushHead& mine = box_in(me, t, step, seq, n);
+  std::vector<char> msg(16 + n);
+  memcpy(msg.data(), &op, 8);
+  memcpy(msg.data() + 8, &bytes, 8);
+  if (n) memcpy(msg.data() + 16, data, n);
   const auto off_of = [&](const void* field) {
-    return static_cast<uint64_t>(static_cast<const char*>(field) -
-                                 reinterpret_cast<const char*>(heap_->control(my_pe_)));
+    return static_cast<uint64_t>(static_cast<const char*>(field) - reinterpret_cast<const char*>(me));
   };
-  remote_.put_flag(pe, off_of(&mine.op), msg, 16 + n, off_of(&mine.seq), seq);
+  remote_.put_flag(pe, off_of(&mine.op), msg.data(), msg.size(), off_of(&mine.seq), seq);
 }
 
-const heap::PushBox& Teams::wait_push(const char* call, Team& t, int step, uint64_t seq, int from_pe) {
-  const heap::PushBox& b = own_box(*heap_, my_pe_, t, step, seq);
+const heap::PushHead& Teams::wait_push(const char* call, Team& t, int step, uint64_t seq, size_t n, int from_pe) {
+  heap::ControlBlock* me = heap_->control(my_pe_);
+  const heap::PushHead& b = box_in(me, t, step, seq, n);
   if (b.seq.load(std::memory_order_acquire) >= seq) return b;
+  // A partner that passed a size of the other class pushed into the other box.
+  const heap::PushHead* other = other_box(me, t, step, seq, n);
   const auto t0 = std::chrono::steady_clock::now();
   auto next_warn = t0 + std::chrono::seconds(10), next_look = t0 + std::chrono::seconds(1);
   bool suspect = false;
@@ -112,6 +124,9 @@ const heap::PushBox& Teams::wait_push(const char* call, Team& t, int step, uint6
   for (Backoff::State s; b.seq.load(std::memory_order_acquire) < seq;) {
     backoff(s);
     if ((s.iter & 1023) != 0) continue;
+    if (other && other->seq.load(std::memory_order_acquire) >= seq)
+      fatal(call, "arguments differ between PEs (mismatch): pe %d passed %llu bytes, pe %d passed %zu bytes in team %d",
+            from_pe, static_cast<unsigned long long>(other->bytes), my_pe_, n, t.handle);
     const auto now = std::chrono::steady_clock::now();
     if (now > next_look) {
       // A member that took a checked (pulled) collective instead, e.g. a reduction of other size,
@@ -361,7 +376,7 @@ Status Teams::destroy(Team& t) {
   heap::TeamSlot& s = t.slot_of(*heap_, my_pe_);
   for (auto& f : s.barrier) f.v.store(0, std::memory_order_relaxed);
   for (auto& parity : heap_->control(my_pe_)->inbox[t.slot].box)  // every pushed message was taken
-    for (auto& b : parity) b.seq.store(0, std::memory_order_relaxed);
+    for (auto& b : parity) b.head.seq.store(0, std::memory_order_relaxed);
   for (auto& c : s.check) c.seq.store(0, std::memory_order_relaxed);
   for (auto& q : s.pub_seq) q.store(0, std::memory_order_relaxed);
   for (auto& q : s.split_seq) q.store(0, std::memory_order_relaxed);

@@ -6,8 +6,8 @@
 
 int main(void) {
     shmem_init();
-    long *src = shmem_calloc(1024, sizeof(long)), *dst = shmem_calloc(1024, sizeof(long));
-    shmem_long_sum_reduce(SHMEM_TEAM_WORLD, dst, src, shmem_my_pe() == 1 ? 4 : 1024);
+    long *src = shmem_calloc(4096, sizeof(long)), *dst = shmem_calloc(4096, sizeof(long));
+    shmem_long_sum_reduce(SHMEM_TEAM_WORLD, dst, src, shmem_my_pe() == 1 ? 4 : 4096);
     fprintf(stderr, "not reached\n");
     shmem_finalize();
     return 0;
