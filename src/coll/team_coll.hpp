@@ -70,16 +70,17 @@ bool reducescatter_on_device(const char* call, int team, void* d, const void* s,
                              gshmem_reduce_op op);
 void team_host(const char* call, int team, uint64_t op, uint64_t a, uint64_t b,
                const std::function<void(Group&, int size)>& body);
-// A reduction of at most heap::kPushBytes on host memory, pushed to the members (push.cpp) instead
-// of pulled; combine(out, lo, hi) sets out = op(lo, hi) element by element (out may be lo or hi).
+// A reduction on host memory pushed to the members (push.cpp) instead of pulled: at most
+// heap::kPushBytes, on SHMEM_TEAM_WORLD any size up to 4 members and heap::kPushBytesWorld past
+// that; combine(out, lo, hi, bytes) sets out = op(lo, hi) element by element (out may be lo or hi).
 // False (nothing done) when it does not fit (larger, or a team past 65536 members).
-bool push_reduce(const char* call, int team, void* d, const void* s, size_t bytes,
-                 const std::function<void(void* out, const void* lo, const void* hi)>& combine);
+bool push_reduce(const char* call, int team, void* d, const void* s, size_t bytes, size_t elem,
+                 const std::function<void(void* out, const void* lo, const void* hi, size_t bytes)>& combine);
 template <typename T, int Op>
-auto push_combine(size_t n) {
-  return [n](void* out, const void* lo, const void* hi) {
+auto push_combine() {
+  return [](void* out, const void* lo, const void* hi, size_t bytes) {
     const gshmem::Reduce<Op> op{};
-    for (size_t k = 0; k < n; ++k) {
+    for (size_t k = 0; k < bytes / sizeof(T); ++k) {
       T a, b;  // copies: out may be lo or hi
       memcpy(&a, static_cast<const char*>(lo) + k * sizeof(T), sizeof(T));
       memcpy(&b, static_cast<const char*>(hi) + k * sizeof(T), sizeof(T));
@@ -113,7 +114,7 @@ template <typename T, int Op>
 int reduce(const char* call, int team, T* d, const T* s, size_t n) {
   const size_t bytes = bytes_of(call, n, sizeof(T));
   if (reduce_on_device(call, team, d, s, n, sizeof(T), element_kind<T>(), static_cast<gshmem_reduce_op>(Op))) return 0;
-  if (push_reduce(call, team, d, s, bytes, push_combine<T, Op>(n))) return 0;
+  if (push_reduce(call, team, d, s, bytes, sizeof(T), push_combine<T, Op>())) return 0;
   team_host(call, team, op_reduce, bytes, 0, [&](Group& g, int) {
     check_sym(call, d, bytes, "dest");
     check_sym(call, s, bytes, "source");
@@ -201,7 +202,7 @@ void active_reduce(const char* call, T* d, const T* s, int n, int start, int log
   check_sym(call, s, static_cast<size_t>(n) * sizeof(T), "source");
   const size_t bytes = static_cast<size_t>(n) * sizeof(T);
   if (active_is_world(call, start, log_stride, size, pSync) &&
-      push_reduce(call, 0, d, s, bytes, push_combine<T, Op>(static_cast<size_t>(n))))
+      push_reduce(call, 0, d, s, bytes, sizeof(T), push_combine<T, Op>()))
     return;
   active(call, start, log_stride, size, pSync,
          [&](Group& g) { coll::reduce(g, d, s, static_cast<size_t>(n), gshmem::Reduce<Op>{}); });

@@ -103,6 +103,12 @@ class InitPhases {
 
 // ---- phases ----
 
+// Cores this process may run on.
+int usable_cores() {
+  cpu_set_t cpus;
+  return sched_getaffinity(0, sizeof cpus, &cpus) == 0 ? CPU_COUNT(&cpus) : 1;
+}
+
 const Config& load_config(const char* call) {
   const Config* cfg = nullptr;
   if (config_load(&cfg) != Status::ok)
@@ -220,6 +226,10 @@ void agree_secret_and_topology(const char* call, Runtime& r) {
   st = r.boot->allgather(records.data(), sizeof(topo::NodeRecord));
   if (st == Status::ok) st = topo::build(r.my_pe, records, static_cast<int>(r.cfg->GSHMEM_EMULATE_NODES), &r.topo);
   if (st != Status::ok) init_failed(call, "topology discovery failed", st);
+  // More PEs on this machine than cores: a waiter that spins keeps the core from the PE it waits
+  // for, so waits yield after a few polls (unless GSHMEM_WAIT_SPIN says otherwise).
+  if (r.topo.machine_size > usable_cores() && !config_was_set(*r.cfg, cfg_row::GSHMEM_WAIT_SPIN))
+    g_wait_spin = std::min<uint32_t>(g_wait_spin, kOversubscribedSpin);
 }
 
 // The device heap kind: GSHMEM_HEAP_KIND=device, or auto and the program has GPU code built against
@@ -303,9 +313,7 @@ transport::Env transport_env(Runtime& r) {
   e.segments = my_segments(r);
   e.mem = r.local_memory();
   // a PE's main thread and its transport thread each on a core of their own
-  cpu_set_t cpus;
-  const int cores = sched_getaffinity(0, sizeof cpus, &cpus) == 0 ? CPU_COUNT(&cpus) : 1;
-  e.spare_cores = 2 * r.topo.machine_size <= cores;
+  e.spare_cores = 2 * r.topo.machine_size <= usable_cores();
 #if GSHMEM_HAVE_CUDA
   e.ops = r.ops.get();
   const heap::SymmetricHeap* h = &r.heap;
