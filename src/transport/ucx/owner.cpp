@@ -55,59 +55,46 @@ ucs_status_t Ucx::on_reply(const void* data, size_t n) {
   return UCS_OK;
 }
 
-// The request lives until UCX has sent it (a send that does not complete at once keeps reading it).
-struct FlagSend {
-  OwnerReq req;
-  const Ucp* u;
-};
+// The message is copied: it lives until UCX has sent it (a send that does not complete at once
+// keeps reading it), then the send's callback frees it; nobody waits for the send.
+Result Ucx::post_am(ucp_ep_h ep, unsigned id, const void* a, size_t na, const void* b, size_t nb,
+                    const std::string& what) {
+  struct Posted {
+    const Ucp* u;
+    std::vector<char> msg;
+  };
+  auto* f = new Posted{&u_, std::vector<char>(na + nb)};
+  memcpy(f->msg.data(), a, na);
+  if (nb) memcpy(f->msg.data() + na, b, nb);
+  ucp_request_param_t prm;
+  prm.op_attr_mask = UCP_OP_ATTR_FIELD_FLAGS | UCP_OP_ATTR_FIELD_CALLBACK | UCP_OP_ATTR_FIELD_USER_DATA;
+  prm.flags = UCP_AM_SEND_FLAG_EAGER;
+  prm.cb.send = [](void* req, ucs_status_t, void* user) {
+    auto* p = static_cast<Posted*>(user);
+    p->u->request_free(req);
+    delete p;
+  };
+  prm.user_data = f;
+  ucs_status_ptr_t req = u_.am_send_nbx(ep, id, nullptr, 0, f->msg.data(), f->msg.size(), &prm);
+  if (UCS_PTR_IS_PTR(req)) return {};  // the callback frees it
+  delete f;
+  return UCS_PTR_IS_ERR(req) ? ucs_fail(what, UCS_PTR_STATUS(req)) : Result{};
+}
 
 Result Ucx::raise_flag(int pe, Seg seg, uint64_t off, uint64_t value) {
   const Inside inside(this);
   if (!reaches(pe)) return fail(Status::invalid_argument, fmt_pe("a flag", pe) + ": not connected to that PE");
   if (off % 8) return fail(Status::invalid_argument, fmt_pe("a flag", pe) + ": offset " + std::to_string(off));
-  auto* f = new FlagSend{OwnerReq{0, off, value, 0, kOpRaiseFlag, 8, static_cast<uint8_t>(seg), {}}, &u_};
-  ucp_request_param_t prm;
-  prm.op_attr_mask = UCP_OP_ATTR_FIELD_FLAGS | UCP_OP_ATTR_FIELD_CALLBACK | UCP_OP_ATTR_FIELD_USER_DATA;
-  prm.flags = UCP_AM_SEND_FLAG_EAGER;
-  prm.cb.send = [](void* req, ucs_status_t, void* user) {
-    auto* s = static_cast<FlagSend*>(user);
-    s->u->request_free(req);
-    delete s;
-  };
-  prm.user_data = f;
-  ucs_status_ptr_t req =
-      u_.am_send_nbx(peers_[static_cast<size_t>(pe)].ep, kAmRequest, nullptr, 0, &f->req, sizeof f->req, &prm);
-  if (UCS_PTR_IS_PTR(req)) return {};  // the callback frees it
-  delete f;
-  return UCS_PTR_IS_ERR(req) ? ucs_fail(fmt_pe("a flag", pe), UCS_PTR_STATUS(req)) : Result{};
+  const OwnerReq r{0, off, value, 0, kOpRaiseFlag, 8, static_cast<uint8_t>(seg), {}};
+  return post_am(peers_[static_cast<size_t>(pe)].ep, kAmRequest, &r, sizeof r, nullptr, 0, fmt_pe("a flag", pe));
 }
 
 Result Ucx::put_flag(int pe, Seg seg, uint64_t off, const void* src, size_t n, uint64_t flag_off, uint64_t value) {
   if (n > kPutFlagMax || seg != Seg::host) return Transport::put_flag(pe, seg, off, src, n, flag_off, value);
   const Inside inside(this);
   if (!reaches(pe)) return fail(Status::invalid_argument, fmt_pe("a put with a flag", pe) + ": not connected");
-  struct Send {
-    const Ucp* u;
-    std::vector<char> msg;
-  };
-  auto* f = new Send{&u_, std::vector<char>(sizeof(PutFlagHdr) + n)};
   const PutFlagHdr h{off, flag_off, value, static_cast<uint32_t>(n), static_cast<uint8_t>(seg), {}};
-  memcpy(f->msg.data(), &h, sizeof h);
-  if (n) memcpy(f->msg.data() + sizeof h, src, n);
-  ucp_request_param_t prm;
-  prm.op_attr_mask = UCP_OP_ATTR_FIELD_FLAGS | UCP_OP_ATTR_FIELD_CALLBACK | UCP_OP_ATTR_FIELD_USER_DATA;
-  prm.flags = UCP_AM_SEND_FLAG_EAGER;
-  prm.cb.send = [](void* req, ucs_status_t, void* user) {
-    auto* s = static_cast<Send*>(user);
-    s->u->request_free(req);
-    delete s;
-  };
-  prm.user_data = f;
-  ucs_status_ptr_t req =
-      u_.am_send_nbx(peers_[static_cast<size_t>(pe)].ep, kAmPutFlag, nullptr, 0, f->msg.data(), f->msg.size(), &prm);
-  if (UCS_PTR_IS_PTR(req)) return {};  // the callback frees it
-  delete f;
-  return UCS_PTR_IS_ERR(req) ? ucs_fail(fmt_pe("a put with a flag", pe), UCS_PTR_STATUS(req)) : Result{};
+  return post_am(peers_[static_cast<size_t>(pe)].ep, kAmPutFlag, &h, sizeof h, src, n, fmt_pe("a put with a flag", pe));
 }
 
 // Applied in UCX's callback: host memory, a copy and a CPU atomic, no UCX call.
@@ -132,6 +119,8 @@ ucs_status_t Ucx::on_put_flag(const void* data, size_t n) {
   return UCS_OK;
 }
 
+// Queued, and applied outside UCX's callback by a thread that serves (GPU memory: one that may use
+// the GPU).
 ucs_status_t Ucx::on_request(const void* data, size_t n, ucp_ep_h reply_ep) {
   Served s;
   if (n == sizeof s.req) memcpy(&s.req, data, sizeof s.req);
@@ -154,14 +143,6 @@ ucs_status_t Ucx::on_request(const void* data, size_t n, ucp_ep_h reply_ep) {
 thread_local const Ucx* Ucx::Serving::current = nullptr;
 
 unsigned Ucx::serve() {
-  // Not re-entered: applying one sends its reply and may wait for the send, progressing the worker
-  // (which may queue more); the outer call takes those.
-  static thread_local bool active = false;
-  if (active) return 0;
-  active = true;
-  struct Leave {
-    ~Leave() { active = false; }
-  } leave;
   for (unsigned n = 0;; ++n) {
     Served s;
     {
@@ -170,34 +151,31 @@ unsigned Ucx::serve() {
       s = served_.front();
       served_.pop_front();
     }
-    const OwnerReq& r = s.req;
-    const size_t seg = r.seg;
-    OwnerRep rep{r.id, 0};
-    const bool flag = r.op == kOpRaiseFlag;
-    if (seg >= kSegments || (r.size != 4 && r.size != 8) || (r.op >= GSHMEM_AMO_NOPS && !flag) ||
-        (flag && r.size != 8) || r.off % r.size || !my_base_[seg] || r.off > my_len_[seg] ||
-        r.size > my_len_[seg] - r.off) {
-      fatal("ucx transport", "a peer sent an out-of-range atomic (segment %zu, offset %llu, %u bytes, operation %u)",
-            seg, static_cast<unsigned long long>(r.off), r.size, r.op);
-    }
-    char* p = my_base_[seg] + r.off;
-    if (flag) {  // the larger value stays; no reply
-      if (mem_ && mem_->is_device(p)) {
-        (void)mem_->amo(p, GSHMEM_AMO_SET, 8, r.a, 0);
-        continue;
-      }
-      raise_to(reinterpret_cast<uint64_t*>(p), r.a);
-      continue;
-    }
-    const auto op = static_cast<gshmem_amo_op>(r.op);
-    rep.value = mem_ && mem_->is_device(p) ? mem_->amo(p, op, r.size, r.a, r.b) : host_amo(p, op, r.size, r.a, r.b);
-    ucp_request_param_t prm;
-    prm.op_attr_mask = UCP_OP_ATTR_FIELD_FLAGS;
-    prm.flags = UCP_AM_SEND_FLAG_EAGER;
-    const Result res = wait(u_.am_send_nbx(s.reply_ep, kAmReply, nullptr, 0, &rep, sizeof rep, &prm),
-                            "ucx transport: the reply to an owner-applied atomic");
-    if (!res.ok() && !closing_.load()) fatal("ucx transport", "%s", res.what().c_str());
+    apply(s);
   }
+}
+
+void Ucx::apply(const Served& s) {
+  const OwnerReq& r = s.req;
+  const size_t seg = r.seg;
+  const bool flag = r.op == kOpRaiseFlag;
+  if (seg >= kSegments || (r.size != 4 && r.size != 8) || (r.op >= GSHMEM_AMO_NOPS && !flag) || (flag && r.size != 8) ||
+      r.off % r.size || !my_base_[seg] || r.off > my_len_[seg] || r.size > my_len_[seg] - r.off) {
+    fatal("ucx transport", "a peer sent an out-of-range atomic (segment %zu, offset %llu, %u bytes, operation %u)", seg,
+          static_cast<unsigned long long>(r.off), r.size, r.op);
+  }
+  char* p = my_base_[seg] + r.off;
+  const bool on_gpu = mem_ && mem_->is_device(p);
+  if (flag) {  // the larger value stays; no reply
+    if (on_gpu) (void)mem_->amo(p, GSHMEM_AMO_SET, 8, r.a, 0);
+    else raise_to(reinterpret_cast<uint64_t*>(p), r.a);
+    return;
+  }
+  const auto op = static_cast<gshmem_amo_op>(r.op);
+  const OwnerRep rep{r.id, on_gpu ? mem_->amo(p, op, r.size, r.a, r.b) : host_amo(p, op, r.size, r.a, r.b)};
+  const Result res = post_am(s.reply_ep, kAmReply, &rep, sizeof rep, nullptr, 0,
+                             "ucx transport: the reply to an owner-applied atomic");
+  if (!res.ok() && !closing_.load()) fatal("ucx transport", "%s", res.what().c_str());
 }
 
 Result Ucx::settle_owner_ops() {

@@ -224,10 +224,13 @@ class Ucx final : public Transport {
   Result owner_op(int pe, Seg seg, uint64_t off, gshmem_amo_op op, size_t bytes, uint64_t a, uint64_t b, uint64_t* old,
                   bool blocking);
   Result flush_ep(int pe);
+  // Sends a + b as one active message without waiting for it (a copy is sent).
+  Result post_am(ucp_ep_h ep, unsigned id, const void* a, size_t na, const void* b, size_t nb, const std::string& what);
   Result settle_owner_ops();  // every owner-applied operation started so far is acknowledged
   Result map(Seg seg, uint64_t off, void* base, size_t len, bool device, RegionRecord* rec);
   Result add_extents(int pe, const PeRecord& rec);
-  unsigned serve();  // applies the owner-applied operations queued by on_request; returns how many
+  unsigned serve();             // applies the owner-applied operations queued by on_request; returns how many
+  void apply(const Served& s);  // one owner-applied operation, answered (the thread's GPU for GPU memory)
   // While a caller is inside the worker (an operation's start, which may push a large transfer
   // into the socket for milliseconds, or a wait), the progress thread stays off it (defer_).
   struct Inside {
