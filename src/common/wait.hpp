@@ -19,8 +19,8 @@ extern void (*g_wait_health_hook)();
 // requests that need this PE, as a software-emulated RMA over TCP does), so a PE that waits
 // answers its peers without waking another thread.
 extern void (*g_wait_progress_hook)();
-// Bumped by every busy (spinning or yielding) wait round that calls g_wait_progress_hook, and by a
-// transport's own busy waits: while it keeps changing, some thread progresses the transports
+// Moved by busy (spinning or yielding) wait rounds that call g_wait_progress_hook (a lost update
+// between two threads still moves it): while it keeps changing, some thread progresses the transports
 // within microseconds, and a transport's progress thread stays off them (it would take the core
 // and the engine's lock from that thread).
 extern std::atomic<uint64_t> g_wait_driven;
@@ -60,7 +60,10 @@ struct Backoff {
     }
     ++s.iter;
     if (g_wait_progress_hook) {
-      if (s.yield_end_ns != ~uint64_t{0}) g_wait_driven.fetch_add(1, std::memory_order_relaxed);
+      // every 16th busy round: readers look every 100 us or more, and a store every round would
+      // bounce the line between waiting threads
+      if ((s.iter & 15) == 1 && s.yield_end_ns != ~uint64_t{0})
+        g_wait_driven.store(g_wait_driven.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
       g_wait_progress_hook();
     }
     if (s.iter < g_wait_spin) {

@@ -5,7 +5,6 @@
 #include <cstddef>
 #include <cstdio>
 #include <cstring>
-#include <vector>
 
 #include "common/fatal.hpp"
 #include "common/log.hpp"
@@ -101,14 +100,14 @@ void Teams::push(Team& t, int pe, int step, uint64_t seq, uint64_t op, uint64_t 
   // The same box of this PE's block gives the offsets (every PE's control block has one layout).
   heap::ControlBlock* me = heap_->control(my_pe_);
   const heap::PushHead& mine = box_in(me, t, step, seq, n);
-  std::vector<char> msg(16 + n);
-  memcpy(msg.data(), &op, 8);
-  memcpy(msg.data() + 8, &bytes, 8);
-  if (n) memcpy(msg.data() + 16, data, n);
+  alignas(8) char msg[16 + heap::kPushBytesWorld];  // the box's check words, then the data
+  memcpy(msg, &op, 8);
+  memcpy(msg + 8, &bytes, 8);
+  if (n) memcpy(msg + 16, data, n);
   const auto off_of = [&](const void* field) {
     return static_cast<uint64_t>(static_cast<const char*>(field) - reinterpret_cast<const char*>(me));
   };
-  remote_.put_flag(pe, off_of(&mine.op), msg.data(), msg.size(), off_of(&mine.seq), seq);
+  remote_.put_flag(pe, off_of(&mine.op), msg, 16 + n, off_of(&mine.seq), seq);
 }
 
 const heap::PushHead& Teams::wait_push(const char* call, Team& t, int step, uint64_t seq, size_t n, int from_pe) {

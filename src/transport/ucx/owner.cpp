@@ -132,6 +132,7 @@ ucs_status_t Ucx::on_request(const void* data, size_t n, ucp_ep_h reply_ep) {
   {
     std::lock_guard<std::mutex> lock(serve_mu_);
     served_.push_back(s);
+    queued_.fetch_add(1, std::memory_order_release);
   }
   if (Serving::current == this) return UCS_OK;  // this thread applies it after its progress call
   const uint64_t one = 1;
@@ -144,12 +145,14 @@ thread_local const Ucx* Ucx::Serving::current = nullptr;
 
 unsigned Ucx::serve() {
   for (unsigned n = 0;; ++n) {
+    if (!queued_.load(std::memory_order_acquire)) return n;  // every wait round asks: no lock when idle
     Served s;
     {
       std::lock_guard<std::mutex> lock(serve_mu_);
       if (served_.empty()) return n;
       s = served_.front();
       served_.pop_front();
+      queued_.fetch_sub(1, std::memory_order_relaxed);
     }
     apply(s);
   }

@@ -293,6 +293,7 @@ class Ucx final : public Transport {
   uint64_t discard_ = 0;         // replies nobody reads (concurrent writes to it are harmless)
   std::mutex serve_mu_;
   std::deque<Served> served_;
+  std::atomic<size_t> queued_{0};  // served_.size(), read without serve_mu_
   int efd_ = -1, wake_ = -1;
   std::thread progress_;
   std::atomic<bool> stop_{false};
