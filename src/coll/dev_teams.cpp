@@ -6,6 +6,13 @@
 
 namespace gshmem::coll {
 
+bool dev_team_routed(const heap::SymmetricHeap& h, const team::Team& t) {
+  if (t.size() > GSHMEM_DEV_DISSEM_MAX_PES) return true;
+  for (int pe : t.pes)
+    if (!h.device_segment(pe)) return true;
+  return false;
+}
+
 int dev_team_stride(const team::Team& t, int* stride) {
   const int n = t.size();
   *stride = n > 1 ? t.pes[1] - t.pes[0] : 1;
@@ -28,9 +35,7 @@ void dev_team_publish(const char* call, mem::DeviceOps& ops, const heap::Symmetr
   const int n = t.size();
   int stride = 1;
   const bool strided = n >= 1 && dev_team_stride(t, &stride) < 0;
-  bool mapped = true;  // device collectives store into every member's segment
-  for (int pe : t.pes) mapped = mapped && h.device_segment(pe) != 0;
-  d.valid = t.my_index < 0 ? 0 : !mapped ? 3 : strided ? 1 : 2;
+  d.valid = t.my_index < 0 ? 0 : !strided ? 2 : dev_team_routed(h, t) ? 3 : 1;
   d.size = n;
   d.my_index = t.my_index;
   d.slot = t.slot;
@@ -72,6 +77,8 @@ void dev_team_clear(const char* call, mem::DeviceOps& ops, const heap::Symmetric
        2 * GSHMEM_DEV_MAX_TEAM_PES * GSHMEM_DEV_LL_BYTES},
       {c + GSHMEM_DEV_CTRL_LL_DONE + slot * GSHMEM_DEV_MAX_TEAM_PES * 8, GSHMEM_DEV_MAX_TEAM_PES * 8},
       {c + GSHMEM_DEV_CTRL_COLLECT + slot * GSHMEM_DEV_MAX_TEAM_PES * 8, GSHMEM_DEV_MAX_TEAM_PES * 8},
+      {c + GSHMEM_DEV_CTRL_ROUTED_FLAGS + slot * GSHMEM_DEV_ROUTED_WORDS * 8, GSHMEM_DEV_ROUTED_WORDS * 8},
+      {c + GSHMEM_DEV_CTRL_ROUTED_CNT + slot * 64, 64},
       {c + GSHMEM_DEV_CTRL_TEAMS + static_cast<CUdeviceptr>(t.handle) * sizeof(gshmem_device_team),
        t.handle >= 0 && t.handle < static_cast<int>(GSHMEM_DEV_MAX_TEAMS) ? sizeof(gshmem_device_team) : 0},
   };

@@ -12,6 +12,11 @@ namespace gshmem::coll {
 // and the result is the first index that breaks it (-1: every member fits).
 int dev_team_stride(const team::Team& t, int* stride);
 
+// Whether the team's device collectives take the routed paths (device/gshmem/impl/routed.cuh): a
+// member's segment is not mapped here (another node), or the team has more members than the
+// dissemination phase serves. Routed on-stream collectives run in one row.
+bool dev_team_routed(const heap::SymmetricHeap& h, const team::Team& t);
+
 #if GSHMEM_HAVE_CUDA
 // Errors end the job with a message naming call.
 void dev_team_publish(const char* call, mem::DeviceOps& ops, const heap::SymmetricHeap& h, const team::Team& t);

@@ -137,22 +137,20 @@ void launch(const char* call, int id, int rows, void** args, void* stream) {
   if (!stream) cu_check(call, g.drv->cuStreamSynchronize(g.stream), "cuStreamSynchronize");
 }
 
-// The team, checked for device use: strided members, and at most max_pes of them.
-team::Team& dev_team(const char* call, int handle, int max_pes) {
+// The team, checked for device use (strided members).
+team::Team& dev_team(const char* call, int handle) {
   team::Team& t = team_for(call, handle);
-  const int n = t.size();
   int stride = 1;
   if (const int i = dev_team_stride(t, &stride); i >= 0)
     fatal(call, "team %d: its PEs are not equally strided (world PE %d at index %d), which GPU collectives need",
           handle, t.pes[static_cast<size_t>(i)], i);
-  if (n > max_pes) fatal(call, "team %d has %d PEs; this GPU collective supports at most %d", handle, n, max_pes);
-  for (int pe : t.pes)
-    if (!env(call).heap->device_segment(pe))
-      fatal(call,
-            "team %d: pe %d is on another node (reached through the proxy); GPU collectives need every "
-            "member's heap mapped in this version",
-            handle, pe);
   return t;
+}
+
+// Routed teams' collectives (and the reductions, scans and collect of teams past
+// GSHMEM_DEV_MAX_TEAM_PES: `wide`) run in one row (device/gshmem/impl/routed.cuh).
+bool one_row(const char* call, const team::Team& t, bool wide = false) {
+  return dev_team_routed(*env(call).heap, t) || (wide && t.size() > static_cast<int>(GSHMEM_DEV_MAX_TEAM_PES));
 }
 
 void dev_range(const char* call, const void* p, size_t bytes, const char* what) {
@@ -182,7 +180,7 @@ bool device_buffers(const char* call, const void* dest, const void* src) {
 }
 
 void dev_broadcast(const char* call, int team, void* dest, const void* src, size_t bytes, int root, void* stream) {
-  team::Team& t = dev_team(call, team, 256);
+  team::Team& t = dev_team(call, team);
   if (root < 0 || root >= t.size()) fatal(call, "PE_root %d is not in team %d (size %d)", root, team, t.size());
   dev_range(call, dest, bytes, "dest");
   dev_range(call, src, bytes, "source");
@@ -191,29 +189,30 @@ void dev_broadcast(const char* call, int team, void* dest, const void* src, size
   // a piece, which the members pass on (device/gshmem/impl/coll.cuh broadcast_push).
   const size_t others = static_cast<size_t>(t.size() - 1);
   const uint64_t at = env(call).cfg->GSHMEM_COLL_BCAST_SCATTER_BYTES;
-  int scatter = t.size() > 2 && t.size() <= static_cast<int>(GSHMEM_DEV_MAX_TEAM_PES) && at && bytes >= at;
+  const bool single = one_row(call, t);
+  int scatter = !single && t.size() > 2 && t.size() <= static_cast<int>(GSHMEM_DEV_MAX_TEAM_PES) && at && bytes >= at;
   void* args[] = {&team, &dest, &src, &bytes, &root, &scatter};
-  launch(call, k_broadcast, rows_for(scatter ? bytes : bytes * others), args, stream);
+  launch(call, k_broadcast, single ? 1 : rows_for(scatter ? bytes : bytes * others), args, stream);
 }
 
 void dev_fcollect(const char* call, int team, void* dest, const void* src, size_t bytes, void* stream) {
-  team::Team& t = dev_team(call, team, 256);
+  team::Team& t = dev_team(call, team);
   dev_range(call, dest, bytes * static_cast<size_t>(t.size()), "dest");
   dev_range(call, src, bytes, "source");
   void* args[] = {&team, &dest, &src, &bytes};
-  launch(call, k_fcollect, rows_for(bytes * static_cast<size_t>(t.size())), args, stream);
+  launch(call, k_fcollect, one_row(call, t) ? 1 : rows_for(bytes * static_cast<size_t>(t.size())), args, stream);
 }
 
 void dev_alltoall(const char* call, int team, void* dest, const void* src, size_t bytes, void* stream) {
-  team::Team& t = dev_team(call, team, 256);
+  team::Team& t = dev_team(call, team);
   dev_range(call, dest, bytes * static_cast<size_t>(t.size()), "dest");
   dev_range(call, src, bytes * static_cast<size_t>(t.size()), "source");
   void* args[] = {&team, &dest, &src, &bytes};
-  launch(call, k_alltoall, rows_for(bytes * static_cast<size_t>(t.size())), args, stream);
+  launch(call, k_alltoall, one_row(call, t) ? 1 : rows_for(bytes * static_cast<size_t>(t.size())), args, stream);
 }
 
 void dev_collect(const char* call, int team, void* dest, const void* src, size_t bytes, void* stream) {
-  dev_team(call, team, static_cast<int>(GSHMEM_DEV_MAX_TEAM_PES));
+  dev_team(call, team);
   dev_range(call, src, bytes, "source");
   if (bytes) dev_range(call, dest, bytes, "dest");  // the kernel checks the whole span (total bytes)
   void* args[] = {&team, &dest, &src, &bytes};
@@ -222,7 +221,7 @@ void dev_collect(const char* call, int team, void* dest, const void* src, size_t
 
 void dev_alltoalls(const char* call, int team, void* dest, const void* src, ptrdiff_t dst, ptrdiff_t sst, size_t nelems,
                    size_t elem, void* stream) {
-  team::Team& t = dev_team(call, team, 256);
+  team::Team& t = dev_team(call, team);
   if (dst < 1 || sst < 1) fatal(call, "strides must be positive (dst %td, sst %td)", dst, sst);
   const size_t n = bytes_of(call, static_cast<size_t>(t.size()), nelems);  // overflow-checked products
   auto span = [&](ptrdiff_t stride) {
@@ -231,7 +230,7 @@ void dev_alltoalls(const char* call, int team, void* dest, const void* src, ptrd
   dev_range(call, dest, span(dst), "dest");
   dev_range(call, src, span(sst), "source");
   void* args[] = {&team, &dest, &src, &dst, &sst, &nelems, &elem};
-  launch(call, k_alltoalls, rows_for(n * elem), args, stream);
+  launch(call, k_alltoalls, one_row(call, t) ? 1 : rows_for(n * elem), args, stream);
 }
 
 namespace {
@@ -258,7 +257,7 @@ int reduce_type(const char* call, size_t elem, char kind, gshmem_reduce_op op) {
 
 void dev_reduce(const char* call, int team, void* dest, const void* src, size_t n, size_t elem, char kind,
                 gshmem_reduce_op op, void* stream) {
-  team::Team& t = dev_team(call, team, static_cast<int>(GSHMEM_DEV_MAX_TEAM_PES));
+  team::Team& t = dev_team(call, team);
   const size_t bytes = bytes_of(call, n, elem);
   dev_range(call, dest, bytes, "dest");
   dev_range(call, src, bytes, "source");
@@ -274,28 +273,29 @@ void dev_reduce(const char* call, int team, void* dest, const void* src, size_t 
   // Past one row's large LL limit but within the rows' (3 to 8 members; 2 reach 2 rows there
   // anyway): 2 rows, so the kernel takes the LL round rather than one block of reduce-scatter.
   const uint64_t addr = reinterpret_cast<uintptr_t>(dest) | reinterpret_cast<uintptr_t>(src);
-  if (rows == 1 && !ll && env(call).cfg->GSHMEM_COLL_MAX_BLOCKS >= 2 &&
-      !gshmem_dev_ll_big_fits(t.slot, t.size(), 1, bytes, addr) &&
-      gshmem_dev_ll_big_fits(t.slot, t.size(), 2, bytes, addr))
+  if (one_row(call, t, true)) rows = 1;
+  else if (rows == 1 && !ll && env(call).cfg->GSHMEM_COLL_MAX_BLOCKS >= 2 &&
+           !gshmem_dev_ll_big_fits(t.slot, t.size(), 1, bytes, addr) &&
+           gshmem_dev_ll_big_fits(t.slot, t.size(), 2, bytes, addr))
     rows = 2;
   launch(call, id, rows, args, stream);
 }
 
 void dev_reducescatter(const char* call, int team, void* dest, const void* src, size_t n, size_t elem, char kind,
                        gshmem_reduce_op op, void* stream) {
-  team::Team& t = dev_team(call, team, static_cast<int>(GSHMEM_DEV_MAX_TEAM_PES));
+  team::Team& t = dev_team(call, team);
   const size_t bytes = bytes_of(call, n, elem), sbytes = bytes_of(call, n * static_cast<size_t>(t.size()), elem);
   dev_range(call, dest, bytes, "dest");
   dev_range(call, src, sbytes, "source");
   check_no_overlap(call, dest, bytes, src, sbytes);
   const int id = k_rs0 + reduce_type(call, elem, kind, op);
   void* args[] = {&team, &dest, &src, &n};
-  launch(call, id, rows_for(bytes), args, stream);
+  launch(call, id, one_row(call, t, true) ? 1 : rows_for(bytes), args, stream);
 }
 
 void dev_scan(const char* call, int team, void* dest, const void* src, size_t n, size_t elem, char kind, bool exclusive,
               void* stream) {
-  team::Team& t = dev_team(call, team, static_cast<int>(GSHMEM_DEV_MAX_TEAM_PES));
+  team::Team& t = dev_team(call, team);
   const size_t bytes = bytes_of(call, n, elem);
   dev_range(call, dest, bytes, "dest");
   dev_range(call, src, bytes, "source");
@@ -306,11 +306,12 @@ void dev_scan(const char* call, int team, void* dest, const void* src, size_t n,
   // As a reduction: one block takes an LL round up to 4 KiB; above, the rows split the owner
   // slices (each reads and writes 2 x team size x its bytes).
   const bool ll = bytes <= GSHMEM_DEV_LL_BYTES / 2;
-  launch(call, id, ll ? 1 : rows_for(2 * bytes * static_cast<size_t>(t.size())), args, stream);
+  launch(call, id, ll || one_row(call, t, true) ? 1 : rows_for(2 * bytes * static_cast<size_t>(t.size())), args,
+         stream);
 }
 
 void dev_team_sync(const char* call, int team, void* stream) {
-  dev_team(call, team, 256);
+  dev_team(call, team);
   void* args[] = {&team};
   launch(call, k_sync, 1, args, stream);
 }

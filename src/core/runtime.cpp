@@ -316,6 +316,11 @@ transport::Env transport_env(Runtime& r) {
   e.spare_cores = 2 * r.topo.machine_size <= usable_cores();
 #if GSHMEM_HAVE_CUDA
   e.ops = r.ops.get();
+  // A transport thread applies operations on this PE's GPU memory (owner-side atomics, flags,
+  // copies) on a stream of its own: on the PE's stream they would queue behind a host-launched
+  // collective kernel that waits for them.
+  if (mem::DeviceOps* ops = e.ops)
+    e.thread_setup = [ops] { mem::DeviceOps::set_thread_stream(ops->stream_create("transport thread")); };
   const heap::SymmetricHeap* h = &r.heap;
   e.mapped_device_segment = [h](int pe) { return h->device_segment(pe); };
   e.device_segment_bytes = [h] { return GSHMEM_DEV_CTRL_BYTES + h->size(); };
@@ -693,7 +698,7 @@ void republish_device_state(Runtime& r) {
     s.heap_size = r.heap.size();
     s.heap_base = reinterpret_cast<uint64_t>(r.heap.base());
     s.peer_table = r.heap.peer_table();
-    s.world_mapped = 1;
+    s.world_mapped = r.npes <= GSHMEM_DEV_DISSEM_MAX_PES;  // else routed (device/gshmem/impl/team.cuh)
     for (int pe = 0; pe < r.npes; ++pe) s.world_mapped &= r.heap.device_segment(pe) != 0;
 #if GSHMEM_HAVE_CUDA
     s.error_rec = r.error_rec;  // its claim word is in the device control block

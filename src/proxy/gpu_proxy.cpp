@@ -71,6 +71,10 @@ struct GpuProxy::Impl {
 
   void run() {
     mem::gpu_make_current(*gpu);
+    // What the transports do on this thread to this PE's GPU memory (results of fetching
+    // operations) goes on the proxy's stream: ordered before the completion it publishes there,
+    // and never behind a host-launched collective kernel on the PE's stream that waits for it.
+    mem::DeviceOps::set_thread_stream(wstream);
     uint32_t idle = 0;
     auto last = std::chrono::steady_clock::now();
     while (!stop.load(std::memory_order_relaxed)) {

@@ -583,6 +583,9 @@ void all_cases(const Ctx& x, int team) {
          "device team query of team %d: my_pe %d n_pes %d, host says %d and %d", team, q[0], q[1],
          shmem_team_my_pe(team), shmem_team_n_pes(team));
   CK(cudaFree(q));
+  char what[96];
+  snprintf(what, sizeof what, "team %d: LL then push", team);
+  progress(what);
   ll_then_push_case(x, team, false, 16);
   ll_then_push_case(x, team, false, 2048);
   ll_then_push_case(x, team, true, 16);
@@ -594,6 +597,8 @@ void all_cases(const Ctx& x, int team) {
   for (int s = g_first_scope; s <= kHost; ++s) {
     const Scope sc = static_cast<Scope>(s);
     const bool big = sc >= kStream;
+    snprintf(what, sizeof what, "team %d %s: broadcast, fcollect, alltoall", team, scope_name[sc]);
+    progress(what);
     for (Coll c : {kBcast, kFcollect, kAlltoall})
       for (size_t bytes : {size_t{8}, size_t{1001}, size_t{65536}, big ? size_t{3u << 20} : size_t{200000}})
         data_case(x, c, sc, team, bytes, 1);
@@ -608,6 +613,8 @@ void all_cases(const Ctx& x, int team) {
     if (sc <= kBlock)
       for (size_t bytes : {size_t{100}, size_t{128}, size_t{4096}})
         for (size_t off : {size_t{0}, bytes + 4, bytes + 13}) bcast_layout_case(x, sc, team, bytes, off);
+    snprintf(what, sizeof what, "team %d %s: collect, alltoalls, reductions", team, scope_name[sc]);
+    progress(what);
     for (size_t base : {size_t{0}, size_t{5}, size_t{4096}, big ? size_t{1u << 20} : size_t{30000}}) collect_case(x, sc, team, base);
     for (size_t n : {size_t{1}, size_t{33}, big ? size_t{100000} : size_t{3000}}) alltoalls_case(x, sc, team, n);
     for (size_t n : {size_t{1}, size_t{16}, size_t{1000}, big ? size_t{1u << 20} : size_t{70001}}) {
@@ -681,6 +688,7 @@ int main(int argc, char** argv) {
   if (x.npes > 1) shmem_team_split_strided(SHMEM_TEAM_WORLD, 1, 2, x.npes / 2, nullptr, 0, &odd);
   all_cases(x, x.me % 2 ? odd : even);
 
+  progress("barriers");
   // 10,000 barriers and syncs in one kernel, then 1,000 on-stream syncs.
   barrier_loop<<<1, 128, 0, x.stream>>>(10000, x.me % 2 ? odd : even);
   CK(cudaStreamSynchronize(x.stream));

@@ -18,7 +18,7 @@
 // synchronises on row r only, so no grid-wide barrier is needed (a large LL round's rows count
 // themselves done, impl/ll.cuh). In-kernel calls use row 0.
 #pragma once
-#include "gshmem/impl/ll.cuh"
+#include "gshmem/impl/routed.cuh"
 
 namespace gshmem::dev {
 
@@ -91,6 +91,7 @@ __device__ __forceinline__ void broadcast(const char *call, int handle, void *de
   const TeamDev t = team(call, handle);
   if (static_cast<unsigned>(root) >= static_cast<unsigned>(t.size))
     fail_value(call, "PE_root is not in the team; PE_root", root);
+  if (t.routed) return row ? void() : broadcast_routed<S>(call, t, dest, src, bytes, root);
   if (ll_fits<S>(t, bytes, nrows, 1)) {
     (void)peer(call, dest, bytes, st().my_pe);  // the device checks of the push path
     if (t.me == root) (void)peer(call, src, bytes, st().my_pe);
@@ -120,6 +121,7 @@ template <typename S>
 __device__ __forceinline__ void fcollect(const char *call, int handle, void *dest, const void *src, size_t bytes,
                                          int row = 0, int nrows = 1) {
   const TeamDev t = team(call, handle);
+  if (t.routed) return row ? void() : fcollect_routed<S>(call, t, dest, src, bytes);
   if (ll_fits<S>(t, bytes, nrows, 2)) {
     (void)peer(call, dest, bytes * static_cast<size_t>(t.size), st().my_pe);  // the device checks of the push path
     (void)peer(call, src, bytes, st().my_pe);
@@ -132,6 +134,7 @@ template <typename S>
 __device__ __forceinline__ void alltoall(const char *call, int handle, void *dest, const void *src, size_t bytes,
                                          int row = 0, int nrows = 1) {
   const TeamDev t = team(call, handle);
+  if (t.routed) return row ? void() : alltoall_routed<S>(call, t, dest, src, bytes);
   settle_ll<S>(t);
   if (bytes) {
     size_t lo, hi;
@@ -150,12 +153,13 @@ __device__ __forceinline__ void alltoall(const char *call, int handle, void *des
 // [slot][its index] word, a phase makes them visible, each computes its offset (sum of the sizes
 // of the members before it) and pushes its block there, and a phase completes it. A member
 // reaches the next collect's size stores only after this one's last phase, by which time every
-// member has read the sizes, so one word per sender suffices. One row; teams of up to 8 PEs.
+// member has read the sizes, so one word per sender suffices. One row; routed teams and teams of
+// more than 8 PEs: collect_routed.
 template <typename S>
 __device__ __forceinline__ void collect(const char *call, int handle, void *dest, const void *src, size_t bytes) {
   const TeamDev t = team(call, handle);
-  if (t.size > static_cast<int>(GSHMEM_DEV_MAX_TEAM_PES))
-    fail_value(call, "device collect supports teams of up to 8 PEs; team size", t.size);
+  if (t.routed || t.size > static_cast<int>(GSHMEM_DEV_MAX_TEAM_PES))
+    return collect_routed<S>(call, t, dest, src, bytes);
   const int r = S::rank(), w = S::size();
   for (int j = r; j < t.size; j += w)
     sys_atomic<uint64_t>(
@@ -194,6 +198,7 @@ __device__ __forceinline__ void alltoalls(const char *call, int handle, void *de
   const TeamDev t = team(call, handle);
   if (dst < 1 || sst < 1)
     fail_value(call, "strides must be positive; dst * 2^32 + sst", (static_cast<long long>(dst) << 32) + sst);
+  if (t.routed) return row ? void() : alltoalls_routed<S>(call, t, dest, src, dst, sst, nelems, elem);
   settle_ll<S>(t);
   if (nelems) {
     const size_t per = (nelems + nrows - 1) / nrows;
@@ -347,12 +352,12 @@ template <typename S, typename T, typename Op>
 __device__ __forceinline__ void reduce(const char *call, int handle, T *dest, const T *src, size_t n, int row = 0,
                                        int nrows = 1) {
   const TeamDev t = team(call, handle);
-  if (t.size > static_cast<int>(GSHMEM_DEV_MAX_TEAM_PES))
-    fail_value(call, "device reductions support teams of up to 8 PEs; team size", t.size);
   const size_t bytes = n * sizeof(T);
   (void)peer(call, dest, bytes, st().my_pe);
   (void)peer(call, src, bytes, st().my_pe);
   if (!n) return;
+  if (t.routed || t.size > static_cast<int>(GSHMEM_DEV_MAX_TEAM_PES))
+    return row ? void() : reduce_routed<S, T, Op>(t, dest, src, n, 0, n);
   if (t.size == 1) {
     size_t lo, hi;
     row_range(bytes, row, nrows, &lo, &hi);
@@ -374,18 +379,18 @@ __device__ __forceinline__ void reduce(const char *call, int handle, T *dest, co
 // Inclusive (Mode kInscan) or exclusive (kExscan) prefix sums over the team, element by element:
 // member i's dest[k] = the sum of source[k] over members 0..i (0..i-1; zero on member 0), in team
 // order. Small scans are LL rounds (reduce_ll), larger ones the owner-slice path (scan_range);
-// dest == source is allowed. Teams of up to 8 PEs, like the reductions.
+// dest == source is allowed. Routed teams and teams of more than 8 PEs: scan_routed.
 template <typename S, typename T, int Mode>
 __device__ __forceinline__ void scan(const char *call, int handle, T *dest, const T *src, size_t n, int row = 0,
                                      int nrows = 1) {
   using Sum = Reduce<GSHMEM_REDUCE_SUM>;
   const TeamDev t = team(call, handle);
-  if (t.size > static_cast<int>(GSHMEM_DEV_MAX_TEAM_PES))
-    fail_value(call, "device scans support teams of up to 8 PEs; team size", t.size);
   const size_t bytes = n * sizeof(T);
   (void)peer(call, dest, bytes, st().my_pe);
   (void)peer(call, src, bytes, st().my_pe);
   if (!n) return;
+  if (t.routed || t.size > static_cast<int>(GSHMEM_DEV_MAX_TEAM_PES))
+    return row ? void() : scan_routed<S, T, Sum, Mode>(t, dest, src, n);
   if (t.size == 1) {
     const size_t per = (n + static_cast<size_t>(nrows) - 1) / static_cast<size_t>(nrows);
     const size_t lo = per * static_cast<size_t>(row) < n ? per * static_cast<size_t>(row) : n;
@@ -410,16 +415,18 @@ struct MaxLoc {
 // Reduce-scatter: member i's dest[0, n) = the reduction over every member's src[i*n, (i+1)*n), in
 // member order. An opening phase (sources ready), each member reads its block from every member's
 // source through the mappings, and a closing phase (every source read, so it may be reused).
-// dest must not overlap src. Teams of up to 8 PEs, like the reductions.
+// dest must not overlap src. Routed teams and teams of more than 8 PEs: reduce_routed over all blocks.
 template <typename S, typename T, typename Op>
 __device__ __forceinline__ void reducescatter(const char *call, int handle, T *dest, const T *src, size_t n,
                                               int row = 0, int nrows = 1) {
   const TeamDev t = team(call, handle);
-  if (t.size > static_cast<int>(GSHMEM_DEV_MAX_TEAM_PES))
-    fail_value(call, "device reductions support teams of up to 8 PEs; team size", t.size);
   (void)peer(call, dest, n * sizeof(T), st().my_pe);
   (void)peer(call, src, n * static_cast<size_t>(t.size) * sizeof(T), st().my_pe);
   if (!n) return;
+  if (t.routed || t.size > static_cast<int>(GSHMEM_DEV_MAX_TEAM_PES)) {
+    const size_t all = n * static_cast<size_t>(t.size), mine = n * static_cast<size_t>(t.me);
+    return row ? void() : reduce_routed<S, T, Op>(t, dest, src, all, mine, mine + n);
+  }
   phase<S>(call, t, row);  // every member's source is ready
   const T *srcs[GSHMEM_DEV_MAX_TEAM_PES];
   for (int j = 0; j < t.size; ++j)

@@ -6,18 +6,20 @@
 // A phase on row r: every member adds 1 to flag [r][its index] of every other member (after a
 // release fence, system scope), then waits until all of its own flags [r][*] pass the number of
 // phases it had run on the row. Teams of up to GSHMEM_DEV_MAX_TEAM_PES PEs do this in one round;
-// larger teams (up to 256 PEs) run a dissemination barrier over the same words (flag index =
-// round). Flags and counters only grow, so a waiter compares with >, and a peer one phase ahead
-// never confuses it. A split phase (phase's wait and add) changes what one phase adds and waits
-// for, so that two of them leave the row as two phases do.
+// larger teams (up to GSHMEM_DEV_DISSEM_MAX_PES) run a dissemination barrier over the same words
+// (flag index = round); routed teams (TeamDev::routed) run phase_routed. Flags and counters only grow, so a waiter
+// compares with >, and a peer one phase ahead never confuses it. A split phase (phase's wait and add) changes what one
+// phase adds and waits for, so that two of them leave the row as two phases do.
 #pragma once
 #include "gshmem/device_host/team.h"
 #include "gshmem/impl/sync.cuh"
 
 namespace gshmem::dev {
 
+// routed: a member is reached through the proxy (another node), or the team has more than
+// GSHMEM_DEV_DISSEM_MAX_PES members; its collectives take impl/routed.cuh's paths.
 struct TeamDev {
-  int size, me, slot, start, stride;
+  int size, me, slot, start, stride, routed;
   __device__ __forceinline__ int pe(int i) const { return start + i * stride; }
 };
 
@@ -30,21 +32,19 @@ __device__ __forceinline__ TeamDev team(const char *call, int handle) {
   // Team WORLD is fixed for the job: when every PE is mapped its descriptor comes from the device
   // state (constant bank). The load from the control block it replaces would, after the previous
   // collective's acquire invalidated L1, be an L2 round trip in front of every phase counter load.
-  if (handle == SHMEM_TEAM_WORLD && st().world_mapped) return {st().npes, st().my_pe, 0, 0, 1};
+  if (handle == SHMEM_TEAM_WORLD && st().world_mapped) return {st().npes, st().my_pe, 0, 0, 1, 0};
   if (static_cast<unsigned>(handle) >= GSHMEM_DEV_MAX_TEAMS) fail_value(call, "not a valid team handle", handle);
   const gshmem_device_team *d =
       reinterpret_cast<const gshmem_device_team *>(ctrl(st().my_pe, GSHMEM_DEV_CTRL_TEAMS)) + handle;
   // Global loads by name (LDG rather than a generic load), past L1.
   const int4 a = __ldcg(reinterpret_cast<const int4 *>(d));
   const int2 b = __ldcg(reinterpret_cast<const int2 *>(&d->start));
-  if (a.x != 1)
+  if (a.x != 1 && a.x != 3)
     fail_value(call,
-               a.x == 2   ? "the team's PEs are not equally strided, which device collectives need; team"
-               : a.x == 3 ? "the team spans PEs on other nodes (reached through the proxy); device collectives "
-                            "need every member mapped in this version; team"
-                          : "not a valid team handle, or this PE is not a member; team",
+               a.x == 2 ? "the team's PEs are not equally strided, which device collectives need; team"
+                        : "not a valid team handle, or this PE is not a member; team",
                handle);
-  return {a.y, a.z, a.w, b.x, b.y};
+  return {a.y, a.z, a.w, b.x, b.y, a.x == 3};
 }
 
 __device__ __forceinline__ uint64_t *phase_flag(int pe, int slot, int row, int idx) {
@@ -85,8 +85,49 @@ __device__ __forceinline__ uint64_t *phase_flag(int pe, int slot, int row, int i
 // t.size); the row counter still moves by one. Two split phases in which every member adds 2 in
 // all and the second waits for every flag (wait -1) leave the row as two phases do: a broadcast
 // signals its root's data to each member with the first and closes with the second.
+// Adds v to the word at off in pe's control block: a relaxed system-scope reduction when pe is
+// mapped, else a proxied SIGNAL (ADD), which the proxy performs after everything pushed before it.
+__device__ __forceinline__ void ctrl_add(int pe, uint32_t off, uint64_t v) {
+  if (proxied(pe)) proxy_signal(off, v, SHMEM_SIGNAL_ADD, pe);
+  else red_add_relaxed_sys_u64(reinterpret_cast<uint64_t *>(ctrl(pe, off)), v);
+}
+
+__device__ __forceinline__ uint32_t phase_flag_off(int slot, int row, int idx) {
+  return GSHMEM_DEV_CTRL_PHASE_FLAGS +
+         static_cast<uint32_t>(
+             ((static_cast<size_t>(slot) * GSHMEM_DEV_MAX_ROWS + row) * GSHMEM_DEV_MAX_TEAM_PES + idx) * 8);
+}
+
+// The phase of a routed team (one thread): a dissemination barrier on row 0 whose round-k flag is
+// word k of the slot's flag words (rounds past GSHMEM_DEV_MAX_TEAM_PES use the words of rows 1..,
+// which routed teams never use: their collectives run in one row). Earlier proxied operations
+// complete first (proxy_quiet); each round's update is a release (fence), so what this thread
+// acquired in earlier rounds passes on to the next member, through the proxy or not.
+static __device__ __noinline__ void phase_routed_one(const TeamDev &t) {
+  proxy_quiet();
+  uint64_t *cnt = reinterpret_cast<uint64_t *>(ctrl(st().my_pe, GSHMEM_DEV_CTRL_PHASE_CNT)) +
+                  static_cast<size_t>(t.slot) * GSHMEM_DEV_MAX_ROWS;
+  const uint64_t last = ld_volatile_u64(cnt);
+  const char *own = ctrl(st().my_pe, 0);
+  for (int k = 0, d = 1; d < t.size; ++k, d <<= 1) {
+    fence_release_sys();
+    ctrl_add(t.pe((t.me + d) % t.size), phase_flag_off(t.slot, 0, k), 1);
+    while (ld_acquire_sys_u64(reinterpret_cast<const uint64_t *>(own + phase_flag_off(t.slot, 0, k))) <= last) {
+    }
+  }
+  st_volatile_u64(cnt, last + 1);
+}
+
+template <typename S>
+__device__ __forceinline__ void phase_routed(const TeamDev &t) {
+  S::sync();
+  if (S::rank() == 0) phase_routed_one(t);
+  S::sync();
+}
+
 template <typename S, bool BOUNDARY = false>
 __device__ __forceinline__ void phase(const char *call, const TeamDev &t, int row, int wait = -1, unsigned add = 1) {
+  if (t.routed) return phase_routed<S>(t);
   // Every access of the phase names the global state space (core.cuh's *_u64 helpers).
   auto poll = [](const uint64_t *f) { return BOUNDARY ? ld_relaxed_sys_u64(f) : ld_acquire_sys_u64(f); };
   auto bump = [add](uint64_t *f) { red_add_relaxed_sys_u64(f, add); };
@@ -125,8 +166,7 @@ __device__ __forceinline__ void phase(const char *call, const TeamDev &t, int ro
       }
     } else {
       last = ld_volatile_u64(cnt);
-      if (r == 0 && t.size > 256)
-        fail_value(call, "device collectives support teams of up to 256 PEs; team size", t.size);
+      (void)call;  // larger teams are routed (the host publishes them so)
       // Every round's update is a release: it passes on, to the next peer, what this thread
       // acquired from the previous rounds' peers.
       for (int k = 0, d = 1; r == 0 && d < t.size; ++k, d <<= 1) {

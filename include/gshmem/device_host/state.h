@@ -41,7 +41,17 @@
 #define GSHMEM_DEV_CTRL_COLLECT 102400u      /* uint64[slot][sender index]: collect sizes */
 #define GSHMEM_DEV_CTRL_LL_DONE 106496u      /* uint64[slot][sender index]: LL collectives finished (published lazily) */
 #define GSHMEM_DEV_CTRL_PHASE_FLAGS 131072u    /* uint64[slot][row][sender index] */
-/* 393216..1048575: unused */
+/* Routed teams (valid 3 in gshmem_device_team: a member on another node, reached through the
+ * proxy, or more than GSHMEM_DEV_DISSEM_MAX_PES members; device/gshmem/impl/routed.cuh): */
+#define GSHMEM_DEV_CTRL_ROUTED_FLAGS 393216u /* uint64[slot][ROUTED_WORDS]: messages received on index i
+                                               (i < 64), acks received for index i - 64 (i >= 64) */
+#define GSHMEM_DEV_ROUTED_WORDS 128u
+#define GSHMEM_DEV_CTRL_ROUTED_CNT 458752u /* uint64[slot][8] (local): pieces done by the reduction and
+                                             the scan family, and the words of a routed collect */
+/* 462848..1048575: unused */
+/* Most members of a team whose phase is a dissemination over the [slot][row] flag words (team.cuh);
+ * larger teams are routed. */
+#define GSHMEM_DEV_DISSEM_MAX_PES 256
 /* Block-scope LL reductions above LL_BYTES / 2 bytes, team slot 0 (team WORLD) only:
  * [parity][LL_BIG_AREA] (2 MiB; impl/ll.cuh reduce_ll_big). A round lays out one region per other
  * member in each parity's area: 1 KiB of LL words ({4 data bytes, 4 flag bytes}) per 512 bytes
@@ -148,7 +158,8 @@ typedef struct gshmem_proxy_result {
 
 /* A team as device code sees it (written by the host on split/destroy into this PE's block). */
 typedef struct gshmem_device_team {
-  int32_t valid; /* 1: usable; 2: member list is not strided (host collectives only); 0: none */
+  int32_t valid; /* 1: usable; 2: member list is not strided (host collectives only); 3: usable, routed
+                    (a member on another node, or more than GSHMEM_DEV_DISSEM_MAX_PES); 0: none */
   int32_t size;
   int32_t my_index;
   int32_t slot;
@@ -171,7 +182,10 @@ static_assert(GSHMEM_DEV_CTRL_COLLECT + GSHMEM_DEV_MAX_TEAMS * GSHMEM_DEV_MAX_TE
 static_assert(GSHMEM_DEV_CTRL_LL_DONE + GSHMEM_DEV_MAX_TEAMS * GSHMEM_DEV_MAX_TEAM_PES * 8 <= GSHMEM_DEV_CTRL_PHASE_FLAGS,
               "layout");
 static_assert(GSHMEM_DEV_CTRL_PHASE_FLAGS + GSHMEM_DEV_MAX_TEAMS * GSHMEM_DEV_MAX_ROWS * GSHMEM_DEV_MAX_TEAM_PES * 8 <=
-                  GSHMEM_DEV_CTRL_LL_BIG, "layout");
+                  GSHMEM_DEV_CTRL_ROUTED_FLAGS, "layout");
+static_assert(GSHMEM_DEV_CTRL_ROUTED_FLAGS + GSHMEM_DEV_MAX_TEAMS * GSHMEM_DEV_ROUTED_WORDS * 8 <=
+                  GSHMEM_DEV_CTRL_ROUTED_CNT, "layout");
+static_assert(GSHMEM_DEV_CTRL_ROUTED_CNT + GSHMEM_DEV_MAX_TEAMS * 64 <= GSHMEM_DEV_CTRL_LL_BIG, "layout");
 static_assert(GSHMEM_DEV_CTRL_LL_BIG + 2 * GSHMEM_DEV_LL_BIG_AREA <= GSHMEM_DEV_CTRL_RAW, "layout");
 /* ll_big_word: whole 1 KiB groups of 32 16-byte chunks, each chunk 32 bytes of LL words */
 static_assert(GSHMEM_DEV_LL_BIG_AREA % 1024 == 0 && GSHMEM_DEV_LL_BIG_ONE_ROW % 512 == 0 &&

@@ -1,0 +1,312 @@
+// Team collectives of routed teams (TeamDev::routed: a member on another node, reached through the
+// proxy, or more members than the dissemination phase serves), and reductions, scans and collect of
+// teams larger than the flag-matrix paths' GSHMEM_DEV_MAX_TEAM_PES. Every transfer goes to one
+// member at a time, by stores when the member is mapped and through the proxy when it is not, so a
+// team may span any number of nodes and have any number of members. All of it runs in one row
+// (the host launches routed on-stream collectives with one block) and out of line: inlined into a
+// user's kernel next to the NVLink paths, it would cost that kernel registers.
+//
+// broadcast, fcollect, alltoall, alltoalls: the members' puts (nbi), then the routed phase, which
+// completes the proxied ones first (team.cuh phase_routed).
+//
+// Reductions (and reduce-scatter) are recursive doubling in pieces through this PE's control block:
+// the members past the largest power of two (p2) first send their piece to member i - p2 (fold), the
+// first p2 members exchange pieces with member i ^ 2^k in round k, combining op(lower member,
+// higher member) so that every member holds the same bits, and the folded members get the result
+// back (unfold). Scans (sum) are Hillis-Steele rounds: in round k member i sends its inclusive
+// partial to member i + 2^k. A message is a put into the receiver's buffer for its index and parity
+// followed by an add to the receiver's flag for that index (through the proxy, the SIGNAL after the
+// PUT); the receiver acks each message it has consumed, and a sender waits for the ack of the
+// message two before (same buffer) before it sends. Each (sender, index) pair sends exactly one
+// message per piece of its family, so the piece count (ROUTED_CNT) tells both sides which message
+// comes next. The reduction family's buffers are the slot's LL area, the scan family's its raw
+// area: routed teams use neither path. collect: an exclusive scan of the byte counts gives each
+// member its offset, a sum the total, then puts and the routed phase.
+#pragma once
+#include "gshmem/impl/ll.cuh"
+
+namespace gshmem::dev {
+
+// Reduction-family flag indices: 0 fold, 1..L rounds, L + 1 unfold (L < 31); scans: kScanIdx + k.
+constexpr int kScanIdx = 32;
+constexpr int kRoutedAck = 64;  // ack words follow the message words
+
+__device__ __forceinline__ uint32_t routed_flag_off(int slot, int idx) {
+  return GSHMEM_DEV_CTRL_ROUTED_FLAGS + static_cast<uint32_t>((slot * GSHMEM_DEV_ROUTED_WORDS + idx) * 8);
+}
+__device__ __forceinline__ uint64_t *routed_word(int slot, int w) {
+  return reinterpret_cast<uint64_t *>(ctrl(st().my_pe, GSHMEM_DEV_CTRL_ROUTED_CNT)) + slot * 8 + w;
+}
+
+// Waits (rank 0) until this PE's word at off reaches v; the scope barrier passes the acquire on.
+template <typename S>
+__device__ __forceinline__ void routed_wait(uint32_t off, uint64_t v) {
+  if (S::rank() == 0)
+    while (ld_acquire_sys_u64(reinterpret_cast<const uint64_t *>(ctrl(st().my_pe, off))) < v) {
+    }
+  S::sync();
+}
+
+// Message m on idx to member `to`: waits for the ack of message m - 2, puts bytes from this PE's
+// src (global memory) to `to`'s control block at dst_off, then raises its flag for idx. Returns
+// when src may change (proxied: the proxy has performed the PUT).
+// Out of line, as the collectives below: a kernel needs the registers of the most demanding
+// function it calls, and these paths must not raise that of a user's kernel past its NVLink paths.
+template <typename S>
+static __device__ __noinline__ void routed_send(const TeamDev &t, int to, int idx, uint64_t m, uint32_t dst_off,
+                                                const void *src, size_t bytes) {
+  routed_wait<S>(routed_flag_off(t.slot, kRoutedAck + idx), m >= 1 ? m - 1 : 0);
+  const int pe = t.pe(to);
+  if (proxied(pe)) {
+    S::sync();
+    if (S::rank() == 0) {
+      fence_release_sys();  // the scope's stores to src, before the proxy reads it
+      const uint64_t w = proxy_put_bytes(dst_off, static_cast<const char *>(src), bytes, pe);
+      proxy_signal(routed_flag_off(t.slot, idx), 1, SHMEM_SIGNAL_ADD, pe);
+      if (w) proxy_wait(w);
+    }
+    S::sync();
+    return;
+  }
+  copy<S>(ctrl(pe, dst_off), static_cast<const char *>(src), bytes);
+  S::sync();
+  if (S::rank() == 0) {
+    fence_release_sys();
+    red_add_relaxed_sys_u64(reinterpret_cast<uint64_t *>(ctrl(pe, routed_flag_off(t.slot, idx))), 1);
+  }
+  S::sync();
+}
+
+// Message m on idx has arrived from `from` (wait), and has been consumed (ack).
+template <typename S>
+__device__ __forceinline__ void routed_recv(const TeamDev &t, int idx, uint64_t m) {
+  routed_wait<S>(routed_flag_off(t.slot, idx), m + 1);
+}
+template <typename S>
+static __device__ __noinline__ void routed_ack(const TeamDev &t, int from, int idx) {
+  S::sync();  // every thread has read the buffer
+  if (S::rank() == 0) {
+    fence_release_sys();
+    ctrl_add(t.pe(from), routed_flag_off(t.slot, kRoutedAck + idx), 1);
+  }
+}
+
+template <typename S, typename T>
+__device__ __forceinline__ void routed_copy(T *d, const T *s, size_t n) {
+#pragma unroll 1
+  for (size_t i = S::rank(); i < n; i += S::size()) d[i] = s[i];
+  S::sync();
+}
+
+// acc = op(acc, x) (lower first) or op(x, acc).
+template <typename S, typename T, typename Op>
+__device__ __forceinline__ void routed_combine(T *acc, const T *x, size_t n, bool acc_lower) {
+#pragma unroll 1
+  for (size_t i = S::rank(); i < n; i += S::size()) acc[i] = acc_lower ? Op()(acc[i], x[i]) : Op()(x[i], acc[i]);
+  S::sync();
+}
+
+// Recursive doubling over src[0, total) in pieces; element i of the result goes to dest[i - out_lo]
+// for i in [out_lo, out_hi) (a reduction: all of them; reduce-scatter: this member's block).
+template <typename S, typename T, typename Op>
+static __device__ __noinline__ void reduce_routed(const TeamDev &t, T *dest, const T *src, size_t total, size_t out_lo,
+                                                  size_t out_hi) {
+  int L = 0;
+  while ((2 << L) <= t.size) ++L;
+  const int p2 = 1 << L, extra = t.size - p2;
+  // The slot's LL area: acc, then [parity][index 0..L+1] buffers of P bytes.
+  const uint32_t area =
+      GSHMEM_DEV_CTRL_LL + static_cast<uint32_t>(t.slot) * 2u * GSHMEM_DEV_MAX_TEAM_PES * GSHMEM_DEV_LL_BYTES;
+  const size_t P = (2ull * GSHMEM_DEV_MAX_TEAM_PES * GSHMEM_DEV_LL_BYTES / (1 + 2 * (L + 2))) & ~size_t{15};
+  const size_t per = P / sizeof(T);
+  auto buf = [&](int par, int idx) { return area + static_cast<uint32_t>(P * (1 + par * (L + 2) + idx)); };
+  T *acc = reinterpret_cast<T *>(ctrl(st().my_pe, area));
+  uint64_t *cnt = routed_word(t.slot, 0);
+  const uint64_t first = ld_volatile_u64(cnt);
+  S::sync();  // every thread read the count before rank 0 moves it at the end
+  uint64_t m = first;
+#pragma unroll 1
+  for (size_t lo = 0; lo < total; lo += per, ++m) {
+    const size_t n = total - lo < per ? total - lo : per;
+    const int par = static_cast<int>(m & 1);
+    routed_copy<S>(acc, src + lo, n);
+    if (t.me >= p2) {  // folded: send, then get the result back
+      routed_send<S>(t, t.me - p2, 0, m, buf(par, 0), acc, n * sizeof(T));
+      routed_recv<S>(t, L + 1, m);
+      const T *r = reinterpret_cast<const T *>(ctrl(st().my_pe, buf(par, L + 1)));
+      const size_t a = lo > out_lo ? lo : out_lo, b = lo + n < out_hi ? lo + n : out_hi;
+      if (a < b) routed_copy<S>(dest + (a - out_lo), r + (a - lo), b - a);
+      routed_ack<S>(t, t.me - p2, L + 1);
+      continue;
+    }
+    if (t.me < extra) {
+      routed_recv<S>(t, 0, m);
+      routed_combine<S, T, Op>(acc, reinterpret_cast<const T *>(ctrl(st().my_pe, buf(par, 0))), n, true);
+      routed_ack<S>(t, t.me + p2, 0);
+    }
+#pragma unroll 1
+    for (int k = 0; k < L; ++k) {
+      const int q = t.me ^ (1 << k);
+      routed_send<S>(t, q, 1 + k, m, buf(par, 1 + k), acc, n * sizeof(T));
+      routed_recv<S>(t, 1 + k, m);
+      routed_combine<S, T, Op>(acc, reinterpret_cast<const T *>(ctrl(st().my_pe, buf(par, 1 + k))), n, t.me < q);
+      routed_ack<S>(t, q, 1 + k);
+    }
+    const size_t a = lo > out_lo ? lo : out_lo, b = lo + n < out_hi ? lo + n : out_hi;
+    if (a < b) routed_copy<S>(dest + (a - out_lo), acc + (a - lo), b - a);
+    if (t.me < extra) routed_send<S>(t, t.me + p2, L + 1, m, buf(par, L + 1), acc, n * sizeof(T));
+  }
+  S::sync();
+  if (S::rank() == 0) st_volatile_u64(cnt, m);
+  S::sync();
+}
+
+// Prefix sums in team order (Mode kInscan or kExscan), Hillis-Steele rounds in pieces.
+template <typename S, typename T, typename Op, int Mode>
+static __device__ __noinline__ void scan_routed(const TeamDev &t, T *dest, const T *src, size_t total) {
+  int K = 0;
+  while ((1 << K) < t.size) ++K;
+  // The slot's raw area: inclusive and exclusive partials, then [parity][round] buffers.
+  const uint32_t area =
+      GSHMEM_DEV_CTRL_RAW + static_cast<uint32_t>(t.slot) * 2u * GSHMEM_DEV_MAX_TEAM_PES * (GSHMEM_DEV_LL_BYTES / 2);
+  const size_t P = (static_cast<size_t>(GSHMEM_DEV_MAX_TEAM_PES) * GSHMEM_DEV_LL_BYTES / (2 + 2 * K)) & ~size_t{15};
+  const size_t per = P / sizeof(T);
+  auto buf = [&](int par, int k) { return area + static_cast<uint32_t>(P * (2 + par * K + k)); };
+  T *inc = reinterpret_cast<T *>(ctrl(st().my_pe, area));
+  T *exc = reinterpret_cast<T *>(ctrl(st().my_pe, area + static_cast<uint32_t>(P)));
+  uint64_t *cnt = routed_word(t.slot, 1);
+  const uint64_t first = ld_volatile_u64(cnt);
+  S::sync();
+  uint64_t m = first;
+#pragma unroll 1
+  for (size_t lo = 0; lo < total; lo += per, ++m) {
+    const size_t n = total - lo < per ? total - lo : per;
+    const int par = static_cast<int>(m & 1);
+#pragma unroll 1
+    for (size_t i = S::rank(); i < n; i += S::size()) {
+      inc[i] = src[lo + i];
+      exc[i] = T{};
+    }
+    S::sync();
+#pragma unroll 1
+    for (int k = 0; k < K; ++k) {
+      const int d = 1 << k;
+      if (t.me + d < t.size) routed_send<S>(t, t.me + d, kScanIdx + k, m, buf(par, k), inc, n * sizeof(T));
+      if (t.me >= d) {
+        routed_recv<S>(t, kScanIdx + k, m);
+        const T *x = reinterpret_cast<const T *>(ctrl(st().my_pe, buf(par, k)));
+#pragma unroll 1
+        for (size_t i = S::rank(); i < n; i += S::size()) {
+          inc[i] = Op()(x[i], inc[i]);
+          if (Mode == kExscan) exc[i] = k == 0 ? x[i] : Op()(x[i], exc[i]);  // every member past 0 gets round 0
+        }
+        routed_ack<S>(t, t.me - d, kScanIdx + k);
+        S::sync();
+      }
+    }
+    routed_copy<S>(dest + lo, Mode == kExscan ? exc : inc, n);
+  }
+  S::sync();
+  if (S::rank() == 0) st_volatile_u64(cnt, m);
+  S::sync();
+}
+
+template <typename S>
+static __device__ __noinline__ void broadcast_routed(const char *call, const TeamDev &t, void *dest, const void *src,
+                                                     size_t bytes, int root) {
+  if (t.me == root && bytes)
+#pragma unroll 1
+    for (int k = 0; k < t.size; ++k) {
+      const int j = (t.me + k) % t.size;
+      if (j == t.me && dest == src) continue;
+      put<S>(call, dest, src, bytes, t.pe(j), true);
+    }
+  phase_routed<S>(t);
+}
+
+template <typename S>
+static __device__ __noinline__ void fcollect_routed(const char *call, const TeamDev &t, void *dest, const void *src,
+                                                    size_t bytes) {
+  char *d = static_cast<char *>(dest) + static_cast<size_t>(t.me) * bytes;
+  if (bytes)
+#pragma unroll 1
+    for (int k = 0; k < t.size; ++k) put<S>(call, d, src, bytes, t.pe((t.me + k) % t.size), true);
+  phase_routed<S>(t);
+}
+
+template <typename S>
+static __device__ __noinline__ void alltoall_routed(const char *call, const TeamDev &t, void *dest, const void *src,
+                                                    size_t bytes) {
+  char *d = static_cast<char *>(dest) + static_cast<size_t>(t.me) * bytes;
+  if (bytes)
+#pragma unroll 1
+    for (int k = 0; k < t.size; ++k) {
+      const int j = (t.me + k) % t.size;
+      put<S>(call, d, static_cast<const char *>(src) + static_cast<size_t>(j) * bytes, bytes, t.pe(j), true);
+    }
+  phase_routed<S>(t);
+}
+
+// Element k of the block for member j: source[(j*nelems + k)*sst] to dest[(me*nelems + k)*dst] on
+// j, one put per element (a proxied member gets one PUT trigger per element).
+template <typename S>
+static __device__ __noinline__ void alltoalls_routed(const char *call, const TeamDev &t, void *dest, const void *src,
+                                                     ptrdiff_t dst, ptrdiff_t sst, size_t nelems, size_t elem) {
+  const char *s = static_cast<const char *>(src);
+#pragma unroll 1
+  for (int kk = 0; kk < t.size && nelems; ++kk) {
+    const int j = (t.me + kk) % t.size;
+    const int pe = t.pe(j);
+    if (proxied(pe)) {
+      S::sync();
+      if (S::rank() == 0)
+#pragma unroll 1
+        for (size_t k = 0; k < nelems; ++k) {
+          char *to =
+              static_cast<char *>(dest) + ((static_cast<size_t>(t.me) * nelems + k) * static_cast<size_t>(dst)) * elem;
+          const char *from = s + ((static_cast<size_t>(j) * nelems + k) * static_cast<size_t>(sst)) * elem;
+          proxy_put_bytes(proxy_off(call, to, elem, pe), from, elem, pe);
+        }
+      S::sync();
+      continue;
+    }
+    const size_t span = ((static_cast<size_t>(t.size) * nelems - 1) * static_cast<size_t>(dst) + 1) * elem;
+    char *d = peer(call, dest, span, pe);
+#pragma unroll 1
+    for (size_t k = S::rank(); k < nelems; k += S::size()) {
+      char *to = d + ((static_cast<size_t>(t.me) * nelems + k) * static_cast<size_t>(dst)) * elem;
+      const char *from = s + ((static_cast<size_t>(j) * nelems + k) * static_cast<size_t>(sst)) * elem;
+#pragma unroll 1
+      for (size_t b = 0; b < elem; ++b) to[b] = from[b];
+    }
+  }
+  phase_routed<S>(t);
+}
+
+// collect: this member's offset is the exclusive scan of the byte counts, the total their sum
+// (words 2, 3 and 4 of the slot's routed words: count, offset, total).
+template <typename S>
+static __device__ __noinline__ void collect_routed(const char *call, const TeamDev &t, void *dest, const void *src,
+                                                   size_t bytes) {
+  using Sum = Reduce<GSHMEM_REDUCE_SUM>;
+  uint64_t *w = routed_word(t.slot, 2);
+  S::sync();
+  if (S::rank() == 0) st_volatile_u64(w, bytes);
+  S::sync();
+  scan_routed<S, uint64_t, Sum, kExscan>(t, w + 1, w, 1);
+  reduce_routed<S, uint64_t, Sum>(t, w + 2, w, 1, 0, 1);
+  const size_t off = static_cast<size_t>(ld_volatile_u64(w + 1)), all = static_cast<size_t>(ld_volatile_u64(w + 2));
+  {  // always checked (also with device checks off): the members write all bytes here
+    const uint64_t off0 = reinterpret_cast<uint64_t>(dest) - st().heap_base;
+    if (all && (off0 >= st().heap_size || all > st().heap_size - off0))
+      fail_value(call, "dest does not hold the collected bytes in the symmetric heap; total bytes",
+                 static_cast<long long>(all));
+  }
+  if (bytes)
+#pragma unroll 1
+    for (int k = 0; k < t.size; ++k)
+      put<S>(call, static_cast<char *>(dest) + off, src, bytes, t.pe((t.me + k) % t.size), true);
+  phase_routed<S>(t);
+}
+
+}  // namespace gshmem::dev
