@@ -52,39 +52,6 @@ __device__ __forceinline__ uint64_t *phase_flag(int pe, int slot, int row, int i
          (static_cast<size_t>(slot) * GSHMEM_DEV_MAX_ROWS + row) * GSHMEM_DEV_MAX_TEAM_PES + idx;
 }
 
-// One phase on row: the scope's threads fan the flag updates and the waits out over the peers.
-// A flag counts the phases its sender has run on the row (flags and counters start at zero
-// together: the whole control block is zeroed when the heap is made, and a team's slot is
-// cleared, flags and counters at once, when the team is destroyed: src/coll/dev_teams.cpp), so a
-// phase adds 1 to this member's flag on every other member (a relaxed system-scope reduction)
-// and waits until all of its own flags pass the last phase.
-// Each updating thread releases first: fence_release_sys, then the relaxed reductions, a release
-// pattern as strong as a st.release.sys per flag. After the scope barrier the fence orders every
-// store the scope made before the phase (cumulativity), so pushed data and earlier puts are
-// visible to a peer once it sees the flag. Why this shape (measured with shmem_sync_flavors:
-// docs/perf/h200x2-perftest.md): the release is a MEMBAR.SYS that waits until the thread's
-// earlier stores are acknowledged, the previous phase's flag update included; with st.release of
-// counter + 1 the fence would also wait for the counter's L2 round trip before it could start;
-// the reduction's operand does not depend on the counter, which is loaded after the updates, so
-// its round trip overlaps their flight (flavour frel_red). A kernel holding a printf call gets a
-// MEMBAR.CTA before each fence, which waits for the thread's outstanding loads (frel_call; a
-// counter load before the fence would be one of them); gshmem's error reports write a record
-// instead of printing (impl/core.cuh), so the library's kernels have no MEMBAR.CTA. One fence per
-// thread, not one per flag: a fence per flag waits for the update sent to the previous peer. The
-// waits are acquire loads; the closing scope barrier passes their ordering on to the scope's
-// other threads.
-// BOUNDARY: the phase is the whole of an on-stream sync/barrier kernel, which stores and loads
-// nothing else. What it must order is the earlier work of the stream, which the kernel boundary
-// has already completed (every store of an earlier kernel or copy performed before this kernel
-// starts), and the later work, which starts after this kernel ends with its own L1 contents; the
-// flags are then relaxed (no membar for the release, no L1 invalidate per poll). With the proxy
-// on, the release stays: the data the proxy wrote for earlier kernels is ordered before the flag
-// only through the quiet's acquire.
-// A split phase (teams of up to GSHMEM_DEV_MAX_TEAM_PES, with wait and add): this member adds
-// `add` (0, 1 or 2) to its flags and waits only for member `wait`'s flag (none when wait is
-// t.size); the row counter still moves by one. Two split phases in which every member adds 2 in
-// all and the second waits for every flag (wait -1) leave the row as two phases do: a broadcast
-// signals its root's data to each member with the first and closes with the second.
 // Adds v to the word at off in pe's control block: a relaxed system-scope reduction when pe is
 // mapped, else a proxied SIGNAL (ADD), which the proxy performs after everything pushed before it.
 __device__ __forceinline__ void ctrl_add(int pe, uint32_t off, uint64_t v) {
@@ -125,6 +92,39 @@ __device__ __forceinline__ void phase_routed(const TeamDev &t) {
   S::sync();
 }
 
+// One phase on row: the scope's threads fan the flag updates and the waits out over the peers.
+// A flag counts the phases its sender has run on the row (flags and counters start at zero
+// together: the whole control block is zeroed when the heap is made, and a team's slot is
+// cleared, flags and counters at once, when the team is destroyed: src/coll/dev_teams.cpp), so a
+// phase adds 1 to this member's flag on every other member (a relaxed system-scope reduction)
+// and waits until all of its own flags pass the last phase.
+// Each updating thread releases first: fence_release_sys, then the relaxed reductions, a release
+// pattern as strong as a st.release.sys per flag. After the scope barrier the fence orders every
+// store the scope made before the phase (cumulativity), so pushed data and earlier puts are
+// visible to a peer once it sees the flag. Why this shape (measured with shmem_sync_flavors:
+// docs/perf/h200x2-perftest.md): the release is a MEMBAR.SYS that waits until the thread's
+// earlier stores are acknowledged, the previous phase's flag update included; with st.release of
+// counter + 1 the fence would also wait for the counter's L2 round trip before it could start;
+// the reduction's operand does not depend on the counter, which is loaded after the updates, so
+// its round trip overlaps their flight (flavour frel_red). A kernel holding a printf call gets a
+// MEMBAR.CTA before each fence, which waits for the thread's outstanding loads (frel_call; a
+// counter load before the fence would be one of them); gshmem's error reports write a record
+// instead of printing (impl/core.cuh), so the library's kernels have no MEMBAR.CTA. One fence per
+// thread, not one per flag: a fence per flag waits for the update sent to the previous peer. The
+// waits are acquire loads; the closing scope barrier passes their ordering on to the scope's
+// other threads.
+// BOUNDARY: the phase is the whole of an on-stream sync/barrier kernel, which stores and loads
+// nothing else. What it must order is the earlier work of the stream, which the kernel boundary
+// has already completed (every store of an earlier kernel or copy performed before this kernel
+// starts), and the later work, which starts after this kernel ends with its own L1 contents; the
+// flags are then relaxed (no membar for the release, no L1 invalidate per poll). With the proxy
+// on, the release stays: the data the proxy wrote for earlier kernels is ordered before the flag
+// only through the quiet's acquire.
+// A split phase (teams of up to GSHMEM_DEV_MAX_TEAM_PES, with wait and add): this member adds
+// `add` (0, 1 or 2) to its flags and waits only for member `wait`'s flag (none when wait is
+// t.size); the row counter still moves by one. Two split phases in which every member adds 2 in
+// all and the second waits for every flag (wait -1) leave the row as two phases do: a broadcast
+// signals its root's data to each member with the first and closes with the second.
 template <typename S, bool BOUNDARY = false>
 __device__ __forceinline__ void phase(const char *call, const TeamDev &t, int row, int wait = -1, unsigned add = 1) {
   if (t.routed) return phase_routed<S>(t);
