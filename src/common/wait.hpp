@@ -24,6 +24,15 @@ extern void (*g_wait_progress_hook)();
 // within microseconds, and a transport's progress thread stays off them (it would take the core
 // and the engine's lock from that thread).
 extern std::atomic<uint64_t> g_wait_driven;
+// Raises a flag word whose values only grow to v unless it holds more already (release: what was
+// written before is seen by whoever sees the flag): team boxes, transports' raised flags.
+// Word: std::atomic<uint64_t>& or std::atomic_ref<uint64_t> (a plain word in shared memory).
+template <typename Word>
+inline void raise_to(Word&& w, uint64_t v) {
+  uint64_t cur = w.load(std::memory_order_relaxed);
+  while (cur < v && !w.compare_exchange_weak(cur, v, std::memory_order_release, std::memory_order_relaxed)) {
+  }
+}
 // Set while a context gathers small puts (an OpenSHMEM 1.6 batch session, api/ctx.cpp): sends
 // them when a thread starts to wait, so a wait for a peer's answer to them cannot stall on puts
 // this PE holds back.

@@ -92,9 +92,7 @@ void Teams::push(Team& t, int pe, int step, uint64_t seq, uint64_t op, uint64_t 
     b.op = op;
     b.bytes = bytes;
     if (n) memcpy(heap::push_data(b), data, n);
-    uint64_t cur = b.seq.load(std::memory_order_relaxed);
-    while (cur < seq && !b.seq.compare_exchange_weak(cur, seq, std::memory_order_release, std::memory_order_relaxed)) {
-    }
+    raise_to(b.seq, seq);
     return;
   }
   // The same box of this PE's block gives the offsets (every PE's control block has one layout).

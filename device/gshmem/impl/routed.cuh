@@ -93,7 +93,6 @@ static __device__ __noinline__ void routed_ack(const TeamDev &t, int from, int i
 
 template <typename S, typename T>
 __device__ __forceinline__ void routed_copy(T *d, const T *s, size_t n) {
-#pragma unroll 1
   for (size_t i = S::rank(); i < n; i += S::size()) d[i] = s[i];
   S::sync();
 }
@@ -101,7 +100,6 @@ __device__ __forceinline__ void routed_copy(T *d, const T *s, size_t n) {
 // acc = op(acc, x) (lower first) or op(x, acc).
 template <typename S, typename T, typename Op>
 __device__ __forceinline__ void routed_combine(T *acc, const T *x, size_t n, bool acc_lower) {
-#pragma unroll 1
   for (size_t i = S::rank(); i < n; i += S::size()) acc[i] = acc_lower ? Op()(acc[i], x[i]) : Op()(x[i], acc[i]);
   S::sync();
 }
@@ -125,7 +123,6 @@ static __device__ __noinline__ void reduce_routed(const TeamDev &t, T *dest, con
   const uint64_t first = ld_volatile_u64(cnt);
   S::sync();  // every thread read the count before rank 0 moves it at the end
   uint64_t m = first;
-#pragma unroll 1
   for (size_t lo = 0; lo < total; lo += per, ++m) {
     const size_t n = total - lo < per ? total - lo : per;
     const int par = static_cast<int>(m & 1);
@@ -144,7 +141,6 @@ static __device__ __noinline__ void reduce_routed(const TeamDev &t, T *dest, con
       routed_combine<S, T, Op>(acc, reinterpret_cast<const T *>(ctrl(st().my_pe, buf(par, 0))), n, true);
       routed_ack<S>(t, t.me + p2, 0);
     }
-#pragma unroll 1
     for (int k = 0; k < L; ++k) {
       const int q = t.me ^ (1 << k);
       routed_send<S>(t, q, 1 + k, m, buf(par, 1 + k), acc, n * sizeof(T));
@@ -178,24 +174,20 @@ static __device__ __noinline__ void scan_routed(const TeamDev &t, T *dest, const
   const uint64_t first = ld_volatile_u64(cnt);
   S::sync();
   uint64_t m = first;
-#pragma unroll 1
   for (size_t lo = 0; lo < total; lo += per, ++m) {
     const size_t n = total - lo < per ? total - lo : per;
     const int par = static_cast<int>(m & 1);
-#pragma unroll 1
     for (size_t i = S::rank(); i < n; i += S::size()) {
       inc[i] = src[lo + i];
       exc[i] = T{};
     }
     S::sync();
-#pragma unroll 1
     for (int k = 0; k < K; ++k) {
       const int d = 1 << k;
       if (t.me + d < t.size) routed_send<S>(t, t.me + d, kScanIdx + k, m, buf(par, k), inc, n * sizeof(T));
       if (t.me >= d) {
         routed_recv<S>(t, kScanIdx + k, m);
         const T *x = reinterpret_cast<const T *>(ctrl(st().my_pe, buf(par, k)));
-#pragma unroll 1
         for (size_t i = S::rank(); i < n; i += S::size()) {
           inc[i] = Op()(x[i], inc[i]);
           if (Mode == kExscan) exc[i] = k == 0 ? x[i] : Op()(x[i], exc[i]);  // every member past 0 gets round 0
@@ -215,7 +207,6 @@ template <typename S>
 static __device__ __noinline__ void broadcast_routed(const char *call, const TeamDev &t, void *dest, const void *src,
                                                      size_t bytes, int root) {
   if (t.me == root && bytes)
-#pragma unroll 1
     for (int k = 0; k < t.size; ++k) {
       const int j = (t.me + k) % t.size;
       if (j == t.me && dest == src) continue;
@@ -224,26 +215,28 @@ static __device__ __noinline__ void broadcast_routed(const char *call, const Tea
   phase_routed<S>(t);
 }
 
+// Puts bytes from src + j * src_step to dest on every member j (nbi), starting after this one.
+template <typename S>
+__device__ __forceinline__ void put_each(const char *call, const TeamDev &t, void *dest, const void *src,
+                                         size_t src_step, size_t bytes) {
+  if (!bytes) return;
+  for (int k = 0; k < t.size; ++k) {
+    const int j = (t.me + k) % t.size;
+    put<S>(call, dest, static_cast<const char *>(src) + static_cast<size_t>(j) * src_step, bytes, t.pe(j), true);
+  }
+}
+
 template <typename S>
 static __device__ __noinline__ void fcollect_routed(const char *call, const TeamDev &t, void *dest, const void *src,
                                                     size_t bytes) {
-  char *d = static_cast<char *>(dest) + static_cast<size_t>(t.me) * bytes;
-  if (bytes)
-#pragma unroll 1
-    for (int k = 0; k < t.size; ++k) put<S>(call, d, src, bytes, t.pe((t.me + k) % t.size), true);
+  put_each<S>(call, t, static_cast<char *>(dest) + static_cast<size_t>(t.me) * bytes, src, 0, bytes);
   phase_routed<S>(t);
 }
 
 template <typename S>
 static __device__ __noinline__ void alltoall_routed(const char *call, const TeamDev &t, void *dest, const void *src,
                                                     size_t bytes) {
-  char *d = static_cast<char *>(dest) + static_cast<size_t>(t.me) * bytes;
-  if (bytes)
-#pragma unroll 1
-    for (int k = 0; k < t.size; ++k) {
-      const int j = (t.me + k) % t.size;
-      put<S>(call, d, static_cast<const char *>(src) + static_cast<size_t>(j) * bytes, bytes, t.pe(j), true);
-    }
+  put_each<S>(call, t, static_cast<char *>(dest) + static_cast<size_t>(t.me) * bytes, src, bytes, bytes);
   phase_routed<S>(t);
 }
 
@@ -253,14 +246,12 @@ template <typename S>
 static __device__ __noinline__ void alltoalls_routed(const char *call, const TeamDev &t, void *dest, const void *src,
                                                      ptrdiff_t dst, ptrdiff_t sst, size_t nelems, size_t elem) {
   const char *s = static_cast<const char *>(src);
-#pragma unroll 1
   for (int kk = 0; kk < t.size && nelems; ++kk) {
     const int j = (t.me + kk) % t.size;
     const int pe = t.pe(j);
     if (proxied(pe)) {
       S::sync();
       if (S::rank() == 0)
-#pragma unroll 1
         for (size_t k = 0; k < nelems; ++k) {
           char *to =
               static_cast<char *>(dest) + ((static_cast<size_t>(t.me) * nelems + k) * static_cast<size_t>(dst)) * elem;
@@ -272,11 +263,9 @@ static __device__ __noinline__ void alltoalls_routed(const char *call, const Tea
     }
     const size_t span = ((static_cast<size_t>(t.size) * nelems - 1) * static_cast<size_t>(dst) + 1) * elem;
     char *d = peer(call, dest, span, pe);
-#pragma unroll 1
     for (size_t k = S::rank(); k < nelems; k += S::size()) {
       char *to = d + ((static_cast<size_t>(t.me) * nelems + k) * static_cast<size_t>(dst)) * elem;
       const char *from = s + ((static_cast<size_t>(j) * nelems + k) * static_cast<size_t>(sst)) * elem;
-#pragma unroll 1
       for (size_t b = 0; b < elem; ++b) to[b] = from[b];
     }
   }
@@ -302,10 +291,7 @@ static __device__ __noinline__ void collect_routed(const char *call, const TeamD
       fail_value(call, "dest does not hold the collected bytes in the symmetric heap; total bytes",
                  static_cast<long long>(all));
   }
-  if (bytes)
-#pragma unroll 1
-    for (int k = 0; k < t.size; ++k)
-      put<S>(call, static_cast<char *>(dest) + off, src, bytes, t.pe((t.me + k) % t.size), true);
+  put_each<S>(call, t, static_cast<char *>(dest) + off, src, 0, bytes);
   phase_routed<S>(t);
 }
 

@@ -115,7 +115,7 @@ ucs_status_t Ucx::on_put_flag(const void* data, size_t n) {
           static_cast<unsigned long long>(h.off), h.n, static_cast<unsigned long long>(h.flag_off));
   }
   if (h.n) memcpy(my_base_[seg] + h.off, static_cast<const char*>(data) + sizeof h, h.n);
-  raise_to(reinterpret_cast<uint64_t*>(my_base_[seg] + h.flag_off), h.value);
+  raise_to(std::atomic_ref<uint64_t>(*reinterpret_cast<uint64_t*>(my_base_[seg] + h.flag_off)), h.value);
   return UCS_OK;
 }
 
@@ -171,7 +171,7 @@ void Ucx::apply(const Served& s) {
   const bool on_gpu = mem_ && mem_->is_device(p);
   if (flag) {  // the larger value stays; no reply
     if (on_gpu) (void)mem_->amo(p, GSHMEM_AMO_SET, 8, r.a, 0);
-    else raise_to(reinterpret_cast<uint64_t*>(p), r.a);
+    else raise_to(std::atomic_ref<uint64_t>(*reinterpret_cast<uint64_t*>(p)), r.a);
     return;
   }
   const auto op = static_cast<gshmem_amo_op>(r.op);

@@ -100,14 +100,6 @@ inline void cpu_relax() {
 #endif
 }
 
-// Raises *w to v unless it holds more already (flags whose values only grow; release: what was
-// written before is seen by whoever sees the flag).
-inline void raise_to(uint64_t* w, uint64_t v) {
-  uint64_t cur = __atomic_load_n(w, __ATOMIC_RELAXED);
-  while (cur < v && !__atomic_compare_exchange_n(w, &cur, v, true, __ATOMIC_RELEASE, __ATOMIC_RELAXED)) {
-  }
-}
-
 inline std::string fmt_pe(const std::string& what, int pe) {
   return std::string("ucx transport: ") + what + " to pe " + std::to_string(pe);
 }
