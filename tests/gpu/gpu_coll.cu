@@ -164,6 +164,18 @@ struct Ctx {
   cudaStream_t stream;
 };
 
+// shmem_malloc is collective: every PE passes the same size. With an odd number of PEs the even and
+// odd teams differ in size, and so do the sizes the cases compute from their team: all take the
+// largest (g_size_words: two symmetric words, this PE's size and the maximum).
+uint64_t* g_size_words;
+void* sym_malloc(size_t bytes) {
+  uint64_t v = bytes;
+  CK(cudaMemcpy(g_size_words, &v, sizeof v, cudaMemcpyHostToDevice));
+  shmem_uint64_max_reduce(SHMEM_TEAM_WORLD, g_size_words + 1, g_size_words, 1);
+  CK(cudaMemcpy(&v, g_size_words + 1, sizeof v, cudaMemcpyDeviceToHost));
+  return shmem_malloc(v);
+}
+
 template <typename T>
 void run_reduce_stream(Coll c, int team, T* d, const T* s, size_t n, cudaStream_t st) {
   switch (c) {
@@ -207,8 +219,8 @@ void reduce_case(const Ctx& x, Coll c, Scope s, int team, size_t n, int reps, bo
   const int tn = shmem_team_n_pes(team), tme = shmem_team_my_pe(team);
   std::vector<T> h(n);
   for (size_t i = 0; i < n; ++i) h[i] = src_elem<T>(c, x.me, i);
-  T* src_base = static_cast<T*>(shmem_malloc((n + off) * sizeof(T)));
-  T* dst_base = in_place ? src_base : static_cast<T*>(shmem_malloc((n + off) * sizeof(T)));
+  T* src_base = static_cast<T*>(sym_malloc((n + off) * sizeof(T)));
+  T* dst_base = in_place ? src_base : static_cast<T*>(sym_malloc((n + off) * sizeof(T)));
   T *src = src_base + off, *dst = dst_base + off;
   CK(cudaMemcpy(src, h.data(), n * sizeof(T), cudaMemcpyHostToDevice));
   if (!in_place) CK(cudaMemset(dst, 0xA5, n * sizeof(T)));
@@ -256,8 +268,8 @@ void data_case(const Ctx& x, Coll c, Scope s, int team, size_t bytes, int reps) 
   const size_t dst_bytes = c == kBcast ? bytes : bytes * tn;
   std::vector<unsigned char> h(src_bytes);
   for (size_t i = 0; i < src_bytes; ++i) h[i] = src_byte(x.me, i);
-  unsigned char* src = static_cast<unsigned char*>(shmem_malloc(src_bytes ? src_bytes : 1));
-  unsigned char* dst = static_cast<unsigned char*>(shmem_malloc(dst_bytes ? dst_bytes : 1));
+  unsigned char* src = static_cast<unsigned char*>(sym_malloc(src_bytes ? src_bytes : 1));
+  unsigned char* dst = static_cast<unsigned char*>(sym_malloc(dst_bytes ? dst_bytes : 1));
   CK(cudaMemcpy(src, h.data(), src_bytes, cudaMemcpyHostToDevice));
   CK(cudaMemset(dst, 0xA5, dst_bytes));
   CK(cudaDeviceSynchronize());
@@ -305,7 +317,7 @@ void bcast_layout_case(const Ctx& x, Scope s, int team, size_t bytes, size_t dst
   const size_t total = dst_off + bytes + 8;
   std::vector<unsigned char> h(total);
   for (size_t i = 0; i < total; ++i) h[i] = src_byte(x.me, i);
-  unsigned char* buf = static_cast<unsigned char*>(shmem_malloc(total));
+  unsigned char* buf = static_cast<unsigned char*>(sym_malloc(total));
   CK(cudaMemcpy(buf, h.data(), total, cudaMemcpyHostToDevice));
   CK(cudaDeviceSynchronize());
   shmem_barrier_all();
@@ -340,8 +352,8 @@ void collect_case(const Ctx& x, Scope s, int team, size_t base) {
   std::vector<unsigned char> h(mine);
   for (size_t i = 0; i < mine; ++i) h[i] = src_byte(x.me, i);
   // shmem_malloc is collective with the same size everywhere: the largest member's block.
-  unsigned char* src = static_cast<unsigned char*>(shmem_malloc(size_of(tn - 1) + 1));
-  unsigned char* dst = static_cast<unsigned char*>(shmem_malloc(total + 1));
+  unsigned char* src = static_cast<unsigned char*>(sym_malloc(size_of(tn - 1) + 1));
+  unsigned char* dst = static_cast<unsigned char*>(sym_malloc(total + 1));
   CK(cudaMemcpy(src, h.data(), mine, cudaMemcpyHostToDevice));
   CK(cudaMemset(dst, 0xA5, total + 1));
   CK(cudaDeviceSynchronize());
@@ -370,8 +382,8 @@ void alltoalls_case(const Ctx& x, Scope s, int team, size_t n) {
   const size_t m = static_cast<size_t>(tn) * n, src_elems = (m - 1) * 3 + 1, dst_elems = (m - 1) * 2 + 1;
   std::vector<uint32_t> h(src_elems);
   for (size_t i = 0; i < src_elems; ++i) h[i] = static_cast<uint32_t>(payload(g_seed, x.me, i));
-  uint32_t* src = static_cast<uint32_t*>(shmem_malloc(src_elems * 4));
-  uint32_t* dst = static_cast<uint32_t*>(shmem_malloc(dst_elems * 4));
+  uint32_t* src = static_cast<uint32_t*>(sym_malloc(src_elems * 4));
+  uint32_t* dst = static_cast<uint32_t*>(sym_malloc(dst_elems * 4));
   CK(cudaMemcpy(src, h.data(), src_elems * 4, cudaMemcpyHostToDevice));
   CK(cudaMemset(dst, 0xA5, dst_elems * 4));
   CK(cudaDeviceSynchronize());
@@ -402,7 +414,7 @@ void alltoalls_case(const Ctx& x, Scope s, int team, size_t n) {
 void ll_then_push_case(const Ctx& x, int team, bool stream, size_t nb, size_t nr = 16) {
   const int tn = shmem_team_n_pes(team), root = tn - 1;
   const size_t nd = nb > nr ? nb : nr;
-  int32_t* buf = static_cast<int32_t*>(shmem_malloc((nd + nr + nb) * sizeof(int32_t)));
+  int32_t* buf = static_cast<int32_t*>(sym_malloc((nd + nr + nb) * sizeof(int32_t)));
   int32_t *d = buf, *s = buf + nd, *s2 = buf + nd + nr;
   std::vector<int32_t> h(nr + nb);
   for (size_t i = 0; i < nr + nb; ++i) h[i] = static_cast<int32_t>(payload(g_seed ^ 0x11, x.me, i));
@@ -447,7 +459,7 @@ __global__ void ll_alternate(int team, int32_t* small, int32_t* large, int reps)
 void ll_alternate_case(const Ctx& x, Scope s, int team) {
   const int tn = shmem_team_n_pes(team), reps = 7;
   const size_t ns = 16, nl = 4096, nh = s == kStream ? 16384 : 0;
-  int32_t* small = static_cast<int32_t*>(shmem_malloc((ns + nl + nh) * sizeof(int32_t)));
+  int32_t* small = static_cast<int32_t*>(sym_malloc((ns + nl + nh) * sizeof(int32_t)));
   int32_t* large = small + ns;  // 64 bytes in: still 16-byte aligned
   int32_t* huge = large + nl;
   std::vector<int32_t> h(ns + nl + nh);
@@ -486,7 +498,7 @@ void ll_alternate_case(const Ctx& x, Scope s, int team) {
 // senders than threads (each thread then waits for several members' words).
 void ll_mixed_case(const Ctx& x, Scope s, int team, int threads = 256) {
   const int tn = shmem_team_n_pes(team), reps = 37;
-  unsigned char* m = static_cast<unsigned char*>(shmem_malloc(1024));
+  unsigned char* m = static_cast<unsigned char*>(sym_malloc(1024));
   unsigned char *bd = m, *fd = m + 64, *bs = m + 512, *fs = m + 576;
   int32_t *rd = reinterpret_cast<int32_t*>(m + 640), *rs = reinterpret_cast<int32_t*>(m + 768);
   CK(cudaMemset(m, 0xA5, 1024));
@@ -532,7 +544,7 @@ void stream_sync_visibility_case(const Ctx& x) {
   // first, so it checks that every lane waits for the proxy quiet.
   const bool proxy = getenv("GSHMEM_FORCE_PROXY") && atoi(getenv("GSHMEM_FORCE_PROXY")) != 0;
   const size_t n = proxy ? 512 : 64 * 1024;  // 512 KiB per round on NVLink
-  uint64_t* d = static_cast<uint64_t*>(shmem_malloc(n * sizeof(uint64_t)));
+  uint64_t* d = static_cast<uint64_t*>(sym_malloc(n * sizeof(uint64_t)));
   unsigned long long* bad;
   CK(cudaMallocManaged(&bad, sizeof *bad));
   *bad = 0;
@@ -679,6 +691,7 @@ int main(int argc, char** argv) {
   skip_unless_gpu_per_pe();
   g_seed = shared_seed();
   CK(cudaStreamCreateWithFlags(&x.stream, cudaStreamNonBlocking));
+  g_size_words = static_cast<uint64_t*>(shmem_malloc(2 * sizeof(uint64_t)));
 
   all_cases(x, SHMEM_TEAM_WORLD);
 

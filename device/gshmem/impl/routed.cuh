@@ -6,8 +6,10 @@
 // (the host launches routed on-stream collectives with one block) and out of line: inlined into a
 // user's kernel next to the NVLink paths, it would cost that kernel registers.
 //
-// broadcast, fcollect, alltoall, alltoalls: the members' puts (nbi), then the routed phase, which
-// completes the proxied ones first (team.cuh phase_routed).
+// broadcast, fcollect, alltoall, alltoalls: a routed phase, the members' puts (nbi), then the routed
+// phase again, which completes the proxied ones first (team.cuh phase_routed). The first phase
+// keeps a put out of a member's dest while that member is still in the team's previous collective:
+// a reduction's last local write into the same dest can come after a faster member has left it.
 //
 // Reductions (and reduce-scatter) are recursive doubling in pieces through this PE's control block:
 // the members past the largest power of two (p2) first send their piece to member i - p2 (fold), the
@@ -21,7 +23,8 @@
 // message per piece of its family, so the piece count (ROUTED_CNT) tells both sides which message
 // comes next. The reduction family's buffers are the slot's LL area, the scan family's its raw
 // area: routed teams use neither path. collect: an exclusive scan of the byte counts gives each
-// member its offset, a sum the total, then puts and the routed phase.
+// member its offset, a sum the total, then puts and the routed phase (no first phase: a member
+// has the sum only once every member has entered the call).
 #pragma once
 #include "gshmem/impl/ll.cuh"
 
@@ -206,6 +209,7 @@ static __device__ __noinline__ void scan_routed(const TeamDev &t, T *dest, const
 template <typename S>
 static __device__ __noinline__ void broadcast_routed(const char *call, const TeamDev &t, void *dest, const void *src,
                                                      size_t bytes, int root) {
+  phase_routed<S>(t);
   if (t.me == root && bytes)
     for (int k = 0; k < t.size; ++k) {
       const int j = (t.me + k) % t.size;
@@ -229,6 +233,7 @@ __device__ __forceinline__ void put_each(const char *call, const TeamDev &t, voi
 template <typename S>
 static __device__ __noinline__ void fcollect_routed(const char *call, const TeamDev &t, void *dest, const void *src,
                                                     size_t bytes) {
+  phase_routed<S>(t);
   put_each<S>(call, t, static_cast<char *>(dest) + static_cast<size_t>(t.me) * bytes, src, 0, bytes);
   phase_routed<S>(t);
 }
@@ -236,6 +241,7 @@ static __device__ __noinline__ void fcollect_routed(const char *call, const Team
 template <typename S>
 static __device__ __noinline__ void alltoall_routed(const char *call, const TeamDev &t, void *dest, const void *src,
                                                     size_t bytes) {
+  phase_routed<S>(t);
   put_each<S>(call, t, static_cast<char *>(dest) + static_cast<size_t>(t.me) * bytes, src, bytes, bytes);
   phase_routed<S>(t);
 }
@@ -246,6 +252,7 @@ template <typename S>
 static __device__ __noinline__ void alltoalls_routed(const char *call, const TeamDev &t, void *dest, const void *src,
                                                      ptrdiff_t dst, ptrdiff_t sst, size_t nelems, size_t elem) {
   const char *s = static_cast<const char *>(src);
+  phase_routed<S>(t);
   for (int kk = 0; kk < t.size && nelems; ++kk) {
     const int j = (t.me + kk) % t.size;
     const int pe = t.pe(j);
