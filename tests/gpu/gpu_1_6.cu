@@ -137,6 +137,7 @@ static void run_scans(shmem_team_t team, int start, int stride, int size, long* 
     return;
   }
   const int myidx = shmem_team_my_pe(team);
+  EXPECT(shmem_team_n_pes(team) == size, "scan team: %d members, expected %d", shmem_team_n_pes(team), size);
   const char* names[3][2] = {{"shmem_sum_inscan (thread)", "shmem_long_sum_exscan (thread)"},
                              {"shmemx_long_sum_inscan_warp", "shmemx_long_sum_exscan_warp"},
                              {"shmemx_long_sum_inscan_block", "shmemx_long_sum_exscan_block"}};
