@@ -6,13 +6,6 @@
 
 namespace gshmem::coll {
 
-bool dev_team_routed(const heap::SymmetricHeap& h, const team::Team& t) {
-  if (t.size() > GSHMEM_DEV_DISSEM_MAX_PES) return true;
-  for (int pe : t.pes)
-    if (!h.device_segment(pe)) return true;
-  return false;
-}
-
 int dev_team_stride(const team::Team& t, int* stride) {
   const int n = t.size();
   *stride = n > 1 ? t.pes[1] - t.pes[0] : 1;
@@ -26,16 +19,27 @@ namespace {
 void check(const char* call, CUresult res, const char* what) {
   if (res != CUDA_SUCCESS) fatal(call, "%s failed: %s", what, cu::error_string(res));
 }
+
+// Whether the team's device collectives take the routed paths (device/gshmem/impl/routed.cuh): a
+// member's segment is not mapped here (another node), or the team has more members than the
+// dissemination phase serves. Routed on-stream collectives run in one row.
+bool dev_team_routed(const heap::SymmetricHeap& h, const team::Team& t) {
+  if (t.size() > GSHMEM_DEV_DISSEM_MAX_PES) return true;
+  for (int pe : t.pes)
+    if (!h.device_segment(pe)) return true;
+  return false;
+}
 }  // namespace
 
-void dev_team_publish(const char* call, mem::DeviceOps& ops, const heap::SymmetricHeap& h, const team::Team& t) {
+void dev_team_publish(const char* call, mem::DeviceOps& ops, const heap::SymmetricHeap& h, team::Team& t) {
   mem::GpuContext& g = ops.gpu();
   if (t.handle < 0 || t.handle >= static_cast<int>(GSHMEM_DEV_MAX_TEAMS)) return;
   gshmem_device_team d{};
   const int n = t.size();
   int stride = 1;
   const bool strided = n >= 1 && dev_team_stride(t, &stride) < 0;
-  d.valid = t.my_index < 0 ? 0 : !strided ? 2 : dev_team_routed(h, t) ? 3 : 1;
+  t.dev_routed = dev_team_routed(h, t);
+  d.valid = t.my_index < 0 ? 0 : !strided ? 2 : t.dev_routed ? 3 : 1;
   d.size = n;
   d.my_index = t.my_index;
   d.slot = t.slot;

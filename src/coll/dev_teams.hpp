@@ -12,14 +12,10 @@ namespace gshmem::coll {
 // and the result is the first index that breaks it (-1: every member fits).
 int dev_team_stride(const team::Team& t, int* stride);
 
-// Whether the team's device collectives take the routed paths (device/gshmem/impl/routed.cuh): a
-// member's segment is not mapped here (another node), or the team has more members than the
-// dissemination phase serves. Routed on-stream collectives run in one row.
-bool dev_team_routed(const heap::SymmetricHeap& h, const team::Team& t);
-
 #if GSHMEM_HAVE_CUDA
 // Errors end the job with a message naming call.
-void dev_team_publish(const char* call, mem::DeviceOps& ops, const heap::SymmetricHeap& h, const team::Team& t);
+// Also records in t.dev_routed whether the team is routed (dev_team_routed), for the launches.
+void dev_team_publish(const char* call, mem::DeviceOps& ops, const heap::SymmetricHeap& h, team::Team& t);
 // Waits until this PE's GPU has finished all work (every stream): before a team is destroyed,
 // so no kernel of this PE still uses the team when the members agree to clear it.
 void dev_idle(const char* call, mem::DeviceOps& ops);

@@ -149,8 +149,8 @@ team::Team& dev_team(const char* call, int handle) {
 
 // Routed teams' collectives (and the reductions, scans and collect of teams past
 // GSHMEM_DEV_MAX_TEAM_PES: `wide`) run in one row (device/gshmem/impl/routed.cuh).
-bool one_row(const char* call, const team::Team& t, bool wide = false) {
-  return dev_team_routed(*env(call).heap, t) || (wide && t.size() > static_cast<int>(GSHMEM_DEV_MAX_TEAM_PES));
+bool one_row(const team::Team& t, bool wide = false) {
+  return t.dev_routed || (wide && t.size() > static_cast<int>(GSHMEM_DEV_MAX_TEAM_PES));
 }
 
 void dev_range(const char* call, const void* p, size_t bytes, const char* what) {
@@ -189,7 +189,7 @@ void dev_broadcast(const char* call, int team, void* dest, const void* src, size
   // a piece, which the members pass on (device/gshmem/impl/coll.cuh broadcast_push).
   const size_t others = static_cast<size_t>(t.size() - 1);
   const uint64_t at = env(call).cfg->GSHMEM_COLL_BCAST_SCATTER_BYTES;
-  const bool single = one_row(call, t);
+  const bool single = one_row(t);
   int scatter = !single && t.size() > 2 && t.size() <= static_cast<int>(GSHMEM_DEV_MAX_TEAM_PES) && at && bytes >= at;
   void* args[] = {&team, &dest, &src, &bytes, &root, &scatter};
   launch(call, k_broadcast, single ? 1 : rows_for(scatter ? bytes : bytes * others), args, stream);
@@ -200,7 +200,7 @@ void dev_fcollect(const char* call, int team, void* dest, const void* src, size_
   dev_range(call, dest, bytes * static_cast<size_t>(t.size()), "dest");
   dev_range(call, src, bytes, "source");
   void* args[] = {&team, &dest, &src, &bytes};
-  launch(call, k_fcollect, one_row(call, t) ? 1 : rows_for(bytes * static_cast<size_t>(t.size())), args, stream);
+  launch(call, k_fcollect, one_row(t) ? 1 : rows_for(bytes * static_cast<size_t>(t.size())), args, stream);
 }
 
 void dev_alltoall(const char* call, int team, void* dest, const void* src, size_t bytes, void* stream) {
@@ -208,7 +208,7 @@ void dev_alltoall(const char* call, int team, void* dest, const void* src, size_
   dev_range(call, dest, bytes * static_cast<size_t>(t.size()), "dest");
   dev_range(call, src, bytes * static_cast<size_t>(t.size()), "source");
   void* args[] = {&team, &dest, &src, &bytes};
-  launch(call, k_alltoall, one_row(call, t) ? 1 : rows_for(bytes * static_cast<size_t>(t.size())), args, stream);
+  launch(call, k_alltoall, one_row(t) ? 1 : rows_for(bytes * static_cast<size_t>(t.size())), args, stream);
 }
 
 void dev_collect(const char* call, int team, void* dest, const void* src, size_t bytes, void* stream) {
@@ -230,7 +230,7 @@ void dev_alltoalls(const char* call, int team, void* dest, const void* src, ptrd
   dev_range(call, dest, span(dst), "dest");
   dev_range(call, src, span(sst), "source");
   void* args[] = {&team, &dest, &src, &dst, &sst, &nelems, &elem};
-  launch(call, k_alltoalls, one_row(call, t) ? 1 : rows_for(n * elem), args, stream);
+  launch(call, k_alltoalls, one_row(t) ? 1 : rows_for(n * elem), args, stream);
 }
 
 namespace {
@@ -273,7 +273,7 @@ void dev_reduce(const char* call, int team, void* dest, const void* src, size_t 
   // Past one row's large LL limit but within the rows' (3 to 8 members; 2 reach 2 rows there
   // anyway): 2 rows, so the kernel takes the LL round rather than one block of reduce-scatter.
   const uint64_t addr = reinterpret_cast<uintptr_t>(dest) | reinterpret_cast<uintptr_t>(src);
-  if (one_row(call, t, true)) rows = 1;
+  if (one_row(t, true)) rows = 1;
   else if (rows == 1 && !ll && env(call).cfg->GSHMEM_COLL_MAX_BLOCKS >= 2 &&
            !gshmem_dev_ll_big_fits(t.slot, t.size(), 1, bytes, addr) &&
            gshmem_dev_ll_big_fits(t.slot, t.size(), 2, bytes, addr))
@@ -290,7 +290,7 @@ void dev_reducescatter(const char* call, int team, void* dest, const void* src, 
   check_no_overlap(call, dest, bytes, src, sbytes);
   const int id = k_rs0 + reduce_type(call, elem, kind, op);
   void* args[] = {&team, &dest, &src, &n};
-  launch(call, id, one_row(call, t, true) ? 1 : rows_for(bytes), args, stream);
+  launch(call, id, one_row(t, true) ? 1 : rows_for(bytes), args, stream);
 }
 
 void dev_scan(const char* call, int team, void* dest, const void* src, size_t n, size_t elem, char kind, bool exclusive,
@@ -306,8 +306,7 @@ void dev_scan(const char* call, int team, void* dest, const void* src, size_t n,
   // As a reduction: one block takes an LL round up to 4 KiB; above, the rows split the owner
   // slices (each reads and writes 2 x team size x its bytes).
   const bool ll = bytes <= GSHMEM_DEV_LL_BYTES / 2;
-  launch(call, id, ll || one_row(call, t, true) ? 1 : rows_for(2 * bytes * static_cast<size_t>(t.size())), args,
-         stream);
+  launch(call, id, ll || one_row(t, true) ? 1 : rows_for(2 * bytes * static_cast<size_t>(t.size())), args, stream);
 }
 
 void dev_team_sync(const char* call, int team, void* stream) {

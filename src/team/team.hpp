@@ -28,7 +28,8 @@ struct Team {
   uint64_t push_seq = 0;  // pushed collectives (Teams::push): the value their boxes are raised to
   int num_contexts = 0;
   bool predefined = false;
-  std::mutex mu;  // serialises this team's collectives when threads share it
+  bool dev_routed = false;  // its device collectives take the routed paths (coll/dev_teams.cpp sets it)
+  std::mutex mu;            // serialises this team's collectives when threads share it
   int size() const { return static_cast<int>(pes.size()); }
   int index_of(int world_pe) const;
   heap::TeamSlot& slot_of(const heap::SymmetricHeap& h, int world_pe) const { return h.control(world_pe)->teams[slot]; }
