@@ -8,6 +8,7 @@
 // every member computes the same tree and ends with the same bits (floating point included).
 #include <algorithm>
 #include <cstring>
+#include <vector>
 
 #include "coll/env.hpp"
 #include "coll/groups.hpp"
@@ -25,12 +26,12 @@ bool push_reduce(const char* call, int handle, void* d, const void* s, size_t by
   int p = 1, rounds = 0;
   while (2 * p <= n) p *= 2, ++rounds;
   if (n < 2 || rounds + 2 > heap::kPushSteps) return false;
-  // SHMEM_TEAM_WORLD's large boxes take pieces of kPushBytesWorld, one pushed reduction each: any
-  // size up to 4 members (each member sends what a pulled reduction moves), up to one piece past
+  // SHMEM_TEAM_WORLD's large boxes take pieces of kPushBytesWorld, one sequence number each: any
+  // size up to kPushDeepMembers (each member sends what a pulled reduction moves), up to one piece past
   // that (recursive doubling sends the whole piece every round: log2(n) times the data, where the
   // pulled slices move it about twice).
   const size_t piece = t.slot == 0 ? heap::kPushBytesWorld : heap::kPushBytes;
-  if (bytes > piece && (t.slot != 0 || n > 4)) return false;
+  if (bytes > piece && (t.slot != 0 || n > heap::kPushDeepMembers)) return false;
   if (piece % elem) return false;
   check_sym(call, d, bytes, "dest");
   check_sym(call, s, bytes, "source");
@@ -38,45 +39,68 @@ bool push_reduce(const char* call, int handle, void* d, const void* s, size_t by
   const bool checks = e.cfg->GSHMEM_COLL_CHECKS;
   const int rem = n - p, me = t.my_index;
   const auto member = [&](int r) { return r < rem ? 2 * r + 1 : r + rem; };
-  alignas(64) char acc[heap::kPushBytesWorld];
-  for (size_t off = 0; off < bytes; off += piece) {
-    const size_t len = std::min(piece, bytes - off);
-    const uint64_t seq = ++t.push_seq;
-    char* out = static_cast<char*>(d) + off;
-    memcpy(acc, static_cast<const char*>(s) + off, len);  // before out is written: in place is fine
-    const auto send = [&](int idx, int step) {
-      e.teams->push(t, t.pes[static_cast<size_t>(idx)], step, seq, op_reduce, bytes, acc, len);
-    };
-    const auto recv = [&](int idx, int step) -> const char* {
-      const int pe = t.pes[static_cast<size_t>(idx)];
-      const heap::PushHead& b = e.teams->wait_push(call, t, step, seq, len, pe);
-      if (checks && (b.op != op_reduce || b.bytes != bytes))
-        fatal(call,
-              "arguments differ between PEs (mismatch): pe %d passed (%llu, %llu), pe %d passed (%llu, %llu) in "
-              "team %d",
-              pe, static_cast<unsigned long long>(b.op), static_cast<unsigned long long>(b.bytes), e.my_pe,
-              static_cast<unsigned long long>(op_reduce), static_cast<unsigned long long>(bytes), handle);
-      return heap::push_data(b);
-    };
-    if (me < 2 * rem && me % 2 == 0) {  // folds into me + 1 and gets the result back
-      send(me + 1, 0);
-      memcpy(out, recv(me + 1, rounds + 1), len);
-      continue;
+  // Pieces are started up to kPushWindow ahead of the one being completed: starting a piece sends
+  // its first message (the fold, or the first doubling round), completing it runs the rest. A
+  // member sends piece s's first message only after it completed piece s - kPushWindow, which
+  // took its partner's message of that piece, sent after the partner completed piece
+  // s - 2 x kPushWindow: so at most 2 x kPushWindow pieces are unread in a box row (kPushDepth).
+  // Later rounds' messages are sent while completing a piece, in order, one piece at a time.
+  const size_t pieces = (bytes + piece - 1) / piece;
+  const size_t window = pieces > 1 ? static_cast<size_t>(heap::kPushWindow) : 1;
+  const uint64_t seq0 = t.push_seq + 1;
+  t.push_seq += pieces;
+  const bool folds = me < 2 * rem && me % 2 == 0;  // folds into me + 1 and gets the result back
+  const bool absorbs = me < 2 * rem && me % 2 == 1;
+  const int rank = absorbs ? me / 2 : me - rem;  // among the p members of the doubling rounds
+  alignas(64) char acc1[heap::kPushBytesWorld];
+  thread_local std::vector<char> accs;
+  if (window > 1 && accs.size() < window * piece) accs.resize(window * piece);
+  const auto acc_of = [&](size_t i) { return window > 1 ? accs.data() + (i % window) * piece : acc1; };
+  const auto len_of = [&](size_t i) { return std::min(piece, bytes - i * piece); };
+  const auto send = [&](size_t i, int idx, int step) {
+    e.teams->push(t, t.pes[static_cast<size_t>(idx)], step, seq0 + i, op_reduce, bytes, acc_of(i), len_of(i));
+  };
+  const auto recv = [&](size_t i, int idx, int step) -> const char* {
+    const int pe = t.pes[static_cast<size_t>(idx)];
+    const heap::PushHead& b = e.teams->wait_push(call, t, step, seq0 + i, bytes, pe);
+    if (checks && (b.op != op_reduce || b.bytes != bytes))
+      fatal(call,
+            "arguments differ between PEs (mismatch): pe %d passed (%llu, %llu), pe %d passed (%llu, %llu) in "
+            "team %d",
+            pe, static_cast<unsigned long long>(b.op), static_cast<unsigned long long>(b.bytes), e.my_pe,
+            static_cast<unsigned long long>(op_reduce), static_cast<unsigned long long>(bytes), handle);
+    return heap::push_data(b);
+  };
+  const auto start = [&](size_t i) {
+    // Copied before any of out is written: in place is fine.
+    memcpy(acc_of(i), static_cast<const char*>(s) + i * piece, len_of(i));
+    if (folds) send(i, me + 1, 0);
+    else if (!absorbs && rounds > 0) send(i, member(rank ^ 1), 1);
+  };
+  const auto complete = [&](size_t i) {
+    char* acc = acc_of(i);
+    const size_t len = len_of(i);
+    char* out = static_cast<char*>(d) + i * piece;
+    if (folds) {
+      memcpy(out, recv(i, me + 1, rounds + 1), len);
+      return;
     }
-    int rank = me - rem;  // among the p members of the doubling rounds
-    if (me < 2 * rem) {
-      combine(acc, recv(me - 1, 0), acc, len);
-      rank = me / 2;
-    }
+    if (absorbs) combine(acc, recv(i, me - 1, 0), acc, len);
     for (int k = 0; k < rounds; ++k) {
       const int partner = rank ^ (1 << k);
-      send(member(partner), 1 + k);
-      const char* in = recv(member(partner), 1 + k);
+      if (k > 0 || absorbs) send(i, member(partner), 1 + k);
+      const char* in = recv(i, member(partner), 1 + k);
       if (partner < rank) combine(acc, in, acc, len);
       else combine(acc, acc, in, len);
     }
-    if (me < 2 * rem) send(me - 1, rounds + 1);
+    if (absorbs) send(i, me - 1, rounds + 1);
     memcpy(out, acc, len);
+  };
+  for (size_t i = 0; i < pieces; ++i) {
+    if (i == 0)
+      for (size_t j = 0; j < window && j < pieces; ++j) start(j);
+    else if (i + window - 1 < pieces) start(i + window - 1);
+    complete(i);
   }
   return true;
 }

@@ -71,10 +71,20 @@ static_assert(sizeof(TeamInitRecord) == 64);
 // writes a box of parity p again only two collectives later, after its partner has used it.
 // Every team has boxes of kPushBytes; SHMEM_TEAM_WORLD (slot 0) also of kPushBytesWorld, used for
 // its reductions past kPushBytes (the sequence is the team's, whichever box a reduction uses).
+// A reduction larger than kPushBytesWorld (SHMEM_TEAM_WORLD of at most kPushDeepMembers) is pushed
+// in pieces, one sequence number each, with up to kPushWindow pieces in flight; those teams use
+// the large boxes as kPushDepth sequences x kPushDeepSteps steps (fold, two doubling rounds,
+// unfold) instead of 2 x kPushSteps: a sender is then at most 2 x kPushWindow sequences ahead of
+// what its partner has read (coll/push.cpp).
 constexpr int kPushSteps = 18;             // fold, up to 16 doubling rounds (65536 members), unfold
 constexpr size_t kPushBytes = 256;         // largest pushed reduction on any team
-constexpr size_t kPushBytesWorld = 16384;  // largest pushed reduction on SHMEM_TEAM_WORLD
-struct alignas(64) PushHead {              // followed by the data
+constexpr size_t kPushBytesWorld = 16384;  // largest pushed reduction piece on SHMEM_TEAM_WORLD
+constexpr int kPushDeepMembers = 4;
+constexpr int kPushDeepSteps = 4;
+constexpr int kPushWindow = 4;
+constexpr int kPushDepth = 2 * kPushWindow;
+static_assert(kPushDepth * kPushDeepSteps <= 2 * kPushSteps, "the deep layout reuses the large boxes");
+struct alignas(64) PushHead {  // followed by the data
   std::atomic<uint64_t> seq;
   char pad[40];
   uint64_t op, bytes;  // the sender's collective, checked by the receiver
@@ -99,7 +109,7 @@ struct ControlBlock {
   TeamSlot teams[kMaxTeams];
   TeamInitRecord team_init;
   TeamInbox inbox[kMaxTeams];
-  PushBox<kPushBytesWorld> world_box[2][kPushSteps];
+  PushBox<kPushBytesWorld> world_box[2 * kPushSteps];  // indexed by team.cpp's box_in
 };
 static_assert(sizeof(ControlBlock) <= kControlBytes);
 static_assert(std::atomic<uint64_t>::is_always_lock_free, "cross-process atomics need lock-free 64-bit");

@@ -73,22 +73,27 @@ void Teams::sync(Team& t) {
 }
 
 namespace {
-// pe's box (step, seq) for a pushed message of n bytes in control block c: SHMEM_TEAM_WORLD's large
-// boxes past heap::kPushBytes (push_reduce keeps larger ones to that team), else the team's own.
+// pe's box (step, seq) for a piece of a pushed reduction of n bytes in all, in control block c:
+// SHMEM_TEAM_WORLD's large boxes past heap::kPushBytes (push_reduce keeps larger ones to that team),
+// else the team's own. Every piece of one reduction takes the same box class, a short last one too.
 heap::PushHead& box_in(heap::ControlBlock* c, const Team& t, int step, uint64_t seq, size_t n) {
-  if (n > heap::kPushBytes) return c->world_box[seq & 1][step].head;
+  if (n > heap::kPushBytes) {
+    const uint64_t i = t.size() <= heap::kPushDeepMembers ? seq % heap::kPushDepth * heap::kPushDeepSteps
+                                                          : (seq & 1) * heap::kPushSteps;
+    return c->world_box[i + static_cast<uint64_t>(step)].head;
+  }
   return c->inbox[t.slot].box[seq & 1][step].head;
 }
 // The box a message of the other size class would have landed in (none for teams without large ones).
 const heap::PushHead* other_box(heap::ControlBlock* c, const Team& t, int step, uint64_t seq, size_t n) {
   if (n > heap::kPushBytes) return &c->inbox[t.slot].box[seq & 1][step].head;
-  return t.slot == 0 ? &c->world_box[seq & 1][step].head : nullptr;
+  return t.slot == 0 ? &box_in(c, t, step, seq, heap::kPushBytes + 1) : nullptr;
 }
 }  // namespace
 
 void Teams::push(Team& t, int pe, int step, uint64_t seq, uint64_t op, uint64_t bytes, const void* data, size_t n) {
   if (heap::ControlBlock* c = heap_->control(pe)) {
-    heap::PushHead& b = box_in(c, t, step, seq, n);
+    heap::PushHead& b = box_in(c, t, step, seq, bytes);
     b.op = op;
     b.bytes = bytes;
     if (n) memcpy(heap::push_data(b), data, n);
@@ -97,7 +102,7 @@ void Teams::push(Team& t, int pe, int step, uint64_t seq, uint64_t op, uint64_t 
   }
   // The same box of this PE's block gives the offsets (every PE's control block has one layout).
   heap::ControlBlock* me = heap_->control(my_pe_);
-  const heap::PushHead& mine = box_in(me, t, step, seq, n);
+  const heap::PushHead& mine = box_in(me, t, step, seq, bytes);
   alignas(8) char msg[16 + heap::kPushBytesWorld];  // the box's check words, then the data
   memcpy(msg, &op, 8);
   memcpy(msg + 8, &bytes, 8);
@@ -108,12 +113,12 @@ void Teams::push(Team& t, int pe, int step, uint64_t seq, uint64_t op, uint64_t 
   remote_.put_flag(pe, off_of(&mine.op), msg, 16 + n, off_of(&mine.seq), seq);
 }
 
-const heap::PushHead& Teams::wait_push(const char* call, Team& t, int step, uint64_t seq, size_t n, int from_pe) {
+const heap::PushHead& Teams::wait_push(const char* call, Team& t, int step, uint64_t seq, size_t bytes, int from_pe) {
   heap::ControlBlock* me = heap_->control(my_pe_);
-  const heap::PushHead& b = box_in(me, t, step, seq, n);
+  const heap::PushHead& b = box_in(me, t, step, seq, bytes);
   if (b.seq.load(std::memory_order_acquire) >= seq) return b;
   // A partner that passed a size of the other class pushed into the other box.
-  const heap::PushHead* other = other_box(me, t, step, seq, n);
+  const heap::PushHead* other = other_box(me, t, step, seq, bytes);
   const auto t0 = std::chrono::steady_clock::now();
   auto next_warn = t0 + std::chrono::seconds(10), next_look = t0 + std::chrono::seconds(1);
   bool suspect = false;
@@ -123,7 +128,7 @@ const heap::PushHead& Teams::wait_push(const char* call, Team& t, int step, uint
     if ((s.iter & 1023) != 0) continue;
     if (other && other->seq.load(std::memory_order_acquire) >= seq)
       fatal(call, "arguments differ between PEs (mismatch): pe %d passed %llu bytes, pe %d passed %zu bytes in team %d",
-            from_pe, static_cast<unsigned long long>(other->bytes), my_pe_, n, t.handle);
+            from_pe, static_cast<unsigned long long>(other->bytes), my_pe_, bytes, t.handle);
     const auto now = std::chrono::steady_clock::now();
     if (now > next_look) {
       // A member that took a checked (pulled) collective instead, e.g. a reduction of other size,

@@ -67,13 +67,14 @@ class Teams {
   // The team's dissemination barrier; sync_serialized holds the team's lock (threads sharing a team).
   void sync(Team& t);
   void sync_serialized(Team& t);
-  // Pushed collectives: n bytes (at most heap::kPushBytes; on SHMEM_TEAM_WORLD heap::kPushBytesWorld)
-  // with the check words (op, bytes) into box (step, seq) of member world_pe, whose seq is then
-  // raised to seq; and this PE's box (step, seq) for n bytes once it arrived (a wait that warns
-  // after 10 s, then every 30 s, naming from_pe, and ends the job when from_pe is found in another
-  // collective or pushed a size of the other box class). heap::push_data gives the bytes.
+  // Pushed collectives: a piece of n bytes (at most heap::kPushBytes; on SHMEM_TEAM_WORLD
+  // heap::kPushBytesWorld) of a collective of `bytes` in all, with the check words (op, bytes), into
+  // box (step, seq) of member world_pe, whose seq is then raised to seq; and this PE's box (step,
+  // seq) of a collective of `bytes` once it arrived (a wait that warns after 10 s, then every 30 s,
+  // naming from_pe, and ends the job when from_pe is found in another collective or pushed a size of
+  // the other box class; `bytes` picks the box class). heap::push_data gives the bytes.
   void push(Team& t, int world_pe, int step, uint64_t seq, uint64_t op, uint64_t bytes, const void* data, size_t n);
-  const heap::PushHead& wait_push(const char* call, Team& t, int step, uint64_t seq, size_t n, int from_pe);
+  const heap::PushHead& wait_push(const char* call, Team& t, int step, uint64_t seq, size_t bytes, int from_pe);
   // check_args under the team's lock; on a mismatch ends the job with a message naming call, the
   // differing PE and both PEs' values.
   void check_args_or_fail(const char* call, Team& t, uint64_t op, uint64_t a, uint64_t b);

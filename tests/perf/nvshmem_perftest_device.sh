@@ -6,7 +6,8 @@
 #   pack (development machine):  nvshmem_perftest_device.sh pack GSHMEM_BIN NVSHMEM_BIN PACK.tar.xz
 #   run (GPU host):              nvshmem_perftest_device.sh run PACK.tar.xz NV/perftest OUT [runner options]
 #
-# run: builds libgshmem (release) into /tmp/gshmem-lib unless it is there, unpacks the programs,
+# run: builds libgshmem (release; MESON_OPTS: more meson options, e.g. a UCX's headers) into
+# /tmp/gshmem-lib unless it is there, unpacks the programs,
 # puts libgshmem and NVSHMEM's wheel library on LD_LIBRARY_PATH and calls nvshmem_perftest.py
 # with --src NV/perftest --out OUT and the options given (--np, --rounds, --only, --deadline...);
 # the per-run logs end up in OUT/logs.tar.xz.
@@ -33,7 +34,7 @@ case "${1:-}" in
     export NCCL_NVLS_ENABLE=0 NVSHMEM_DISABLE_NVLS=1 TORCH_SYMM_MEM_DISABLE_MULTICAST=1
     b=/tmp/gshmem-lib
     if [ ! -f "$b/prefix/lib/libgshmem.so" ]; then
-      { [ -d "$b" ] || meson setup "$b" "$root" -Dcuda=enabled -Dbuildtype=release -Dtests=false --prefix="$b/prefix"; } \
+      { [ -d "$b" ] || meson setup "$b" "$root" -Dcuda=enabled -Dbuildtype=release -Dtests=false --prefix="$b/prefix" ${MESON_OPTS:-}; } \
         > /tmp/gshmem-lib.log 2>&1 && ninja -C "$b" >> /tmp/gshmem-lib.log 2>&1 &&
         meson install -C "$b" --quiet >> /tmp/gshmem-lib.log 2>&1 || { tail -30 /tmp/gshmem-lib.log; exit 1; }
     fi

@@ -1,0 +1,68 @@
+#!/usr/bin/env bash
+# One call on a GPU host whose time is short (the `device` tool): build what is asked, run named
+# tests one by one and extra commands, each with a time cap, until a deadline; everything goes to
+# one log ($OUT/calllog.txt, the tool returns few files), a summary line per test to stdout.
+#
+# Env:
+#   OUT        log directory (the device tool sets it)
+#   B          build directory (default /tmp/be; kept between calls only while the host stays warm)
+#   UCX_PACK   a CUDA-aware UCX packed as scripts/gpu_host.sh describes (default .deps/ucx-cu13.tar.xz):
+#              unpacked to /tmp/ucx, compiled against, loaded through GSHMEM_UCX_LIBRARY
+#   TARGETS    ninja targets (default: everything)
+#   TESTS      meson test names, whitespace-separated, run in order; CAP seconds each (default 120)
+#   RUNS       shell commands, one per line, run in $B after the tests (RUN_CAP seconds each, default 120)
+#   DEADLINE   seconds from the start after which no further test or command starts (default 540)
+set -uo pipefail
+t_start=$(date +%s)
+OUT=${OUT:-/tmp/out}
+B=${B:-/tmp/be}
+LOG="$OUT/calllog.txt"
+mkdir -p "$OUT"
+export NCCL_NVLS_ENABLE=0 NVSHMEM_DISABLE_NVLS=1 TORCH_SYMM_MEM_DISABLE_MULTICAST=1
+export PATH=/usr/local/cuda/bin:$PATH
+root="$(cd "$(dirname "$0")/.." && pwd)"
+left() { echo $(( ${DEADLINE:-540} - ($(date +%s) - t_start) )); }
+say() { echo "$*" | tee -a "$LOG"; }
+{ nvidia-smi -L; git -C "$root" log --oneline -1 2>/dev/null; git -C "$root" status --short 2>/dev/null | head -30; } >> "$LOG" 2>&1
+ucx_opt=()
+pack=${UCX_PACK:-$root/.deps/ucx-cu13.tar.xz}
+if [ -f "$pack" ]; then
+  mkdir -p /tmp/ucx && { [ -f /tmp/ucx/lib/libucp.so.0 ] || tar xJf "$pack" -C /tmp/ucx; }
+  export GSHMEM_UCX_LIBRARY=/tmp/ucx/lib/libucp.so.0
+  export LD_LIBRARY_PATH=/tmp/ucx/lib:/tmp/ucx/libs${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+  ucx_opt=(-Ducx=enabled -Ducx_include=/tmp/ucx/include)
+fi
+t0=$(date +%s)
+if [ ! -f "$B/build.ninja" ]; then
+  meson setup "$B" "$root" -Dcuda=enabled -Dbuildtype=debugoptimized --prefix="$B/prefix" "${ucx_opt[@]}" >> "$LOG" 2>&1 ||
+    { say "setup failed"; tail -30 "$LOG"; exit 1; }
+fi
+# shellcheck disable=SC2086
+if ! ninja -C "$B" ${TARGETS:-} > "$OUT/build.log" 2>&1; then
+  say "build failed"; grep -E "error|FAILED" "$OUT/build.log" | head -30; exit 1
+fi
+say "build: $(( $(date +%s) - t0 )) s"
+for name in ${TESTS:-}; do
+  if [ "$(left)" -le 10 ]; then say "SKIP $name (deadline)"; continue; fi
+  cap=${CAP:-120}
+  [ "$cap" -gt "$(left)" ] && cap=$(left)
+  t0=$(date +%s)
+  timeout -k 5 "$cap" meson test -C "$B" --no-rebuild --print-errorlogs -t 10 "$name" > "$OUT/t.log" 2>&1
+  rc=$?
+  res=$(grep -E "^ *1/1 " "$OUT/t.log" | sed 's/  */ /g' | head -1)
+  [ -z "$res" ] && res="rc=$rc (no result line: timed out at ${cap} s?)"
+  say "$res [$(( $(date +%s) - t0 )) s]"
+  { echo "===== $name rc=$rc"; cat "$OUT/t.log"; } >> "$LOG"
+done
+if [ -n "${RUNS:-}" ]; then
+  while IFS= read -r cmd; do
+    [ -z "$cmd" ] && continue
+    if [ "$(left)" -le 10 ]; then say "SKIP run: $cmd (deadline)"; continue; fi
+    cap=${RUN_CAP:-120}
+    [ "$cap" -gt "$(left)" ] && cap=$(left)
+    t0=$(date +%s)
+    { echo "===== run: $cmd"; (cd "$B" && timeout -k 5 "$cap" bash -c "$cmd" < /dev/null) 2>&1; echo "rc=$?"; } >> "$LOG"
+    say "run [$(( $(date +%s) - t0 )) s]: $cmd"
+  done <<< "$RUNS"
+fi
+say "total: $(( $(date +%s) - t_start )) s"
