@@ -8,7 +8,6 @@
 // every member computes the same tree and ends with the same bits (floating point included).
 #include <algorithm>
 #include <cstring>
-#include <vector>
 
 #include "coll/env.hpp"
 #include "coll/groups.hpp"
@@ -52,13 +51,10 @@ bool push_reduce(const char* call, int handle, void* d, const void* s, size_t by
   const bool folds = me < 2 * rem && me % 2 == 0;  // folds into me + 1 and gets the result back
   const bool absorbs = me < 2 * rem && me % 2 == 1;
   const int rank = absorbs ? me / 2 : me - rem;  // among the p members of the doubling rounds
-  alignas(64) char acc1[heap::kPushBytesWorld];
-  thread_local std::vector<char> accs;
-  if (window > 1 && accs.size() < window * piece) accs.resize(window * piece);
-  const auto acc_of = [&](size_t i) { return window > 1 ? accs.data() + (i % window) * piece : acc1; };
+  const auto src_of = [&](size_t i) { return static_cast<const char*>(s) + i * piece; };
   const auto len_of = [&](size_t i) { return std::min(piece, bytes - i * piece); };
-  const auto send = [&](size_t i, int idx, int step) {
-    e.teams->push(t, t.pes[static_cast<size_t>(idx)], step, seq0 + i, op_reduce, bytes, acc_of(i), len_of(i));
+  const auto send = [&](size_t i, int idx, int step, const char* data) {
+    e.teams->push(t, t.pes[static_cast<size_t>(idx)], step, seq0 + i, op_reduce, bytes, data, len_of(i));
   };
   const auto recv = [&](size_t i, int idx, int step) -> const char* {
     const int pe = t.pes[static_cast<size_t>(idx)];
@@ -71,30 +67,35 @@ bool push_reduce(const char* call, int handle, void* d, const void* s, size_t by
             static_cast<unsigned long long>(op_reduce), static_cast<unsigned long long>(bytes), handle);
     return heap::push_data(b);
   };
+  // A piece's partial starts as the source piece and lives in the dest piece from the first
+  // combine on (no copies of its own). In place is fine: a piece of the source is read (sent or
+  // combined) before that piece of dest is first written, and pieces are disjoint; dest and
+  // source are the same or disjoint (OpenSHMEM).
   const auto start = [&](size_t i) {
-    // Copied before any of out is written: in place is fine.
-    memcpy(acc_of(i), static_cast<const char*>(s) + i * piece, len_of(i));
-    if (folds) send(i, me + 1, 0);
-    else if (!absorbs && rounds > 0) send(i, member(rank ^ 1), 1);
+    if (folds) send(i, me + 1, 0, src_of(i));
+    else if (!absorbs && rounds > 0) send(i, member(rank ^ 1), 1, src_of(i));
   };
   const auto complete = [&](size_t i) {
-    char* acc = acc_of(i);
     const size_t len = len_of(i);
     char* out = static_cast<char*>(d) + i * piece;
     if (folds) {
       memcpy(out, recv(i, me + 1, rounds + 1), len);
       return;
     }
-    if (absorbs) combine(acc, recv(i, me - 1, 0), acc, len);
+    const char* cur = src_of(i);
+    if (absorbs) {
+      combine(out, recv(i, me - 1, 0), cur, len);
+      cur = out;
+    }
     for (int k = 0; k < rounds; ++k) {
       const int partner = rank ^ (1 << k);
-      if (k > 0 || absorbs) send(i, member(partner), 1 + k);
+      if (k > 0 || absorbs) send(i, member(partner), 1 + k, cur);
       const char* in = recv(i, member(partner), 1 + k);
-      if (partner < rank) combine(acc, in, acc, len);
-      else combine(acc, acc, in, len);
+      if (partner < rank) combine(out, in, cur, len);
+      else combine(out, cur, in, len);
+      cur = out;
     }
-    if (absorbs) send(i, me - 1, rounds + 1);
-    memcpy(out, acc, len);
+    if (absorbs) send(i, me - 1, rounds + 1, out);
   };
   for (size_t i = 0; i < pieces; ++i) {
     if (i == 0)

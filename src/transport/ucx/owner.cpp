@@ -1,4 +1,6 @@
 // The ucx transport: atomics and signals applied by their owner, and the progress thread.
+#include <memory>
+
 #include "transport/ucx/ucx_transport.hpp"
 
 namespace gshmem::transport::ucx {
@@ -61,11 +63,11 @@ Result Ucx::post_am(ucp_ep_h ep, unsigned id, const void* a, size_t na, const vo
                     const std::string& what) {
   struct Posted {
     const Ucp* u;
-    std::vector<char> msg;
+    std::unique_ptr<char[]> msg;  // not value-initialized: every byte is written below
   };
-  auto* f = new Posted{&u_, std::vector<char>(na + nb)};
-  memcpy(f->msg.data(), a, na);
-  if (nb) memcpy(f->msg.data() + na, b, nb);
+  auto* f = new Posted{&u_, std::unique_ptr<char[]>(new char[na + nb])};
+  memcpy(f->msg.get(), a, na);
+  if (nb) memcpy(f->msg.get() + na, b, nb);
   ucp_request_param_t prm;
   prm.op_attr_mask = UCP_OP_ATTR_FIELD_FLAGS | UCP_OP_ATTR_FIELD_CALLBACK | UCP_OP_ATTR_FIELD_USER_DATA;
   prm.flags = UCP_AM_SEND_FLAG_EAGER;
@@ -75,7 +77,7 @@ Result Ucx::post_am(ucp_ep_h ep, unsigned id, const void* a, size_t na, const vo
     delete p;
   };
   prm.user_data = f;
-  ucs_status_ptr_t req = u_.am_send_nbx(ep, id, nullptr, 0, f->msg.data(), f->msg.size(), &prm);
+  ucs_status_ptr_t req = u_.am_send_nbx(ep, id, nullptr, 0, f->msg.get(), na + nb, &prm);
   if (UCS_PTR_IS_PTR(req)) return {};  // the callback frees it
   delete f;
   return UCS_PTR_IS_ERR(req) ? ucs_fail(what, UCS_PTR_STATUS(req)) : Result{};
