@@ -482,10 +482,11 @@ void setup_routes(const char* call, Runtime& r, bool gpu) {
                         transport::Transport& t = *rp->routes[static_cast<size_t>(pe)].transport;
                         check_transport("team synchronisation", t.get(pe, transport::Seg::host, off, dst, n));
                       },
-                      [rp](int pe, uint64_t off, const void* src, size_t n, uint64_t flag_off, uint64_t v) {
+                      [rp](int pe, uint64_t off, const void* head, size_t nh, const void* src, size_t n,
+                           uint64_t flag_off, uint64_t v) {
                         transport::Transport& t = *rp->routes[static_cast<size_t>(pe)].transport;
                         check_transport("team collective",
-                                        t.put_flag(pe, transport::Seg::host, off, src, n, flag_off, v));
+                                        t.put_flag(pe, transport::Seg::host, off, head, nh, src, n, flag_off, v));
                       }});
 }
 

@@ -103,14 +103,11 @@ void Teams::push(Team& t, int pe, int step, uint64_t seq, uint64_t op, uint64_t 
   // The same box of this PE's block gives the offsets (every PE's control block has one layout).
   heap::ControlBlock* me = heap_->control(my_pe_);
   const heap::PushHead& mine = box_in(me, t, step, seq, bytes);
-  alignas(8) char msg[16 + heap::kPushBytesWorld];  // the box's check words, then the data
-  memcpy(msg, &op, 8);
-  memcpy(msg + 8, &bytes, 8);
-  if (n) memcpy(msg + 16, data, n);
+  const uint64_t check[2] = {op, bytes};  // the box's check words, in front of the data
   const auto off_of = [&](const void* field) {
     return static_cast<uint64_t>(static_cast<const char*>(field) - reinterpret_cast<const char*>(me));
   };
-  remote_.put_flag(pe, off_of(&mine.op), msg, 16 + n, off_of(&mine.seq), seq);
+  remote_.put_flag(pe, off_of(&mine.op), check, sizeof check, data, n, off_of(&mine.seq), seq);
 }
 
 const heap::PushHead& Teams::wait_push(const char* call, Team& t, int step, uint64_t seq, size_t bytes, int from_pe) {

@@ -40,8 +40,10 @@ struct Team {
 struct RemoteControl {
   std::function<void(int pe, uint64_t off, uint64_t v)> store64;
   std::function<void(int pe, uint64_t off, void* dst, size_t n)> read;
-  // n bytes at off, then the word at flag_off raised to v (the transport's put_flag).
-  std::function<void(int pe, uint64_t off, const void* src, size_t n, uint64_t flag_off, uint64_t v)> put_flag;
+  // nh bytes of head and n of src at off, then the word at flag_off raised to v (the transport's put_flag).
+  std::function<void(int pe, uint64_t off, const void* head, size_t nh, const void* src, size_t n, uint64_t flag_off,
+                     uint64_t v)>
+      put_flag;
 };
 
 class Teams {

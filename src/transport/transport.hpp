@@ -157,11 +157,15 @@ class Transport {
   virtual Result raise_flag(int pe, Seg seg, uint64_t off, uint64_t value) {
     return amo_nbi(pe, seg, off, GSHMEM_AMO_SET, 8, value, 0, nullptr);
   }
-  // Writes n bytes at off on pe, then raises the word at flag_off to value as raise_flag does; the
+  // Writes nh bytes from head and then n bytes from src at off on pe (one contiguous range: src's
+  // bytes land at off + nh), then raises the word at flag_off to value as raise_flag does; the
   // bytes are in place when the word is seen raised. One message where the transport can (the
-  // default completes the put before raising the flag). Nothing waits for it afterwards.
-  virtual Result put_flag(int pe, Seg seg, uint64_t off, const void* src, size_t n, uint64_t flag_off, uint64_t value) {
-    Result r = put(pe, seg, off, src, n);
+  // default completes the puts before raising the flag). Nothing waits for it afterwards; head
+  // and src may be reused when it returns.
+  virtual Result put_flag(int pe, Seg seg, uint64_t off, const void* head, size_t nh, const void* src, size_t n,
+                          uint64_t flag_off, uint64_t value) {
+    Result r = nh ? put(pe, seg, off, head, nh) : Result{};
+    if (r.ok() && n) r = put(pe, seg, off + nh, src, n);
     if (r.ok()) r = quiet(pe);
     return r.ok() ? raise_flag(pe, seg, flag_off, value) : r;
   }

@@ -60,14 +60,15 @@ ucs_status_t Ucx::on_reply(const void* data, size_t n) {
 // The message is copied: it lives until UCX has sent it (a send that does not complete at once
 // keeps reading it), then the send's callback frees it; nobody waits for the send.
 Result Ucx::post_am(ucp_ep_h ep, unsigned id, const void* a, size_t na, const void* b, size_t nb,
-                    const std::string& what) {
+                    const std::string& what, const void* c, size_t nc) {
   struct Posted {
     const Ucp* u;
     std::unique_ptr<char[]> msg;  // not value-initialized: every byte is written below
   };
-  auto* f = new Posted{&u_, std::unique_ptr<char[]>(new char[na + nb])};
+  auto* f = new Posted{&u_, std::unique_ptr<char[]>(new char[na + nb + nc])};
   memcpy(f->msg.get(), a, na);
   if (nb) memcpy(f->msg.get() + na, b, nb);
+  if (nc) memcpy(f->msg.get() + na + nb, c, nc);
   ucp_request_param_t prm;
   prm.op_attr_mask = UCP_OP_ATTR_FIELD_FLAGS | UCP_OP_ATTR_FIELD_CALLBACK | UCP_OP_ATTR_FIELD_USER_DATA;
   prm.flags = UCP_AM_SEND_FLAG_EAGER;
@@ -77,7 +78,7 @@ Result Ucx::post_am(ucp_ep_h ep, unsigned id, const void* a, size_t na, const vo
     delete p;
   };
   prm.user_data = f;
-  ucs_status_ptr_t req = u_.am_send_nbx(ep, id, nullptr, 0, f->msg.get(), na + nb, &prm);
+  ucs_status_ptr_t req = u_.am_send_nbx(ep, id, nullptr, 0, f->msg.get(), na + nb + nc, &prm);
   if (UCS_PTR_IS_PTR(req)) return {};  // the callback frees it
   delete f;
   return UCS_PTR_IS_ERR(req) ? ucs_fail(what, UCS_PTR_STATUS(req)) : Result{};
@@ -91,12 +92,15 @@ Result Ucx::raise_flag(int pe, Seg seg, uint64_t off, uint64_t value) {
   return post_am(peers_[static_cast<size_t>(pe)].ep, kAmRequest, &r, sizeof r, nullptr, 0, fmt_pe("a flag", pe));
 }
 
-Result Ucx::put_flag(int pe, Seg seg, uint64_t off, const void* src, size_t n, uint64_t flag_off, uint64_t value) {
-  if (n > kPutFlagMax || seg != Seg::host) return Transport::put_flag(pe, seg, off, src, n, flag_off, value);
+Result Ucx::put_flag(int pe, Seg seg, uint64_t off, const void* head, size_t nh, const void* src, size_t n,
+                     uint64_t flag_off, uint64_t value) {
+  if (nh + n > kPutFlagMax || seg != Seg::host)
+    return Transport::put_flag(pe, seg, off, head, nh, src, n, flag_off, value);
   const Inside inside(this);
   if (!reaches(pe)) return fail(Status::invalid_argument, fmt_pe("a put with a flag", pe) + ": not connected");
-  const PutFlagHdr h{off, flag_off, value, static_cast<uint32_t>(n), static_cast<uint8_t>(seg), {}};
-  return post_am(peers_[static_cast<size_t>(pe)].ep, kAmPutFlag, &h, sizeof h, src, n, fmt_pe("a put with a flag", pe));
+  const PutFlagHdr h{off, flag_off, value, static_cast<uint32_t>(nh + n), static_cast<uint8_t>(seg), {}};
+  return post_am(peers_[static_cast<size_t>(pe)].ep, kAmPutFlag, &h, sizeof h, head, nh,
+                 fmt_pe("a put with a flag", pe), src, n);
 }
 
 // Applied in UCX's callback: host memory, a copy and a CPU atomic, no UCX call.

@@ -34,7 +34,7 @@ constexpr unsigned kAmRequest = 0x47;  // an owner-applied atomic or signal
 constexpr unsigned kAmReply = 0x48;    // its acknowledgement with the old value
 constexpr unsigned kAmPutFlag = 0x49;  // bytes and a raised flag (put_flag), applied on arrival
 
-struct PutFlagHdr {  // followed by n bytes
+struct PutFlagHdr {  // followed by n bytes (put_flag's head and source together)
   uint64_t off, flag_off, value;
   uint32_t n;
   uint8_t seg;
@@ -156,7 +156,8 @@ class Ucx final : public Transport {
     return atomic(pe, seg, off, op, bytes, a, b, old, false, false);
   }
   Result raise_flag(int pe, Seg seg, uint64_t off, uint64_t value) override;
-  Result put_flag(int pe, Seg seg, uint64_t off, const void* src, size_t n, uint64_t flag_off, uint64_t value) override;
+  Result put_flag(int pe, Seg seg, uint64_t off, const void* head, size_t nh, const void* src, size_t n,
+                  uint64_t flag_off, uint64_t value) override;
   Result fence() override;
   Result quiet() override;
   Result quiet(int pe) override;
@@ -216,8 +217,9 @@ class Ucx final : public Transport {
   Result owner_op(int pe, Seg seg, uint64_t off, gshmem_amo_op op, size_t bytes, uint64_t a, uint64_t b, uint64_t* old,
                   bool blocking);
   Result flush_ep(int pe);
-  // Sends a + b as one active message without waiting for it (a copy is sent).
-  Result post_am(ucp_ep_h ep, unsigned id, const void* a, size_t na, const void* b, size_t nb, const std::string& what);
+  // Sends a + b + c as one active message without waiting for it (a copy is sent).
+  Result post_am(ucp_ep_h ep, unsigned id, const void* a, size_t na, const void* b, size_t nb, const std::string& what,
+                 const void* c = nullptr, size_t nc = 0);
   Result settle_owner_ops();  // every owner-applied operation started so far is acknowledged
   Result map(Seg seg, uint64_t off, void* base, size_t len, bool device, RegionRecord* rec);
   Result add_extents(int pe, const PeRecord& rec);
