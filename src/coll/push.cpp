@@ -97,10 +97,9 @@ bool push_reduce(const char* call, int handle, void* d, const void* s, size_t by
     }
     if (absorbs) send(i, me - 1, rounds + 1, out);
   };
+  size_t started = 0;
   for (size_t i = 0; i < pieces; ++i) {
-    if (i == 0)
-      for (size_t j = 0; j < window && j < pieces; ++j) start(j);
-    else if (i + window - 1 < pieces) start(i + window - 1);
+    for (; started < pieces && started < i + window; ++started) start(started);
     complete(i);
   }
   return true;

@@ -24,6 +24,9 @@ import subprocess
 import sys
 import tempfile
 
+from check_coverage import nvshmem_include, nvshmem_missing
+from check_registers import parse_registers
+
 KERNELS = r'''
 #include <nvshmem.h>
 #include <nvshmemx.h>
@@ -61,32 +64,14 @@ ARCH = '-gencode=arch=compute_90,code=sm_90'
 
 
 def nvshmem_dir(arg, root):
-    cands = [arg] if arg else [os.path.join(root, '.deps', 'nvshmem', 'nvidia', 'nvshmem')]
-    if not arg:
-        try:
-            import nvidia.nvshmem as m
-            cands += list(m.__path__)
-        except ImportError:
-            pass
-    for c in cands:
-        if c and os.path.exists(os.path.join(c, 'include', 'nvshmem.h')) and \
-                os.path.exists(os.path.join(c, 'lib', 'libnvshmem_device.a')):
-            return c
-    return None
-
-
-def parse(text, entry, used):
-    regs, cur = {}, None
-    for line in text.splitlines():
-        m = re.search(entry, line)
-        if m:
-            cur = m.group(1)
-            continue
-        m = re.search(used, line)
-        if m and cur:
-            regs[cur] = int(m.group(1))
-            cur = None
-    return regs
+    """NVSHMEM's package directory (include/ and lib/libnvshmem_device.a), found as
+    check_coverage.py finds its headers; None without it."""
+    inc = os.path.join(arg, 'include') if arg else nvshmem_include(None, root)
+    if not inc:
+        return None
+    nv = os.path.dirname(inc)
+    ok = os.path.exists(os.path.join(inc, 'nvshmem.h')) and os.path.exists(os.path.join(nv, 'lib', 'libnvshmem_device.a'))
+    return nv if ok else None
 
 
 def run(cmd):
@@ -106,11 +91,7 @@ def main():
     root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
     nv = nvshmem_dir(a.nvshmem, root)
     if not nv:
-        msg = 'check_coll_registers: NVSHMEM 3.4.5 not found (pip install nvidia-nvshmem-cu13==3.4.5)'
-        if os.environ.get('GSHMEM_REQUIRE_NVSHMEM_HEADERS'):
-            sys.exit(msg)
-        print(msg + ': skipped')
-        return 77
+        return nvshmem_missing('check_coll_registers: NVSHMEM 3.4.5 (headers and device library) not found')
     with tempfile.TemporaryDirectory() as tmp:
         src = os.path.join(tmp, 'coll.cu')
         with open(src, 'w') as f:
@@ -119,12 +100,12 @@ def main():
             f.write('void *kernels[] = {' + ', '.join('(void *)%s' % n for n in NAMES) + '};\n')
         incs = [x for i in a.include for x in ('-I', i)]
         out = run([a.nvcc, '-c', '-std=c++17', ARCH, '-Xptxas', '-v', '-o', os.path.join(tmp, 'g.o')] + incs + [src])
-        mine = parse(out, r"Compiling entry function '(\w+)'", r'Used (\d+) registers')
+        mine = parse_registers(out, rdc=False)
         run([a.nvcc, '-c', '-std=c++17', '-rdc=true', ARCH, '-I', os.path.join(nv, 'include'), '-o',
              os.path.join(tmp, 'n.o'), src])
         out = run([a.nvcc, ARCH, '-dlink', os.path.join(tmp, 'n.o'), '-o', os.path.join(tmp, 'dl.o'),
                    '-L', os.path.join(nv, 'lib'), '-lnvshmem_device', '-Xnvlink', '-v'])
-        theirs = parse(out, r"Function properties for '(\w+)'", r'used (\d+) registers')
+        theirs = parse_registers(out, rdc=True)
     bad, missing = [], []
     print(f'{"kernel":22s} {"gshmem":>7s} {"NVSHMEM":>8s}')
     for n in NAMES:

@@ -52,6 +52,15 @@ def nvshmem_include(arg, root):
     return None
 
 
+def nvshmem_missing(msg):
+    """Without NVSHMEM: exit 77 (skip), or fail where GSHMEM_REQUIRE_NVSHMEM_HEADERS is set (CI)."""
+    msg += ' (pip install nvidia-nvshmem-cu13==3.4.5)'
+    if os.environ.get('GSHMEM_REQUIRE_NVSHMEM_HEADERS'):
+        sys.exit(msg)
+    print(msg + ': skipped')
+    return 77
+
+
 def preprocess(nvcc, incs, device, text, extra=()):
     with tempfile.TemporaryDirectory() as tmp:
         src = os.path.join(tmp, 'p.cu')
@@ -192,11 +201,7 @@ def main():
     a = ap.parse_args()
     nvinc = nvshmem_include(a.nvshmem_include, os.path.dirname(os.path.dirname(os.path.abspath(a.docs))))
     if not nvinc:
-        msg = 'check_coverage: NVSHMEM headers not found (pip install nvidia-nvshmem-cu13==3.4.5)'
-        if os.environ.get('GSHMEM_REQUIRE_NVSHMEM_HEADERS'):
-            sys.exit(msg)
-        print(msg + ': skipped')
-        return 77
+        return nvshmem_missing('check_coverage: NVSHMEM headers not found')
     both = '#include <nvshmem.h>\n#include <nvshmemx.h>\n'
 
     # NVSHMEM's names: host pass (host-callable) and device pass (device attribute)

@@ -91,6 +91,27 @@ NAMES = (set(re.findall(r'__global__ void (\w+)\(', KERNELS)) - {'NAME'}) | set(
     re.findall(r'^SCOPED\((\w+),', KERNELS, re.M))
 
 
+def parse_registers(text, rdc):
+    """{kernel: registers} from ptxas -v (whole-program: "Compiling entry function 'NAME'" ...
+    "Used N registers") or, rdc, nvlink -v ("Function properties for 'NAME'" then "used N
+    registers")."""
+    if rdc:
+        entry, used = r"Function properties for '(\w+)'", r'used (\d+) registers'
+    else:
+        entry, used = r"Compiling entry function '(\w+)'", r'Used (\d+) registers'
+    regs, cur = {}, None
+    for line in text.splitlines():
+        m = re.search(entry, line)
+        if m:
+            cur = m.group(1)
+            continue
+        m = re.search(used, line)
+        if m and cur:
+            regs[cur] = int(m.group(1))
+            cur = None
+    return regs
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument('--nvcc', required=True)
@@ -115,26 +136,13 @@ def main():
             if not r.returncode:
                 r = subprocess.run([a.nvcc, arch, '-dlink', obj, '-o', os.path.join(tmp, 'dlink.o'), '-Xnvlink', '-v'],
                                    capture_output=True, text=True)
-            entry, used = r"Function properties for '(\w+)'", r'used (\d+) registers'
         else:
             r = subprocess.run([a.nvcc, '-c', '-std=c++17', arch, '-Xptxas', '-v', '-o', obj] + incs + [src],
                                capture_output=True, text=True)
-            entry, used = r"Compiling entry function '(\w+)'", r'Used (\d+) registers'
     if r.returncode:
         print('check_registers: the kernels do not compile:\n' + r.stderr[-4000:])
         return 1
-    # ptxas -v: "Compiling entry function 'NAME'" ... "Used N registers"; nvlink -v: "Function
-    # properties for 'NAME'" then "used N registers".
-    regs, cur = {}, None
-    for line in (r.stdout + r.stderr).splitlines():
-        m = re.search(entry, line)
-        if m:
-            cur = m.group(1)
-            continue
-        m = re.search(used, line)
-        if m and cur:
-            regs[cur] = int(m.group(1))
-            cur = None
+    regs = parse_registers(r.stdout + r.stderr, rdc=a.rdc)
     expected = NAMES
     missing = sorted(expected - set(regs))
     over = sorted((n, v) for n, v in regs.items() if n in expected and v > BUDGET)
