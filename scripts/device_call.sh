@@ -12,6 +12,9 @@
 #   TESTS      meson test names, whitespace-separated, run in order; CAP seconds each (default 120)
 #   RUNS       shell commands, one per line, run in $B after the tests (RUN_CAP seconds each, default 120)
 #   DEADLINE   seconds from the start after which no further test or command starts (default 540)
+#   MPS        1: every PE shares one GPU (GSHMEM_TEST_SHARED_GPU=1) and tests and commands run under
+#              an MPS daemon started after the build (kernels of PEs that wait on each other must run
+#              at the same time; docs/testing.md); the daemon is stopped at the end
 set -uo pipefail
 t_start=$(date +%s)
 OUT=${OUT:-/tmp/out}
@@ -42,6 +45,12 @@ if ! ninja -C "$B" ${TARGETS:-} > "$OUT/build.log" 2>&1; then
   say "build failed"; grep -E "error|FAILED" "$OUT/build.log" | head -30; exit 1
 fi
 say "build: $(( $(date +%s) - t0 )) s"
+if [ "${MPS:-0}" = 1 ]; then
+  export GSHMEM_TEST_SHARED_GPU=1 CUDA_MPS_PIPE_DIRECTORY=/tmp/gshmem-mps CUDA_MPS_LOG_DIRECTORY=/tmp/gshmem-mps-log
+  mkdir -p "$CUDA_MPS_PIPE_DIRECTORY" "$CUDA_MPS_LOG_DIRECTORY"
+  nvidia-cuda-mps-control -d >> "$LOG" 2>&1 || say "could not start MPS"
+  trap 'echo quit | nvidia-cuda-mps-control > /dev/null 2>&1' EXIT
+fi
 for name in ${TESTS:-}; do
   if [ "$(left)" -le 10 ]; then say "SKIP $name (deadline)"; continue; fi
   cap=${CAP:-120}
