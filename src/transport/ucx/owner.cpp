@@ -57,10 +57,23 @@ ucs_status_t Ucx::on_reply(const void* data, size_t n) {
   return UCS_OK;
 }
 
-// The message is copied: it lives until UCX has sent it (a send that does not complete at once
-// keeps reading it), then the send's callback frees it; nobody waits for the send.
-Result Ucx::post_am(ucp_ep_h ep, unsigned id, const void* a, size_t na, const void* b, size_t nb,
-                    const std::string& what, const void* c, size_t nc) {
+// A message UCX does not send at once is copied: the copy lives until UCX has sent it (a send that
+// does not complete at once keeps reading it), then the send's callback frees it; nobody waits.
+Result Ucx::post_am(ucp_ep_h ep, unsigned id, const void* a, size_t na, const void* b, size_t nb, const char* what,
+                    int pe, const void* c, size_t nc) {
+  const auto failed = [&](ucs_status_t st) { return ucs_fail(pe < 0 ? std::string(what) : fmt_pe(what, pe), st); };
+  if (!nb && !nc) {
+    // Forced immediate completion: UCX either sends it now (a short message, copied out of a) or
+    // declines with UCS_ERR_NO_RESOURCE and keeps nothing of a.
+    ucp_request_param_t now;
+    now.op_attr_mask = UCP_OP_ATTR_FIELD_FLAGS | UCP_OP_ATTR_FLAG_FORCE_IMM_CMPL;
+    now.flags = UCP_AM_SEND_FLAG_EAGER;
+    const ucs_status_ptr_t req = u_.am_send_nbx(ep, id, nullptr, 0, a, na, &now);
+    if (req == nullptr) return {};
+    if (UCS_PTR_IS_PTR(req))  // a UCX that does not honour the flag: a has to stay valid until it is sent
+      return wait(req, pe < 0 ? std::string(what) : fmt_pe(what, pe));
+    if (UCS_PTR_STATUS(req) != UCS_ERR_NO_RESOURCE) return failed(UCS_PTR_STATUS(req));
+  }
   struct Posted {
     const Ucp* u;
     std::unique_ptr<char[]> msg;  // not value-initialized: every byte is written below
@@ -81,7 +94,7 @@ Result Ucx::post_am(ucp_ep_h ep, unsigned id, const void* a, size_t na, const vo
   ucs_status_ptr_t req = u_.am_send_nbx(ep, id, nullptr, 0, f->msg.get(), na + nb + nc, &prm);
   if (UCS_PTR_IS_PTR(req)) return {};  // the callback frees it
   delete f;
-  return UCS_PTR_IS_ERR(req) ? ucs_fail(what, UCS_PTR_STATUS(req)) : Result{};
+  return UCS_PTR_IS_ERR(req) ? failed(UCS_PTR_STATUS(req)) : Result{};
 }
 
 Result Ucx::raise_flag(int pe, Seg seg, uint64_t off, uint64_t value) {
@@ -89,7 +102,7 @@ Result Ucx::raise_flag(int pe, Seg seg, uint64_t off, uint64_t value) {
   if (!reaches(pe)) return fail(Status::invalid_argument, fmt_pe("a flag", pe) + ": not connected to that PE");
   if (off % 8) return fail(Status::invalid_argument, fmt_pe("a flag", pe) + ": offset " + std::to_string(off));
   const OwnerReq r{0, off, value, 0, kOpRaiseFlag, 8, static_cast<uint8_t>(seg), {}};
-  return post_am(peers_[static_cast<size_t>(pe)].ep, kAmRequest, &r, sizeof r, nullptr, 0, fmt_pe("a flag", pe));
+  return post_am(peers_[static_cast<size_t>(pe)].ep, kAmRequest, &r, sizeof r, nullptr, 0, "a flag", pe);
 }
 
 Result Ucx::put_flag(int pe, Seg seg, uint64_t off, const void* head, size_t nh, const void* src, size_t n,
@@ -99,8 +112,8 @@ Result Ucx::put_flag(int pe, Seg seg, uint64_t off, const void* head, size_t nh,
   const Inside inside(this);
   if (!reaches(pe)) return fail(Status::invalid_argument, fmt_pe("a put with a flag", pe) + ": not connected");
   const PutFlagHdr h{off, flag_off, value, static_cast<uint32_t>(nh + n), static_cast<uint8_t>(seg), {}};
-  return post_am(peers_[static_cast<size_t>(pe)].ep, kAmPutFlag, &h, sizeof h, head, nh,
-                 fmt_pe("a put with a flag", pe), src, n);
+  return post_am(peers_[static_cast<size_t>(pe)].ep, kAmPutFlag, &h, sizeof h, head, nh, "a put with a flag", pe, src,
+                 n);
 }
 
 // Applied in UCX's callback: host memory, a copy and a CPU atomic, no UCX call.
@@ -182,8 +195,8 @@ void Ucx::apply(const Served& s) {
   }
   const auto op = static_cast<gshmem_amo_op>(r.op);
   const OwnerRep rep{r.id, on_gpu ? mem_->amo(p, op, r.size, r.a, r.b) : host_amo(p, op, r.size, r.a, r.b)};
-  const Result res = post_am(s.reply_ep, kAmReply, &rep, sizeof rep, nullptr, 0,
-                             "ucx transport: the reply to an owner-applied atomic");
+  const Result res =
+      post_am(s.reply_ep, kAmReply, &rep, sizeof rep, nullptr, 0, "ucx transport: the reply to an owner-applied atomic", -1);
   if (!res.ok() && !closing_.load()) fatal("ucx transport", "%s", res.what().c_str());
 }
 
