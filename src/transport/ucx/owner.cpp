@@ -195,8 +195,8 @@ void Ucx::apply(const Served& s) {
   }
   const auto op = static_cast<gshmem_amo_op>(r.op);
   const OwnerRep rep{r.id, on_gpu ? mem_->amo(p, op, r.size, r.a, r.b) : host_amo(p, op, r.size, r.a, r.b)};
-  const Result res =
-      post_am(s.reply_ep, kAmReply, &rep, sizeof rep, nullptr, 0, "ucx transport: the reply to an owner-applied atomic", -1);
+  const Result res = post_am(s.reply_ep, kAmReply, &rep, sizeof rep, nullptr, 0,
+                             "ucx transport: the reply to an owner-applied atomic", -1);
   if (!res.ok() && !closing_.load()) fatal("ucx transport", "%s", res.what().c_str());
 }
 

@@ -220,8 +220,8 @@ class Ucx final : public Transport {
   // Sends a + b + c as one active message without waiting for it: a message of one part that UCX
   // can send at once goes from a (UCX copies it before returning), any other from a copy. `what`
   // and pe (-1: none) name it in an error; the name is formatted only then.
-  Result post_am(ucp_ep_h ep, unsigned id, const void* a, size_t na, const void* b, size_t nb, const char* what,
-                 int pe, const void* c = nullptr, size_t nc = 0);
+  Result post_am(ucp_ep_h ep, unsigned id, const void* a, size_t na, const void* b, size_t nb, const char* what, int pe,
+                 const void* c = nullptr, size_t nc = 0);
   Result settle_owner_ops();  // every owner-applied operation started so far is acknowledged
   Result map(Seg seg, uint64_t off, void* base, size_t len, bool device, RegionRecord* rec);
   Result add_extents(int pe, const PeRecord& rec);
