@@ -14,7 +14,8 @@
 #   DEADLINE   seconds from the start after which no further test or command starts (default 540)
 #   MPS        1: every PE shares one GPU (GSHMEM_TEST_SHARED_GPU=1) and tests and commands run under
 #              an MPS daemon started after the build (kernels of PEs that wait on each other must run
-#              at the same time; docs/testing.md); the daemon is stopped at the end
+#              at the same time; docs/testing.md), with CUDA_DEVICE_MAX_CONNECTIONS=16 unless set;
+#              the daemon is stopped at the end
 set -uo pipefail
 t_start=$(date +%s)
 OUT=${OUT:-/tmp/out}
@@ -46,6 +47,9 @@ if ! ninja -C "$B" ${TARGETS:-} > "$OUT/build.log" 2>&1; then
 fi
 say "build: $(( $(date +%s) - t0 )) s"
 if [ "${MPS:-0}" = 1 ]; then
+  # MPS clients share one pool of hardware work queues: with few, the proxy's streams queue behind a
+  # kernel that waits for them (docs/testing.md). 16 each leaves room for 4 clients.
+  export CUDA_DEVICE_MAX_CONNECTIONS=${CUDA_DEVICE_MAX_CONNECTIONS:-16}
   export GSHMEM_TEST_SHARED_GPU=1 CUDA_MPS_PIPE_DIRECTORY=/tmp/gshmem-mps CUDA_MPS_LOG_DIRECTORY=/tmp/gshmem-mps-log
   mkdir -p "$CUDA_MPS_PIPE_DIRECTORY" "$CUDA_MPS_LOG_DIRECTORY"
   nvidia-cuda-mps-control -d >> "$LOG" 2>&1 || say "could not start MPS"

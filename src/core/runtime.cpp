@@ -38,6 +38,8 @@ std::atomic<int> g_state{static_cast<int>(State::uninit)};
 
 namespace {
 std::mutex g_init_mu;
+// CUDA's default number of hardware work queues per context (CUDA_DEVICE_MAX_CONNECTIONS).
+constexpr int kProxyMinConnections = 8;
 // Matching shmem_init / shmem_finalize calls (OpenSHMEM 1.6): the first init starts the library,
 // the others count; every finalize but the last is a barrier_all.
 int g_init_count = 0;
@@ -467,6 +469,17 @@ void setup_routes(const char* call, Runtime& r, bool gpu) {
     if ((st = r.proxy->start(std::move(via))) != Status::ok) init_failed(call, "cannot start the GPU proxy thread", st);
     GSHMEM_INFO(Subsys::init, "device operations to %s other PEs go through the proxy",
                 r.cfg->GSHMEM_FORCE_PROXY ? "all" : "off-node");
+    // Streams beyond the context's hardware work queues share a queue; work at a queue's head that
+    // waits for its own stream's kernel holds back every later entry. The proxy's and the transport
+    // thread's copies and atomics on this PE's GPU memory then wait behind a kernel that waits for
+    // them. CUDA's default of 8 queues leaves room for gshmem's streams and a few of the program's.
+    if (const int64_t c = r.cfg->CUDA_DEVICE_MAX_CONNECTIONS; c >= 0 && c < kProxyMinConnections)
+      GSHMEM_WARN(Subsys::init,
+                  "CUDA_DEVICE_MAX_CONNECTIONS=%lld: this PE's streams share %lld hardware work queue(s), so "
+                  "operations the proxy performs on its GPU memory (for off-node PEs) can queue behind a kernel "
+                  "of the program that waits for them, and the job stops; leave it unset or set it to %d or "
+                  "more (docs/gpu.md)",
+                  static_cast<long long>(c), static_cast<long long>(c), kProxyMinConnections);
   }
 #endif
   for (const transport::Route& x : r.routes)
