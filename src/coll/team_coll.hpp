@@ -79,14 +79,7 @@ bool push_reduce(const char* call, int team, void* d, const void* s, size_t byte
 template <typename T, int Op>
 auto push_combine() {
   return [](void* out, const void* lo, const void* hi, size_t bytes) {
-    const gshmem::Reduce<Op> op{};
-    for (size_t k = 0; k < bytes / sizeof(T); ++k) {
-      T a, b;  // copies: out may be lo or hi
-      memcpy(&a, static_cast<const char*>(lo) + k * sizeof(T), sizeof(T));
-      memcpy(&b, static_cast<const char*>(hi) + k * sizeof(T), sizeof(T));
-      const T r = op(a, b);
-      memcpy(static_cast<char*>(out) + k * sizeof(T), &r, sizeof(T));
-    }
+    combine<T>(out, lo, hi, bytes / sizeof(T), gshmem::Reduce<Op>{});
   };
 }
 // An active set of every PE (PE_start 0, stride 1): pushed reductions run on SHMEM_TEAM_WORLD's

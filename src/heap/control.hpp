@@ -78,7 +78,7 @@ static_assert(sizeof(TeamInitRecord) == 64);
 // what its partner has read (coll/push.cpp).
 constexpr int kPushSteps = 18;             // fold, up to 16 doubling rounds (65536 members), unfold
 constexpr size_t kPushBytes = 256;         // largest pushed reduction on any team
-constexpr size_t kPushBytesWorld = 16384;  // largest pushed reduction piece on SHMEM_TEAM_WORLD
+constexpr size_t kPushBytesWorld = 32768;  // largest pushed reduction piece on SHMEM_TEAM_WORLD
 constexpr int kPushDeepMembers = 4;
 constexpr int kPushDeepSteps = 4;
 constexpr int kPushWindow = 4;

@@ -1,5 +1,5 @@
-/* Small team reductions (pushed to the members: up to 256 bytes, on SHMEM_TEAM_WORLD up to 16 KiB,
- * and there at any size up to 4 PEs, in 16 KiB pieces with several in flight) and larger ones
+/* Small team reductions (pushed to the members: up to 256 bytes, on SHMEM_TEAM_WORLD up to 32 KiB,
+ * and there at any size up to 4 PEs, in 32 KiB pieces with several in flight) and larger ones
  * (pulled), in turn: fresh payloads every round from a hash of (round, pe, element), expected values computed
  * from every PE's payload, dest poisoned before each call, in place every third round; floating
  * sums must be bit-identical on every PE; on SHMEM_TEAM_WORLD, on a team of the even PEs, and
@@ -9,7 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#define MAXN 140000 /* longs: up to 1.1 MB: past one 16 KiB piece, and many pieces (box reuse) */
+#define MAXN 140000 /* longs: up to 1.1 MB: past one 32 KiB piece, and many pieces (box reuse) */
 #define ROUNDS 120
 
 static uint64_t mix(uint64_t x) {
@@ -38,7 +38,7 @@ int main(void) {
     shmem_team_t evens = SHMEM_TEAM_INVALID;
     shmem_team_split_strided(SHMEM_TEAM_WORLD, 0, 2, (npes + 1) / 2, NULL, 0, &evens);
     shmem_barrier_all();
-    static const int sizes[] = {1, 2, 3, 7, 8, 17, 32, 33, 48, 512, 2048, 2049, 20000, 139999};
+    static const int sizes[] = {1, 2, 3, 7, 8, 17, 32, 33, 48, 512, 2048, 2049, 4096, 4097, 20000, 139999};
     const int nsizes = (int)(sizeof sizes / sizeof sizes[0]);
     for (int round = 0; round < ROUNDS; round++) {
         const int n = sizes[round % nsizes];

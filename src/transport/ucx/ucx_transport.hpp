@@ -41,7 +41,7 @@ struct PutFlagHdr {  // followed by n bytes (put_flag's head and source together
   uint8_t pad[3];
 };
 static_assert(sizeof(PutFlagHdr) == 32, "wire format");
-constexpr size_t kPutFlagMax = 32768;  // the most bytes put_flag carries in one message (eager)
+constexpr size_t kPutFlagMax = 65536;  // the most bytes put_flag carries in one message (eager)
 
 // OwnerReq::op of a raised flag (raise_flag): applied as a maximum, with no reply.
 constexpr uint8_t kOpRaiseFlag = 0xff;
