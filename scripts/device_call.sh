@@ -52,8 +52,9 @@ if [ "${MPS:-0}" = 1 ]; then
   export CUDA_DEVICE_MAX_CONNECTIONS=${CUDA_DEVICE_MAX_CONNECTIONS:-16}
   export GSHMEM_TEST_SHARED_GPU=1 CUDA_MPS_PIPE_DIRECTORY=/tmp/gshmem-mps CUDA_MPS_LOG_DIRECTORY=/tmp/gshmem-mps-log
   mkdir -p "$CUDA_MPS_PIPE_DIRECTORY" "$CUDA_MPS_LOG_DIRECTORY"
-  nvidia-cuda-mps-control -d >> "$LOG" 2>&1 || say "could not start MPS"
-  trap 'echo quit | nvidia-cuda-mps-control > /dev/null 2>&1' EXIT
+  # Without the daemon the PEs' kernels only time-slice and the tests would hang to their caps.
+  nvidia-cuda-mps-control -d >> "$LOG" 2>&1 || { say "could not start MPS"; exit 1; }
+  trap 'echo quit | nvidia-cuda-mps-control > /dev/null 2>&1; sleep 2' EXIT
 fi
 for name in ${TESTS:-}; do
   if [ "$(left)" -le 10 ]; then say "SKIP $name (deadline)"; continue; fi

@@ -40,6 +40,10 @@ ninja -C "$B" > "$LOG/build.log" 2>&1 || { tail -50 "$LOG/build.log"; exit 1; }
 ngpu=$(grep -c '^GPU' "$LOG/gpus.txt")
 shared=${GPU_SHARED:-auto}
 [ "$shared" = auto ] && { [ "$ngpu" -lt 2 ] && shared=1 || shared=0; }
+# Every MPS run below (suite, install check, perftest): MPS clients share one pool of hardware work
+# queues; with few queues each, the proxy's streams wait behind a kernel that waits for them
+# (docs/testing.md). 16 each leaves room for 4 clients; without MPS it only adds queues.
+[ "$shared" = 1 ] && export CUDA_DEVICE_MAX_CONNECTIONS=${CUDA_DEVICE_MAX_CONNECTIONS:-16}
 suite_run() {  # name of the log, then test names (none: the whole suite)
   local tag=$1; shift
   meson test -C "$B" --num-processes 1 --print-errorlogs --timeout-multiplier "${GPU_TIMEOUT_MULT:-0.5}" \
@@ -49,9 +53,6 @@ suite_run() {  # name of the log, then test names (none: the whole suite)
 }
 if [ "${GPU_SUITE:-gpu}" != none ]; then
   if [ "$shared" = 1 ]; then
-    # MPS clients share one pool of hardware work queues; with few queues each, the proxy's streams
-    # wait behind a kernel that waits for them (docs/testing.md). 16 each leaves room for 4 clients.
-    export CUDA_DEVICE_MAX_CONNECTIONS=${CUDA_DEVICE_MAX_CONNECTIONS:-16}
     export GSHMEM_TEST_SHARED_GPU=1 CUDA_MPS_PIPE_DIRECTORY=/tmp/gshmem-mps CUDA_MPS_LOG_DIRECTORY=/tmp/gshmem-mps-log
     mkdir -p "$CUDA_MPS_PIPE_DIRECTORY" "$CUDA_MPS_LOG_DIRECTORY"
     names=$(meson test -C "$B" --list --suite "${GPU_SUITE:-gpu}" 2>/dev/null | sed -n 's/.*gshmem:\(.*\)$/\1/p')

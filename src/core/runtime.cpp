@@ -473,13 +473,17 @@ void setup_routes(const char* call, Runtime& r, bool gpu) {
     // waits for its own stream's kernel holds back every later entry. The proxy's and the transport
     // thread's copies and atomics on this PE's GPU memory then wait behind a kernel that waits for
     // them. CUDA's default of 8 queues leaves room for gshmem's streams and a few of the program's.
-    if (const int64_t c = r.cfg->CUDA_DEVICE_MAX_CONNECTIONS; c >= 0 && c < kProxyMinConnections)
-      GSHMEM_WARN(Subsys::init,
-                  "CUDA_DEVICE_MAX_CONNECTIONS=%lld: this PE's streams share %lld hardware work queue(s), so "
-                  "operations the proxy performs on its GPU memory (for off-node PEs) can queue behind a kernel "
-                  "of the program that waits for them, and the job stops; leave it unset or set it to %d or "
-                  "more (docs/gpu.md)",
-                  static_cast<long long>(c), static_cast<long long>(c), kProxyMinConnections);
+    // CUDA's variable, read as CUDA reads it (a leading number); anything else is CUDA's business.
+    if (const std::string& v = r.cfg->CUDA_DEVICE_MAX_CONNECTIONS; !v.empty()) {
+      const long c = std::strtol(v.c_str(), nullptr, 10);
+      if (c >= 1 && c < kProxyMinConnections)
+        GSHMEM_WARN(Subsys::init,
+                    "CUDA_DEVICE_MAX_CONNECTIONS=%ld: this PE's streams share %ld hardware work queue(s), so "
+                    "operations the proxy performs on its GPU memory (for off-node PEs) can queue behind a kernel "
+                    "of the program that waits for them, and the job stops; leave it unset or set it to %d or "
+                    "more (docs/gpu.md)",
+                    c, c, kProxyMinConnections);
+    }
   }
 #endif
   for (const transport::Route& x : r.routes)

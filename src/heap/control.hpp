@@ -12,7 +12,7 @@ constexpr size_t kControlBytes = 2 * 1024 * 1024;  // reserved in front of the u
 // to it is an equally aligned address everywhere (shmem_align).
 constexpr size_t kHeapBaseAlign = size_t(256) << 20;
 constexpr uint64_t kControlMagic = 0x67736873686d656dull;  // "gshshmem"
-constexpr uint32_t kControlVersion = 5;
+constexpr uint32_t kControlVersion = 6;
 constexpr int kMaxBarrierRounds = 32;  // dissemination: ceil(log2(npes)) rounds
 constexpr int kMaxTeams = 64;          // team slots; WORLD, SHARED and NODE take 0, 1, 2
 constexpr int kTeamPubWords = 8;
