@@ -57,23 +57,10 @@ ucs_status_t Ucx::on_reply(const void* data, size_t n) {
   return UCS_OK;
 }
 
-// A message UCX does not send at once is copied: the copy lives until UCX has sent it (a send that
-// does not complete at once keeps reading it), then the send's callback frees it; nobody waits.
+// The message is copied: the copy lives until UCX has sent it (a send that does not complete at
+// once keeps reading it), then the send's callback frees it; nobody waits for the send.
 Result Ucx::post_am(ucp_ep_h ep, unsigned id, const void* a, size_t na, const void* b, size_t nb, const char* what,
                     int pe, const void* c, size_t nc) {
-  const auto failed = [&](ucs_status_t st) { return ucs_fail(pe < 0 ? std::string(what) : fmt_pe(what, pe), st); };
-  if (!nb && !nc) {
-    // Forced immediate completion: UCX either sends it now (a short message, copied out of a) or
-    // declines with UCS_ERR_NO_RESOURCE and keeps nothing of a.
-    ucp_request_param_t now;
-    now.op_attr_mask = UCP_OP_ATTR_FIELD_FLAGS | UCP_OP_ATTR_FLAG_FORCE_IMM_CMPL;
-    now.flags = UCP_AM_SEND_FLAG_EAGER;
-    const ucs_status_ptr_t req = u_.am_send_nbx(ep, id, nullptr, 0, a, na, &now);
-    if (req == nullptr) return {};
-    if (UCS_PTR_IS_PTR(req))  // a UCX that does not honour the flag: a has to stay valid until it is sent
-      return wait(req, pe < 0 ? std::string(what) : fmt_pe(what, pe));
-    if (UCS_PTR_STATUS(req) != UCS_ERR_NO_RESOURCE) return failed(UCS_PTR_STATUS(req));
-  }
   struct Posted {
     const Ucp* u;
     std::unique_ptr<char[]> msg;  // not value-initialized: every byte is written below
@@ -94,7 +81,8 @@ Result Ucx::post_am(ucp_ep_h ep, unsigned id, const void* a, size_t na, const vo
   ucs_status_ptr_t req = u_.am_send_nbx(ep, id, nullptr, 0, f->msg.get(), na + nb + nc, &prm);
   if (UCS_PTR_IS_PTR(req)) return {};  // the callback frees it
   delete f;
-  return UCS_PTR_IS_ERR(req) ? failed(UCS_PTR_STATUS(req)) : Result{};
+  if (!UCS_PTR_IS_ERR(req)) return {};
+  return ucs_fail(pe < 0 ? std::string(what) : fmt_pe(what, pe), UCS_PTR_STATUS(req));
 }
 
 Result Ucx::raise_flag(int pe, Seg seg, uint64_t off, uint64_t value) {

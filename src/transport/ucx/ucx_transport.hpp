@@ -217,9 +217,8 @@ class Ucx final : public Transport {
   Result owner_op(int pe, Seg seg, uint64_t off, gshmem_amo_op op, size_t bytes, uint64_t a, uint64_t b, uint64_t* old,
                   bool blocking);
   Result flush_ep(int pe);
-  // Sends a + b + c as one active message without waiting for it: a message of one part that UCX
-  // can send at once goes from a (UCX copies it before returning), any other from a copy. `what`
-  // and pe (-1: none) name it in an error; the name is formatted only then.
+  // Sends a + b + c as one active message without waiting for it (a copy is sent). `what` and pe
+  // (-1: none) name it in an error; the name is formatted only then, not on every flag or reply.
   Result post_am(ucp_ep_h ep, unsigned id, const void* a, size_t na, const void* b, size_t nb, const char* what, int pe,
                  const void* c = nullptr, size_t nc = 0);
   Result settle_owner_ops();  // every owner-applied operation started so far is acknowledged
