@@ -2,6 +2,8 @@
 // own device control block (device_host/state.h), written here when a team is created and
 // cleared, with the slot's device collective state, when it is destroyed.
 #pragma once
+#include <vector>
+
 #include "heap/heap.hpp"
 #include "mem/device_ops.hpp"
 #include "team/team.hpp"
@@ -15,7 +17,10 @@ int dev_team_stride(const team::Team& t, int* stride);
 #if GSHMEM_HAVE_CUDA
 // Errors end the job with a message naming call.
 // Also records in t.dev_routed whether the team is routed (dev_team_routed), for the launches.
-void dev_team_publish(const char* call, mem::DeviceOps& ops, const heap::SymmetricHeap& h, team::Team& t);
+// node_of: every PE's node (the same table on every PE), or null to keep routed reductions flat
+// (GSHMEM_COLL_NODE_RUNS=0).
+void dev_team_publish(const char* call, mem::DeviceOps& ops, const heap::SymmetricHeap& h, team::Team& t,
+                      const std::vector<int>* node_of);
 // Waits until this PE's GPU has finished all work (every stream): before a team is destroyed,
 // so no kernel of this PE still uses the team when the members agree to clear it.
 void dev_idle(const char* call, mem::DeviceOps& ops);

@@ -575,7 +575,7 @@ void init_runtime(const char* call, int requested_thread, int* provided, const b
 #if GSHMEM_HAVE_CUDA
   if (r->ops)
     for (int h : {team::kWorld, team::kShared, team::kNode})
-      coll::dev_team_publish(call, *r->ops, r->heap, *r->teams.get(h));
+      coll::dev_team_publish(call, *r->ops, r->heap, *r->teams.get(h), r->node_table());
   if (r->ops && r->proxy) coll::dev_preload(call);
   if (r->error_rec) {
     static const int registered = std::atexit([] { mem::device_errors_report(); });

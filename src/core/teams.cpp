@@ -46,7 +46,7 @@ int split_common(const char* call, team::Team& parent, const std::vector<std::ve
 #if GSHMEM_HAVE_CUDA
   if (r.ops)
     for (int h : *out)
-      if (h >= 0) coll::dev_team_publish(call, *r.ops, r.heap, *r.teams.get(h));
+      if (h >= 0) coll::dev_team_publish(call, *r.ops, r.heap, *r.teams.get(h), r.node_table());
 #endif
   return 0;
 }
@@ -204,7 +204,7 @@ int team_init_uid(const char* call, uint64_t uid, int npes, int idx, const TeamC
   }
   if (st != Status::ok) fatal(call, "members disagree: %s", bad.c_str());
 #if GSHMEM_HAVE_CUDA
-  if (r.ops) coll::dev_team_publish(call, *r.ops, r.heap, *r.teams.get(handle));
+  if (r.ops) coll::dev_team_publish(call, *r.ops, r.heap, *r.teams.get(handle), r.node_table());
 #endif
   *new_team = handle;
   return 0;

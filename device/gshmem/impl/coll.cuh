@@ -357,7 +357,7 @@ __device__ __forceinline__ void reduce(const char *call, int handle, T *dest, co
   (void)peer(call, src, bytes, st().my_pe);
   if (!n) return;
   if (t.routed || t.size > static_cast<int>(GSHMEM_DEV_MAX_TEAM_PES))
-    return row ? void() : reduce_routed<S, T, Op>(t, dest, src, n, 0, n);
+    return row ? void() : reduce_routed<S, T, Op>(t, dest, src, n, 0);
   if (t.size == 1) {
     size_t lo, hi;
     row_range(bytes, row, nrows, &lo, &hi);
@@ -423,10 +423,8 @@ __device__ __forceinline__ void reducescatter(const char *call, int handle, T *d
   (void)peer(call, dest, n * sizeof(T), st().my_pe);
   (void)peer(call, src, n * static_cast<size_t>(t.size) * sizeof(T), st().my_pe);
   if (!n) return;
-  if (t.routed || t.size > static_cast<int>(GSHMEM_DEV_MAX_TEAM_PES)) {
-    const size_t all = n * static_cast<size_t>(t.size), mine = n * static_cast<size_t>(t.me);
-    return row ? void() : reduce_routed<S, T, Op>(t, dest, src, all, mine, mine + n);
-  }
+  if (t.routed || t.size > static_cast<int>(GSHMEM_DEV_MAX_TEAM_PES))
+    return row ? void() : reduce_routed<S, T, Op>(t, dest, src, n * static_cast<size_t>(t.size), n);
   phase<S>(call, t, row);  // every member's source is ready
   const T *srcs[GSHMEM_DEV_MAX_TEAM_PES];
   for (int j = 0; j < t.size; ++j)

@@ -15,7 +15,11 @@
 // the members past the largest power of two (p2) first send their piece to member i - p2 (fold), the
 // first p2 members exchange pieces with member i ^ 2^k in round k, combining op(lower member,
 // higher member) so that every member holds the same bits, and the folded members get the result
-// back (unfold). Scans (sum) are Hillis-Steele rounds: in round k member i sends its inclusive
+// back (unfold). A team whose members form node runs (TeamDev::node_run: k consecutive members per
+// node, every node alike) reduces hierarchically: each run's first member combines the run's
+// sources through the mappings, only these leaders run the recursive doubling (one exchange per
+// node pair and round instead of k), and each leader stores the result into its run's dests.
+// Scans (sum) are Hillis-Steele rounds: in round k member i sends its inclusive
 // partial to member i + 2^k. A message is a put into the receiver's buffer for its index and parity
 // followed by an add to the receiver's flag for that index (through the proxy, the SIGNAL after the
 // PUT); the receiver acks each message it has consumed, and a sender waits for the ack of the
@@ -107,11 +111,65 @@ __device__ __forceinline__ void routed_combine(T *acc, const T *x, size_t n, boo
   S::sync();
 }
 
-// Recursive doubling over src[0, total) in pieces; element i of the result goes to dest[i - out_lo]
-// for i in [out_lo, out_hi) (a reduction: all of them; reduce-scatter: this member's block).
+// A node run's part in a routed reduction (TeamDev::node_run k >= 2): the run's first member (its
+// leader) waits until the other k - 1 have entered (each adds one to the leader's kRunArrive flag),
+// combines the run's sources itself, through the mappings, takes part in the recursive doubling
+// among the leaders, stores every run member's part of the result into that member's dest and
+// adds one to its kRunDone flag. The other members only announce themselves and wait: they return
+// once the leader has read their source and written their dest. Word 5 of the slot's routed words
+// counts the run reductions, the same on every member.
+constexpr int kRunArrive = 62;  // past the scans' indices (kScanIdx + K, K < 30)
+constexpr int kRunDone = 63;
+
+// pe's copy of p, an address in this PE's own device segment (heap or control block).
+template <typename T>
+__device__ __forceinline__ T *seg_peer(T *p, int pe) {
+  if (pe == st().my_pe) return p;
+  const char *c = reinterpret_cast<const char *>(p);
+  return reinterpret_cast<T *>(segment(pe) + (c - segment(st().my_pe)));
+}
+
+// Stores the result elements [lo, lo + n) (in res) into the dest of members first..first + k - 1:
+// all of them (block 0: a reduction), or member j's block [j * block, (j + 1) * block) (reduce-scatter).
+template <typename S, typename T>
+__device__ __forceinline__ void routed_store(const TeamDev &t, int first, int k, T *dest, const T *res, size_t lo,
+                                             size_t n, size_t block, size_t total) {
+  for (int j = 0; j < k; ++j) {
+    const int m = first + j;
+    const size_t olo = block ? static_cast<size_t>(m) * block : 0, ohi = block ? olo + block : total;
+    const size_t a = lo > olo ? lo : olo, b = lo + n < ohi ? lo + n : ohi;
+    if (a < b) routed_copy<S>(seg_peer(dest, t.pe(m)) + (a - olo), res + (a - lo), b - a);
+  }
+}
+
+// Recursive doubling over src[0, total) in pieces among the team's members, or, when the team has
+// node runs, among the runs' leaders with each run's sources combined first. Member j's result is
+// element i in [olo, ohi) stored at dest[i - olo]: all of them (block 0: a reduction) or
+// [j * block, (j + 1) * block) (reduce-scatter).
 template <typename S, typename T, typename Op>
-static __device__ __noinline__ void reduce_routed(const TeamDev &t, T *dest, const T *src, size_t total, size_t out_lo,
-                                                  size_t out_hi) {
+static __device__ __noinline__ void reduce_routed(const TeamDev &team, T *dest, const T *src, size_t total,
+                                                  size_t block) {
+  const int k = team.node_run > 1 ? team.node_run : 1;
+  const int first = team.me - team.me % k;
+  uint64_t *runs = routed_word(team.slot, 5);
+  const uint64_t run = ld_volatile_u64(runs) + 1;
+  if (k > 1) {
+    S::sync();  // every thread read the count before rank 0 moves it
+    if (team.me != first) {
+      if (S::rank() == 0) {
+        fence_release_sys();  // the scope's writes to src, before the leader reads it
+        red_add_relaxed_sys_u64(
+            reinterpret_cast<uint64_t *>(ctrl(team.pe(first), routed_flag_off(team.slot, kRunArrive))), 1);
+      }
+      routed_wait<S>(routed_flag_off(team.slot, kRunDone), run);
+      if (S::rank() == 0) st_volatile_u64(runs, run);
+      S::sync();
+      return;
+    }
+    routed_wait<S>(routed_flag_off(team.slot, kRunArrive), run * static_cast<uint64_t>(k - 1));
+  }
+  // The members that exchange: every member, or the leaders (member first + i * k is leader i).
+  const TeamDev t{team.size / k, team.me / k, team.slot, team.start, team.stride * k, team.routed, 0};
   int L = 0;
   while ((2 << L) <= t.size) ++L;
   const int p2 = 1 << L, extra = t.size - p2;
@@ -123,19 +181,20 @@ static __device__ __noinline__ void reduce_routed(const TeamDev &t, T *dest, con
   auto buf = [&](int par, int idx) { return area + static_cast<uint32_t>(P * (1 + par * (L + 2) + idx)); };
   T *acc = reinterpret_cast<T *>(ctrl(st().my_pe, area));
   uint64_t *cnt = routed_word(t.slot, 0);
-  const uint64_t first = ld_volatile_u64(cnt);
+  const uint64_t first_piece = ld_volatile_u64(cnt);
   S::sync();  // every thread read the count before rank 0 moves it at the end
-  uint64_t m = first;
+  uint64_t m = first_piece;
   for (size_t lo = 0; lo < total; lo += per, ++m) {
     const size_t n = total - lo < per ? total - lo : per;
     const int par = static_cast<int>(m & 1);
     routed_copy<S>(acc, src + lo, n);
+    for (int j = 1; j < k; ++j)  // the run's sources in team order
+      routed_combine<S, T, Op>(acc, seg_peer(src, team.pe(first + j)) + lo, n, true);
     if (t.me >= p2) {  // folded: send, then get the result back
       routed_send<S>(t, t.me - p2, 0, m, buf(par, 0), acc, n * sizeof(T));
       routed_recv<S>(t, L + 1, m);
-      const T *r = reinterpret_cast<const T *>(ctrl(st().my_pe, buf(par, L + 1)));
-      const size_t a = lo > out_lo ? lo : out_lo, b = lo + n < out_hi ? lo + n : out_hi;
-      if (a < b) routed_copy<S>(dest + (a - out_lo), r + (a - lo), b - a);
+      routed_store<S, T>(team, first, k, dest, reinterpret_cast<const T *>(ctrl(st().my_pe, buf(par, L + 1))), lo, n,
+                         block, total);
       routed_ack<S>(t, t.me - p2, L + 1);
       continue;
     }
@@ -144,19 +203,27 @@ static __device__ __noinline__ void reduce_routed(const TeamDev &t, T *dest, con
       routed_combine<S, T, Op>(acc, reinterpret_cast<const T *>(ctrl(st().my_pe, buf(par, 0))), n, true);
       routed_ack<S>(t, t.me + p2, 0);
     }
-    for (int k = 0; k < L; ++k) {
-      const int q = t.me ^ (1 << k);
-      routed_send<S>(t, q, 1 + k, m, buf(par, 1 + k), acc, n * sizeof(T));
-      routed_recv<S>(t, 1 + k, m);
-      routed_combine<S, T, Op>(acc, reinterpret_cast<const T *>(ctrl(st().my_pe, buf(par, 1 + k))), n, t.me < q);
-      routed_ack<S>(t, q, 1 + k);
+    for (int r = 0; r < L; ++r) {
+      const int q = t.me ^ (1 << r);
+      routed_send<S>(t, q, 1 + r, m, buf(par, 1 + r), acc, n * sizeof(T));
+      routed_recv<S>(t, 1 + r, m);
+      routed_combine<S, T, Op>(acc, reinterpret_cast<const T *>(ctrl(st().my_pe, buf(par, 1 + r))), n, t.me < q);
+      routed_ack<S>(t, q, 1 + r);
     }
-    const size_t a = lo > out_lo ? lo : out_lo, b = lo + n < out_hi ? lo + n : out_hi;
-    if (a < b) routed_copy<S>(dest + (a - out_lo), acc + (a - lo), b - a);
+    routed_store<S, T>(team, first, k, dest, acc, lo, n, block, total);
     if (t.me < extra) routed_send<S>(t, t.me + p2, L + 1, m, buf(par, L + 1), acc, n * sizeof(T));
   }
   S::sync();
-  if (S::rank() == 0) st_volatile_u64(cnt, m);
+  if (S::rank() == 0) {
+    st_volatile_u64(cnt, m);
+    if (k > 1) {
+      st_volatile_u64(runs, run);
+      fence_release_sys();  // the stores into the run's dests, before their done flags
+      for (int j = 1; j < k; ++j)
+        red_add_relaxed_sys_u64(
+            reinterpret_cast<uint64_t *>(ctrl(team.pe(first + j), routed_flag_off(team.slot, kRunDone))), 1);
+    }
+  }
   S::sync();
 }
 
@@ -290,7 +357,7 @@ static __device__ __noinline__ void collect_routed(const char *call, const TeamD
   if (S::rank() == 0) st_volatile_u64(w, bytes);
   S::sync();
   scan_routed<S, uint64_t, Sum, kExscan>(t, w + 1, w, 1);
-  reduce_routed<S, uint64_t, Sum>(t, w + 2, w, 1, 0, 1);
+  reduce_routed<S, uint64_t, Sum>(t, w + 2, w, 1, 0);
   const size_t off = static_cast<size_t>(ld_volatile_u64(w + 1)), all = static_cast<size_t>(ld_volatile_u64(w + 2));
   {  // always checked (also with device checks off): the members write all bytes here
     const uint64_t off0 = reinterpret_cast<uint64_t>(dest) - st().heap_base;

@@ -17,9 +17,10 @@
 namespace gshmem::dev {
 
 // routed: a member is reached through the proxy (another node), or the team has more than
-// GSHMEM_DEV_DISSEM_MAX_PES members; its collectives take impl/routed.cuh's paths.
+// GSHMEM_DEV_DISSEM_MAX_PES members; its collectives take impl/routed.cuh's paths. node_run: see
+// gshmem_device_team (0: the routed reductions treat every member alike).
 struct TeamDev {
-  int size, me, slot, start, stride, routed;
+  int size, me, slot, start, stride, routed, node_run;
   __device__ __forceinline__ int pe(int i) const { return start + i * stride; }
 };
 
@@ -32,19 +33,19 @@ __device__ __forceinline__ TeamDev team(const char *call, int handle) {
   // Team WORLD is fixed for the job: when every PE is mapped its descriptor comes from the device
   // state (constant bank). The load from the control block it replaces would, after the previous
   // collective's acquire invalidated L1, be an L2 round trip in front of every phase counter load.
-  if (handle == SHMEM_TEAM_WORLD && st().world_mapped) return {st().npes, st().my_pe, 0, 0, 1, 0};
+  if (handle == SHMEM_TEAM_WORLD && st().world_mapped) return {st().npes, st().my_pe, 0, 0, 1, 0, 0};
   if (static_cast<unsigned>(handle) >= GSHMEM_DEV_MAX_TEAMS) fail_value(call, "not a valid team handle", handle);
   const gshmem_device_team *d =
       reinterpret_cast<const gshmem_device_team *>(ctrl(st().my_pe, GSHMEM_DEV_CTRL_TEAMS)) + handle;
   // Global loads by name (LDG rather than a generic load), past L1.
   const int4 a = __ldcg(reinterpret_cast<const int4 *>(d));
-  const int2 b = __ldcg(reinterpret_cast<const int2 *>(&d->start));
+  const int4 b = __ldcg(reinterpret_cast<const int4 *>(&d->start));
   if (a.x != 1 && a.x != 3)
     fail_value(call,
                a.x == 2 ? "the team's PEs are not equally strided, which device collectives need; team"
                         : "not a valid team handle, or this PE is not a member; team",
                handle);
-  return {a.y, a.z, a.w, b.x, b.y, a.x == 3};
+  return {a.y, a.z, a.w, b.x, b.y, a.x == 3, b.z};
 }
 
 __device__ __forceinline__ uint64_t *phase_flag(int pe, int slot, int row, int idx) {

@@ -14,7 +14,7 @@
 
 #include "gshmem/export.h"
 
-#define GSHMEM_DEVICE_STATE_VERSION 7u
+#define GSHMEM_DEVICE_STATE_VERSION 8u
 /* 16 MiB (a multiple of the 2 MiB VMM granularity, so the user heap starts 16 MiB-aligned on
  * every PE); most of it is the LL area of the small team reductions. */
 #define GSHMEM_DEV_CTRL_BYTES (16u * 1024u * 1024u)
@@ -47,7 +47,8 @@
                                                (i < 64), acks received for index i - 64 (i >= 64) */
 #define GSHMEM_DEV_ROUTED_WORDS 128u
 #define GSHMEM_DEV_CTRL_ROUTED_CNT 458752u /* uint64[slot][8] (local): pieces done by the reduction and
-                                             the scan family, and the words of a routed collect */
+                                             the scan family, the words of a routed collect, and the
+                                             node-run reductions done */
 /* 462848..1048575: unused */
 /* Most members of a team whose phase is a dissemination over the [slot][row] flag words (team.cuh);
  * larger teams are routed. */
@@ -165,7 +166,12 @@ typedef struct gshmem_device_team {
   int32_t slot;
   int32_t start;  /* world PE of team index 0 */
   int32_t stride; /* world PE of index i = start + i * stride */
-  int32_t reserved[2];
+  /* Routed teams whose members form runs of node_run consecutive team indices, one run per node,
+     every run as long (at least 2 runs of at least 2 members): reductions, reduce-scatter and
+     collect's sums combine within each run through the mappings, the runs' first members alone
+     exchange across nodes (device/gshmem/impl/routed.cuh). 0 for every other team. */
+  int32_t node_run;
+  int32_t reserved;
 } gshmem_device_team;
 
 #ifdef __cplusplus

@@ -71,6 +71,9 @@ struct Runtime {
     return false;
 #endif
   }
+  // The node table the device teams group their members by (coll::dev_team_publish); null when
+  // GSHMEM_COLL_NODE_RUNS is off.
+  const std::vector<int>* node_table() const { return cfg->GSHMEM_COLL_NODE_RUNS ? &topo.node_of : nullptr; }
   mem::LocalMemory* local_memory() const {
 #if GSHMEM_HAVE_CUDA
     return local.get();
