@@ -14,6 +14,24 @@ int dev_team_stride(const team::Team& t, int* stride) {
   return -1;
 }
 
+int dev_team_node_run(const std::vector<int>& pes, const std::vector<int>& node_of) {
+  const int n = static_cast<int>(pes.size());
+  if (n < 4) return 0;
+  auto node = [&](int i) { return node_of[static_cast<size_t>(pes[static_cast<size_t>(i)])]; };
+  int k = 1;
+  while (k < n && node(k) == node(0)) ++k;
+  if (k < 2 || k == n || n % k) return 0;
+  std::vector<int> runs;
+  for (int r = 0; r < n; r += k) {
+    for (int i = r + 1; i < r + k; ++i)
+      if (node(i) != node(r)) return 0;
+    for (int o : runs)
+      if (o == node(r)) return 0;  // a node with two runs
+    runs.push_back(node(r));
+  }
+  return k;
+}
+
 #if GSHMEM_HAVE_CUDA
 namespace {
 void check(const char* call, CUresult res, const char* what) {
@@ -30,27 +48,6 @@ bool dev_team_routed(const heap::SymmetricHeap& h, const team::Team& t) {
   return false;
 }
 
-// gshmem_device_team::node_run: k when the routed team's members form runs of k >= 2 consecutive
-// members, each run alone on its node, at least two runs; else 0. Computed from the job's node
-// table alone, so every member gets the same k (the device paths would deadlock on disagreement).
-// A run's members are mapped to each other: shmem_init maps every same-node segment or fails.
-int node_run(const team::Team& t, const std::vector<int>& node_of) {
-  const int n = t.size();
-  if (!t.dev_routed || n < 4) return 0;
-  auto node = [&](int i) { return node_of[static_cast<size_t>(t.pes[static_cast<size_t>(i)])]; };
-  int k = 1;
-  while (k < n && node(k) == node(0)) ++k;
-  if (k < 2 || n % k) return 0;
-  std::vector<int> runs;
-  for (int r = 0; r < n; r += k) {
-    for (int i = r + 1; i < r + k; ++i)
-      if (node(i) != node(r)) return 0;
-    for (int o : runs)
-      if (o == node(r)) return 0;  // a node with two runs
-    runs.push_back(node(r));
-  }
-  return k;
-}
 }  // namespace
 
 void dev_team_publish(const char* call, mem::DeviceOps& ops, const heap::SymmetricHeap& h, team::Team& t,
@@ -68,7 +65,7 @@ void dev_team_publish(const char* call, mem::DeviceOps& ops, const heap::Symmetr
   d.slot = t.slot;
   d.start = n ? t.pes[0] : 0;
   d.stride = stride;
-  d.node_run = d.valid == 3 && node_of ? node_run(t, *node_of) : 0;
+  d.node_run = d.valid == 3 && node_of ? dev_team_node_run(t.pes, *node_of) : 0;
   if (d.node_run)
     GSHMEM_INFO(Subsys::coll, "team %d: %d nodes of %d members; its device reductions combine within each node first",
                 t.handle, n / d.node_run, d.node_run);

@@ -14,6 +14,13 @@ namespace gshmem::coll {
 // and the result is the first index that breaks it (-1: every member fits).
 int dev_team_stride(const team::Team& t, int* stride);
 
+// gshmem_device_team::node_run of a routed team with these members (world PEs in team order):
+// k when they form runs of k >= 2 consecutive members, each run alone on its node (node_of: every
+// PE's node), at least two runs; else 0. It depends on the job's node table alone, so every member
+// computes the same k (the device paths would deadlock on disagreement). A run's members are
+// mapped to each other: shmem_init maps every same-node segment or fails.
+int dev_team_node_run(const std::vector<int>& pes, const std::vector<int>& node_of);
+
 #if GSHMEM_HAVE_CUDA
 // Errors end the job with a message naming call.
 // Also records in t.dev_routed whether the team is routed (dev_team_routed), for the launches.

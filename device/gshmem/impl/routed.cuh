@@ -38,9 +38,6 @@ namespace gshmem::dev {
 constexpr int kScanIdx = 32;
 constexpr int kRoutedAck = 64;  // ack words follow the message words
 
-__device__ __forceinline__ uint32_t routed_flag_off(int slot, int idx) {
-  return GSHMEM_DEV_CTRL_ROUTED_FLAGS + static_cast<uint32_t>((slot * GSHMEM_DEV_ROUTED_WORDS + idx) * 8);
-}
 __device__ __forceinline__ uint64_t *routed_word(int slot, int w) {
   return reinterpret_cast<uint64_t *>(ctrl(st().my_pe, GSHMEM_DEV_CTRL_ROUTED_CNT)) + slot * 8 + w;
 }
@@ -118,7 +115,7 @@ __device__ __forceinline__ void routed_combine(T *acc, const T *x, size_t n, boo
 // adds one to its kRunDone flag. The other members only announce themselves and wait: they return
 // once the leader has read their source and written their dest. Word 5 of the slot's routed words
 // counts the run reductions, the same on every member.
-constexpr int kRunArrive = 62;  // past the scans' indices (kScanIdx + K, K < 30)
+constexpr int kRunArrive = 62;  // past the scans' indices (kScanIdx + K, K <= 28) and kPhaseArrive, kPhaseDone
 constexpr int kRunDone = 63;
 
 // pe's copy of p, an address in this PE's own device segment (heap or control block).
@@ -273,17 +270,32 @@ static __device__ __noinline__ void scan_routed(const TeamDev &t, T *dest, const
   S::sync();
 }
 
+// Copies [lo, hi) of this run leader's dest into the same bytes of its run's other members.
+template <typename S>
+__device__ __forceinline__ void run_pass_on(const TeamDev &t, void *dest, size_t lo, size_t hi) {
+  if (lo >= hi) return;
+  char *d = static_cast<char *>(dest);
+  for (int j = 1; j < t.node_run; ++j) copy<S>(seg_peer(d, t.pe(t.me + j)) + lo, d + lo, hi - lo);
+}
+
+// With node runs, the root puts to its own run and to the other runs' leaders only (one transfer
+// per node instead of one per member), and each other leader passes the data on to its run before
+// the closing phase releases the run.
 template <typename S>
 static __device__ __noinline__ void broadcast_routed(const char *call, const TeamDev &t, void *dest, const void *src,
                                                      size_t bytes, int root) {
+  const int k = t.node_run > 1 ? t.node_run : 1;
+  const int root_run = root - root % k;
   phase_routed<S>(t);
   if (t.me == root && bytes)
-    for (int k = 0; k < t.size; ++k) {
-      const int j = (t.me + k) % t.size;
-      if (j == t.me && dest == src) continue;
+    for (int i = 0; i < t.size; ++i) {
+      const int j = (t.me + i) % t.size;
+      if ((j == t.me && dest == src) || (j - j % k != root_run && j % k)) continue;
       put<S>(call, dest, src, bytes, t.pe(j), true);
     }
-  phase_routed<S>(t);
+  phase_routed_hold<S>(t);
+  if (run_leader(t) && t.me != root_run) run_pass_on<S>(t, dest, 0, bytes);
+  phase_routed_end<S>(t);
 }
 
 // Puts bytes from src + j * src_step to dest on every member j (nbi), starting after this one.
@@ -297,12 +309,31 @@ __device__ __forceinline__ void put_each(const char *call, const TeamDev &t, voi
   }
 }
 
+// With node runs, a member puts its block to its own run and to the other runs' leaders; each
+// leader passes the other runs' blocks on to its run before the closing phase releases it (each
+// block crosses to a node once instead of once per member there).
 template <typename S>
 static __device__ __noinline__ void fcollect_routed(const char *call, const TeamDev &t, void *dest, const void *src,
                                                     size_t bytes) {
+  char *mine = static_cast<char *>(dest) + static_cast<size_t>(t.me) * bytes;
   phase_routed<S>(t);
-  put_each<S>(call, t, static_cast<char *>(dest) + static_cast<size_t>(t.me) * bytes, src, 0, bytes);
-  phase_routed<S>(t);
+  if (t.node_run <= 1) {
+    put_each<S>(call, t, mine, src, 0, bytes);
+    phase_routed<S>(t);
+    return;
+  }
+  const int k = t.node_run, run = t.me - t.me % k;
+  if (bytes)
+    for (int i = 0; i < t.size; ++i) {
+      const int j = (t.me + i) % t.size;
+      if (j - j % k == run || j % k == 0) put<S>(call, mine, src, bytes, t.pe(j), true);
+    }
+  phase_routed_hold<S>(t);
+  if (run_leader(t)) {
+    run_pass_on<S>(t, dest, 0, static_cast<size_t>(run) * bytes);
+    run_pass_on<S>(t, dest, static_cast<size_t>(run + k) * bytes, static_cast<size_t>(t.size) * bytes);
+  }
+  phase_routed_end<S>(t);
 }
 
 template <typename S>

@@ -66,30 +66,88 @@ __device__ __forceinline__ uint32_t phase_flag_off(int slot, int row, int idx) {
              ((static_cast<size_t>(slot) * GSHMEM_DEV_MAX_ROWS + row) * GSHMEM_DEV_MAX_TEAM_PES + idx) * 8);
 }
 
+__device__ __forceinline__ uint32_t routed_flag_off(int slot, int idx) {
+  return GSHMEM_DEV_CTRL_ROUTED_FLAGS + static_cast<uint32_t>((slot * GSHMEM_DEV_ROUTED_WORDS + idx) * 8);
+}
+// Routed flag words of the node-run phase (routed.cuh lists the others): members count their
+// arrivals on their run leader's kPhaseArrive, the leader its releases on theirs' kPhaseDone.
+constexpr int kPhaseArrive = 60, kPhaseDone = 61;
+
+// Whether this member leads a node run (gshmem_device_team::node_run): it alone exchanges with the
+// other nodes and releases its run.
+__device__ __forceinline__ bool run_leader(const TeamDev &t) { return t.node_run > 1 && t.me % t.node_run == 0; }
+
+// A run leader's release of its run's other members at the end of a phase.
+static __device__ __noinline__ void phase_run_release(const TeamDev &t) {
+  fence_release_sys();  // the scope's writes for the run (cumulative after the scope barrier)
+  for (int j = 1; j < t.node_run; ++j)
+    red_add_relaxed_sys_u64(reinterpret_cast<uint64_t *>(ctrl(t.pe(t.me + j), routed_flag_off(t.slot, kPhaseDone))), 1);
+}
+
 // The phase of a routed team (one thread): a dissemination barrier on row 0 whose round-k flag is
 // word k of the slot's flag words (rounds past GSHMEM_DEV_MAX_TEAM_PES use the words of rows 1..,
 // which routed teams never use: their collectives run in one row). Earlier proxied operations
 // complete first (proxy_quiet); each round's update is a release (fence), so what this thread
 // acquired in earlier rounds passes on to the next member, through the proxy or not.
-static __device__ __noinline__ void phase_routed_one(const TeamDev &t) {
+// With node runs, only the leaders disseminate: a member quiets, releases and counts itself on its
+// leader, which waits for the run, runs the dissemination among the leaders and, unless the caller
+// has more to do first (release false: phase_run_release), counts one release on each member. The
+// chain member -> leader -> leaders -> member is one causality order, so a member's writes
+// before the phase are visible everywhere after it.
+static __device__ __noinline__ void phase_routed_one(const TeamDev &team, bool release = true) {
   proxy_quiet();
   uint64_t *cnt = reinterpret_cast<uint64_t *>(ctrl(st().my_pe, GSHMEM_DEV_CTRL_PHASE_CNT)) +
-                  static_cast<size_t>(t.slot) * GSHMEM_DEV_MAX_ROWS;
+                  static_cast<size_t>(team.slot) * GSHMEM_DEV_MAX_ROWS;
   const uint64_t last = ld_volatile_u64(cnt);
   const char *own = ctrl(st().my_pe, 0);
-  for (int k = 0, d = 1; d < t.size; ++k, d <<= 1) {
+  const int k = team.node_run > 1 ? team.node_run : 1;
+  const int first = team.me - team.me % k;
+  if (k > 1) {
+    const uint64_t *mine = reinterpret_cast<const uint64_t *>(own + routed_flag_off(team.slot, kPhaseArrive));
+    if (team.me != first) {
+      fence_release_sys();
+      red_add_relaxed_sys_u64(
+          reinterpret_cast<uint64_t *>(ctrl(team.pe(first), routed_flag_off(team.slot, kPhaseArrive))), 1);
+      mine = reinterpret_cast<const uint64_t *>(own + routed_flag_off(team.slot, kPhaseDone));
+      while (ld_acquire_sys_u64(mine) <= last) {
+      }
+      st_volatile_u64(cnt, last + 1);
+      return;
+    }
+    while (ld_acquire_sys_u64(mine) < (last + 1) * static_cast<uint64_t>(k - 1)) {
+    }
+  }
+  // The members that disseminate: every member, or the leaders (member first + i * k is leader i).
+  const TeamDev t{team.size / k, team.me / k, team.slot, team.start, team.stride * k, team.routed, 0};
+  for (int r = 0, d = 1; d < t.size; ++r, d <<= 1) {
     fence_release_sys();
-    ctrl_add(t.pe((t.me + d) % t.size), phase_flag_off(t.slot, 0, k), 1);
-    while (ld_acquire_sys_u64(reinterpret_cast<const uint64_t *>(own + phase_flag_off(t.slot, 0, k))) <= last) {
+    ctrl_add(t.pe((t.me + d) % t.size), phase_flag_off(t.slot, 0, r), 1);
+    while (ld_acquire_sys_u64(reinterpret_cast<const uint64_t *>(own + phase_flag_off(t.slot, 0, r))) <= last) {
     }
   }
   st_volatile_u64(cnt, last + 1);
+  if (k > 1 && release) phase_run_release(team);
 }
 
 template <typename S>
 __device__ __forceinline__ void phase_routed(const TeamDev &t) {
   S::sync();
   if (S::rank() == 0) phase_routed_one(t);
+  S::sync();
+}
+
+// A routed phase in two parts for collectives whose run leaders pass data on to their runs before
+// releasing them: phase_routed_hold, the leader's stores into its run's members, phase_routed_end.
+template <typename S>
+__device__ __forceinline__ void phase_routed_hold(const TeamDev &t) {
+  S::sync();
+  if (S::rank() == 0) phase_routed_one(t, false);
+  S::sync();
+}
+template <typename S>
+__device__ __forceinline__ void phase_routed_end(const TeamDev &t) {
+  S::sync();
+  if (S::rank() == 0 && run_leader(t)) phase_run_release(t);
   S::sync();
 }
 
