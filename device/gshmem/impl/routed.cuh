@@ -126,46 +126,80 @@ __device__ __forceinline__ T *seg_peer(T *p, int pe) {
   return reinterpret_cast<T *>(segment(pe) + (c - segment(st().my_pe)));
 }
 
-// Stores the result elements [lo, lo + n) (in res) into the dest of members first..first + k - 1:
-// all of them (block 0: a reduction), or member j's block [j * block, (j + 1) * block) (reduce-scatter).
+// Stores the result elements [lo, lo + n) (in res) into the dests of this member's run (this
+// member alone without node runs): all of them (block 0: a reduction), or member j's block
+// [j * block, (j + 1) * block) (reduce-scatter).
+// The run's parts of a reduction are functions of their own, out of line: a kernel takes the
+// registers of the most demanding function it calls, and reduce_routed's loop must not carry them.
 template <typename S, typename T>
-__device__ __forceinline__ void routed_store(const TeamDev &t, int first, int k, T *dest, const T *res, size_t lo,
-                                             size_t n, size_t block, size_t total) {
+static __device__ __noinline__ void run_store(const TeamDev &team, T *dest, const T *res, size_t lo, size_t n,
+                                              size_t block, size_t total) {
+  const int k = team.node_run > 1 ? team.node_run : 1, first = team.me - team.me % k;
   for (int j = 0; j < k; ++j) {
     const int m = first + j;
     const size_t olo = block ? static_cast<size_t>(m) * block : 0, ohi = block ? olo + block : total;
     const size_t a = lo > olo ? lo : olo, b = lo + n < ohi ? lo + n : ohi;
-    if (a < b) routed_copy<S>(seg_peer(dest, t.pe(m)) + (a - olo), res + (a - lo), b - a);
+    if (a < b) routed_copy<S>(seg_peer(dest, team.pe(m)) + (a - olo), res + (a - lo), b - a);
   }
 }
 
-// Recursive doubling over src[0, total) in pieces among the team's members, or, when the team has
-// node runs, among the runs' leaders with each run's sources combined first. Member j's result is
-// element i in [olo, ohi) stored at dest[i - olo]: all of them (block 0: a reduction) or
-// [j * block, (j + 1) * block) (reduce-scatter).
+// acc = src[lo, lo + n) combined over this member's run in team order (this member's alone
+// without node runs).
 template <typename S, typename T, typename Op>
-static __device__ __noinline__ void reduce_routed(const TeamDev &team, T *dest, const T *src, size_t total,
-                                                  size_t block) {
-  const int k = team.node_run > 1 ? team.node_run : 1;
-  const int first = team.me - team.me % k;
+static __device__ __noinline__ void run_load(const TeamDev &team, T *acc, const T *src, size_t lo, size_t n) {
+  routed_copy<S>(acc, src + lo, n);
+  for (int j = 1; j < team.node_run; ++j)
+    routed_combine<S, T, Op>(acc, seg_peer(src, team.pe(team.me + j)) + lo, n, true);
+}
+
+// A run member's entry into a reduction: true for a member other than the leader, which has
+// announced itself and waited until its leader stored its result; the leader waits for the others.
+template <typename S>
+static __device__ __noinline__ bool run_enter(const TeamDev &team) {
+  const int k = team.node_run, first = team.me - team.me % k;
   uint64_t *runs = routed_word(team.slot, 5);
   const uint64_t run = ld_volatile_u64(runs) + 1;
-  if (k > 1) {
-    S::sync();  // every thread read the count before rank 0 moves it
-    if (team.me != first) {
-      if (S::rank() == 0) {
-        fence_release_sys();  // the scope's writes to src, before the leader reads it
-        red_add_relaxed_sys_u64(
-            reinterpret_cast<uint64_t *>(ctrl(team.pe(first), routed_flag_off(team.slot, kRunArrive))), 1);
-      }
-      routed_wait<S>(routed_flag_off(team.slot, kRunDone), run);
-      if (S::rank() == 0) st_volatile_u64(runs, run);
-      S::sync();
-      return;
-    }
+  S::sync();  // every thread read the count before rank 0 moves it
+  if (team.me == first) {
     routed_wait<S>(routed_flag_off(team.slot, kRunArrive), run * static_cast<uint64_t>(k - 1));
+    return false;
   }
-  // The members that exchange: every member, or the leaders (member first + i * k is leader i).
+  if (S::rank() == 0) {
+    fence_release_sys();  // the scope's writes to src, before the leader reads it
+    red_add_relaxed_sys_u64(reinterpret_cast<uint64_t *>(ctrl(team.pe(first), routed_flag_off(team.slot, kRunArrive))),
+                            1);
+  }
+  routed_wait<S>(routed_flag_off(team.slot, kRunDone), run);
+  if (S::rank() == 0) st_volatile_u64(runs, run);
+  S::sync();
+  return true;
+}
+
+// The leader's end of a reduction: its run's dests are written; release the run.
+template <typename S>
+static __device__ __noinline__ void run_leave(const TeamDev &team) {
+  S::sync();
+  if (S::rank() == 0) {
+    uint64_t *runs = routed_word(team.slot, 5);
+    st_volatile_u64(runs, ld_volatile_u64(runs) + 1);
+    fence_release_sys();  // the stores into the run's dests, before their done flags
+    for (int j = 1; j < team.node_run; ++j)
+      red_add_relaxed_sys_u64(
+          reinterpret_cast<uint64_t *>(ctrl(team.pe(team.me + j), routed_flag_off(team.slot, kRunDone))), 1);
+  }
+  S::sync();
+}
+
+// Recursive doubling over src[0, total) in pieces among the team's members, or, when the team has
+// node runs, among the runs' leaders with each run's sources combined first (run_load) and the
+// result stored into the run's dests (run_store). Member j's result is element i in [olo, ohi)
+// stored at dest[i - olo]: all of them (block 0: a reduction) or [j * block, (j + 1) * block)
+// (reduce-scatter).
+template <typename S, typename T, typename Op>
+static __device__ __noinline__ void reduce_doubling(const TeamDev &team, T *dest, const T *src, size_t total,
+                                                    size_t block) {
+  // The members that exchange: every member, or the leaders (member i * k is leader i).
+  const int k = team.node_run > 1 ? team.node_run : 1;
   const TeamDev t{team.size / k, team.me / k, team.slot, team.start, team.stride * k, team.routed, 0};
   int L = 0;
   while ((2 << L) <= t.size) ++L;
@@ -178,20 +212,17 @@ static __device__ __noinline__ void reduce_routed(const TeamDev &team, T *dest, 
   auto buf = [&](int par, int idx) { return area + static_cast<uint32_t>(P * (1 + par * (L + 2) + idx)); };
   T *acc = reinterpret_cast<T *>(ctrl(st().my_pe, area));
   uint64_t *cnt = routed_word(t.slot, 0);
-  const uint64_t first_piece = ld_volatile_u64(cnt);
+  const uint64_t first = ld_volatile_u64(cnt);
   S::sync();  // every thread read the count before rank 0 moves it at the end
-  uint64_t m = first_piece;
+  uint64_t m = first;
   for (size_t lo = 0; lo < total; lo += per, ++m) {
     const size_t n = total - lo < per ? total - lo : per;
     const int par = static_cast<int>(m & 1);
-    routed_copy<S>(acc, src + lo, n);
-    for (int j = 1; j < k; ++j)  // the run's sources in team order
-      routed_combine<S, T, Op>(acc, seg_peer(src, team.pe(first + j)) + lo, n, true);
+    run_load<S, T, Op>(team, acc, src, lo, n);
     if (t.me >= p2) {  // folded: send, then get the result back
       routed_send<S>(t, t.me - p2, 0, m, buf(par, 0), acc, n * sizeof(T));
       routed_recv<S>(t, L + 1, m);
-      routed_store<S, T>(team, first, k, dest, reinterpret_cast<const T *>(ctrl(st().my_pe, buf(par, L + 1))), lo, n,
-                         block, total);
+      run_store<S, T>(team, dest, reinterpret_cast<const T *>(ctrl(st().my_pe, buf(par, L + 1))), lo, n, block, total);
       routed_ack<S>(t, t.me - p2, L + 1);
       continue;
     }
@@ -207,21 +238,20 @@ static __device__ __noinline__ void reduce_routed(const TeamDev &team, T *dest, 
       routed_combine<S, T, Op>(acc, reinterpret_cast<const T *>(ctrl(st().my_pe, buf(par, 1 + r))), n, t.me < q);
       routed_ack<S>(t, q, 1 + r);
     }
-    routed_store<S, T>(team, first, k, dest, acc, lo, n, block, total);
+    run_store<S, T>(team, dest, acc, lo, n, block, total);
     if (t.me < extra) routed_send<S>(t, t.me + p2, L + 1, m, buf(par, L + 1), acc, n * sizeof(T));
   }
   S::sync();
-  if (S::rank() == 0) {
-    st_volatile_u64(cnt, m);
-    if (k > 1) {
-      st_volatile_u64(runs, run);
-      fence_release_sys();  // the stores into the run's dests, before their done flags
-      for (int j = 1; j < k; ++j)
-        red_add_relaxed_sys_u64(
-            reinterpret_cast<uint64_t *>(ctrl(team.pe(first + j), routed_flag_off(team.slot, kRunDone))), 1);
-    }
-  }
+  if (S::rank() == 0) st_volatile_u64(cnt, m);
   S::sync();
+}
+
+// A routed reduction (reduce-scatter: block > 0), hierarchical with node runs.
+template <typename S, typename T, typename Op>
+__device__ __forceinline__ void reduce_routed(const TeamDev &team, T *dest, const T *src, size_t total, size_t block) {
+  if (team.node_run > 1 && run_enter<S>(team)) return;
+  reduce_doubling<S, T, Op>(team, dest, src, total, block);
+  if (team.node_run > 1) run_leave<S>(team);
 }
 
 // Prefix sums in team order (Mode kInscan or kExscan), Hillis-Steele rounds in pieces.

@@ -9,13 +9,14 @@
 // * quiet: ucp_worker_flush_nbx (quiet(pe): ucp_ep_flush_nbx), then the owner-applied operations
 //   (below) are acknowledged and fetched values delivered. fence: ucp_worker_fence, after the
 //   owner-applied operations started so far are acknowledged.
-// * Atomics and signals: UCX's atomics (ucp_atomic_op_nbx; fetch is an add of 0, set a swap) on
-//   host memory; on GPU memory (GSHMEM_UCX_ATOMICS=auto) they are applied by the owner: an active
-//   message to the owner's progress thread, which applies the GPU's own atomic (mem::LocalMemory)
-//   and replies with the old value, so the result is atomic with the owner's kernels' atomics
-//   whatever UCX transport carries it. GSHMEM_UCX_ATOMICS=owner sends every atomic to the owner,
-//   =engine none. A signal (set: swap, add: add) follows the PE's earlier puts and gets: behind a
-//   worker fence for UCX's atomics, behind a flush of the endpoint for owner-applied ones.
+// * Atomics and signals: by default (GSHMEM_UCX_ATOMICS=auto, which is owner) applied by the
+//   owner: an active message to the owner's progress thread, which applies a CPU atomic on host
+//   memory or the GPU's own atomic (mem::LocalMemory) on GPU memory and replies with the old
+//   value, so the result is atomic with the owner's own atomics whatever UCX transport carries it
+//   (UCX 1.22 has no atomics over TCP with peer error handling). =engine uses UCX's atomics
+//   (ucp_atomic_op_nbx; fetch is an add of 0, set a swap) on every segment. A signal (set: swap,
+//   add: add) follows the PE's earlier puts and gets: behind a worker fence for UCX's atomics,
+//   behind a flush of the endpoint for owner-applied ones.
 // * Progress: a thread per PE waits on the worker's event fd (ucp_worker_arm + poll), so a PE
 //   whose peers are idle burns no core, and progresses the worker when UCX has work (software
 //   emulated RMA and atomics over TCP need the target to progress). It also applies the
