@@ -67,7 +67,7 @@ void dev_team_publish(const char* call, mem::DeviceOps& ops, const heap::Symmetr
   d.stride = stride;
   d.node_run = d.valid == 3 && node_of ? dev_team_node_run(t.pes, *node_of) : 0;
   if (d.node_run)
-    GSHMEM_INFO(Subsys::coll, "team %d: %d nodes of %d members; its device reductions combine within each node first",
+    GSHMEM_INFO(Subsys::coll, "team %d: %d nodes of %d members; its device collectives go through one leader per node",
                 t.handle, n / d.node_run, d.node_run);
   if (d.valid == 2)
     GSHMEM_INFO(Subsys::coll, "team %d: members are not equally strided; its collectives run on the host only",

@@ -24,8 +24,8 @@ int dev_team_node_run(const std::vector<int>& pes, const std::vector<int>& node_
 #if GSHMEM_HAVE_CUDA
 // Errors end the job with a message naming call.
 // Also records in t.dev_routed whether the team is routed (dev_team_routed), for the launches.
-// node_of: every PE's node (the same table on every PE), or null to keep routed reductions flat
-// (GSHMEM_COLL_NODE_RUNS=0).
+// node_of: every PE's node (the same table on every PE), or null to keep every routed team flat
+// (GSHMEM_COLL_NODE_RUNS off on some PE).
 void dev_team_publish(const char* call, mem::DeviceOps& ops, const heap::SymmetricHeap& h, team::Team& t,
                       const std::vector<int>* node_of);
 // Waits until this PE's GPU has finished all work (every stream): before a team is destroyed,

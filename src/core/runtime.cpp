@@ -225,9 +225,18 @@ void agree_secret_and_topology(const char* call, Runtime& r) {
   memcpy(r.job_secret, secrets[0].data(), 16);
   std::vector<topo::NodeRecord> records(static_cast<size_t>(r.npes));
   records[static_cast<size_t>(r.my_pe)] = topo::self_record();
+  records[static_cast<size_t>(r.my_pe)].flags = r.cfg->GSHMEM_COLL_NODE_RUNS ? 1 : 0;  // bit 0
   st = r.boot->allgather(records.data(), sizeof(topo::NodeRecord));
   if (st == Status::ok) st = topo::build(r.my_pe, records, static_cast<int>(r.cfg->GSHMEM_EMULATE_NODES), &r.topo);
   if (st != Status::ok) init_failed(call, "topology discovery failed", st);
+  // The device teams' node runs must be the same on every member (the paths differ): on only
+  // where every PE has GSHMEM_COLL_NODE_RUNS on.
+  int on = 0;
+  for (const topo::NodeRecord& rec : records) on += rec.flags & 1;
+  r.node_runs = on == r.npes;
+  if (on != 0 && on != r.npes && r.my_pe == 0)
+    GSHMEM_WARN(Subsys::init, "GSHMEM_COLL_NODE_RUNS is on in %d of %d PEs: off in all (set it alike everywhere)", on,
+                r.npes);
   // More PEs on this machine than cores: a waiter that spins keeps the core from the PE it waits
   // for, so waits yield after a few polls (unless GSHMEM_WAIT_SPIN says otherwise).
   if (r.topo.machine_size > usable_cores() && !config_was_set(*r.cfg, cfg_row::GSHMEM_WAIT_SPIN))

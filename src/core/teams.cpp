@@ -217,7 +217,11 @@ void team_destroy(const char* call, int handle) {
 #if GSHMEM_HAVE_CUDA
   if (r.ops) {
     coll::dev_idle(call, *r.ops);  // this PE's kernels and on-stream collectives on the team have finished
-    r.teams.sync_serialized(t);    // ... and every member's have
+    // ... and the flag updates they left with the proxy have landed: a routed collective's last
+    // acks are never waited for on the device, and one arriving after the clear would corrupt
+    // the slot's next team.
+    if (r.proxy) r.proxy->quiet();
+    r.teams.sync_serialized(t);  // ... and every member's have
     coll::dev_team_clear(call, *r.ops, r.heap, t);
   }
 #endif

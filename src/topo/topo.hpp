@@ -33,7 +33,7 @@ struct Topology {
 struct NodeRecord {
   char id[192];
   int32_t pid;
-  int32_t pad;
+  int32_t flags;  // the caller's, sent along with the record (topo reads none)
 };
 static_assert(sizeof(NodeRecord) == 200, "NodeRecord is a wire format");
 

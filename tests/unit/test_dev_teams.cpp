@@ -32,9 +32,11 @@ TEST(NodeRuns, StridedTeamOverNodes) {
 
 TEST(NodeRuns, OtherLayoutsStayFlat) {
   EXPECT_EQ(dev_team_node_run(iota(4), {0, 1, 2, 3}), 0);           // one member per node
+  EXPECT_EQ(dev_team_node_run(iota(4, 0, 2), {0, 0, 1, 1, 2, 2, 3, 3}), 0);  // strided: one per node
   EXPECT_EQ(dev_team_node_run(iota(4), {0, 0, 0, 0}), 0);           // one node
   EXPECT_EQ(dev_team_node_run(iota(5), {0, 0, 1, 1, 1}), 0);        // unequal nodes
-  EXPECT_EQ(dev_team_node_run(iota(6), {0, 0, 1, 1, 1, 1}), 0);     // 2 then 4
+  EXPECT_EQ(dev_team_node_run(iota(6), {0, 0, 1, 1, 1, 1}), 0);     // 2 then 4: node 1 would hold two runs
+  EXPECT_EQ(dev_team_node_run(iota(6), {0, 0, 0, 0, 1, 1}), 0);     // 4 then 2: 4 does not divide 6
   EXPECT_EQ(dev_team_node_run(iota(6), {0, 0, 0, 1, 1, 2}), 0);     // 3 divides 6 but the runs differ
   EXPECT_EQ(dev_team_node_run(iota(4), {0, 1, 0, 1}), 0);           // round-robin placement
   EXPECT_EQ(dev_team_node_run(iota(6), {0, 0, 1, 1, 0, 0}), 0);     // node 0 holds two runs

@@ -10,6 +10,9 @@
 // phase again, which completes the proxied ones first (team.cuh phase_routed). The first phase
 // keeps a put out of a member's dest while that member is still in the team's previous collective:
 // a reduction's last local write into the same dest can come after a faster member has left it.
+// With node runs, broadcast and fcollect put across nodes to the runs' leaders only, which pass the
+// data on to their runs between the closing phase's dissemination and the runs' release
+// (phase_routed_hold, phase_routed_end).
 //
 // Reductions (and reduce-scatter) are recursive doubling in pieces through this PE's control block:
 // the members past the largest power of two (p2) first send their piece to member i - p2 (fold), the

@@ -18,7 +18,7 @@ namespace gshmem::dev {
 
 // routed: a member is reached through the proxy (another node), or the team has more than
 // GSHMEM_DEV_DISSEM_MAX_PES members; its collectives take impl/routed.cuh's paths. node_run: see
-// gshmem_device_team (0: the routed reductions treat every member alike).
+// gshmem_device_team (0: the routed paths treat every member alike).
 struct TeamDev {
   int size, me, slot, start, stride, routed, node_run;
   __device__ __forceinline__ int pe(int i) const { return start + i * stride; }

@@ -44,7 +44,9 @@
 /* Routed teams (valid 3 in gshmem_device_team: a member on another node, reached through the
  * proxy, or more than GSHMEM_DEV_DISSEM_MAX_PES members; device/gshmem/impl/routed.cuh): */
 #define GSHMEM_DEV_CTRL_ROUTED_FLAGS 393216u /* uint64[slot][ROUTED_WORDS]: messages received on index i
-                                               (i < 64), acks received for index i - 64 (i >= 64) */
+                                               (i < 60), the node-run phase's and reductions' arrivals
+                                               and releases (60..63), acks received for index i - 64
+                                               (i >= 64) */
 #define GSHMEM_DEV_ROUTED_WORDS 128u
 #define GSHMEM_DEV_CTRL_ROUTED_CNT 458752u /* uint64[slot][8] (local): pieces done by the reduction and
                                              the scan family, the words of a routed collect, and the
@@ -167,9 +169,10 @@ typedef struct gshmem_device_team {
   int32_t start;  /* world PE of team index 0 */
   int32_t stride; /* world PE of index i = start + i * stride */
   /* Routed teams whose members form runs of node_run consecutive team indices, one run per node,
-     every run as long (at least 2 runs of at least 2 members): reductions, reduce-scatter and
-     collect's sums combine within each run through the mappings, the runs' first members alone
-     exchange across nodes (device/gshmem/impl/routed.cuh). 0 for every other team. */
+     every run as long (at least 2 runs of at least 2 members): the phases, reductions,
+     reduce-scatter, broadcast, fcollect and collect's sums combine or pass data on within each run
+     through the mappings, and the runs' first members alone exchange across nodes
+     (device/gshmem/impl/team.cuh, routed.cuh). 0 for every other team. */
   int32_t node_run;
   int32_t reserved;
 } gshmem_device_team;

@@ -71,9 +71,10 @@ struct Runtime {
     return false;
 #endif
   }
+  bool node_runs = false;  // GSHMEM_COLL_NODE_RUNS on every PE (agree_secret_and_topology)
   // The node table the device teams group their members by (coll::dev_team_publish); null when
-  // GSHMEM_COLL_NODE_RUNS is off.
-  const std::vector<int>* node_table() const { return cfg->GSHMEM_COLL_NODE_RUNS ? &topo.node_of : nullptr; }
+  // node runs are off.
+  const std::vector<int>* node_table() const { return node_runs ? &topo.node_of : nullptr; }
   mem::LocalMemory* local_memory() const {
 #if GSHMEM_HAVE_CUDA
     return local.get();
