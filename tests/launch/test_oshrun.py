@@ -34,6 +34,13 @@ before = shm_entries()
 r = run([oshrun, "-np", "4", prog, "ok"])
 check("all PEs ok -> exit 0", r.returncode == 0 and r.stdout.count("line from pe") == 4, r.stdout + r.stderr)
 
+# A setting that must be alike on every PE differs: the PEs agree on "off" and PE 0 says so.
+r = run([oshrun, "-np", "2", "sh", "-c",
+         f'if [ "$GSHMEM_BOOTSTRAP_RANK" = 1 ]; then export GSHMEM_COLL_NODE_RUNS=0; fi; exec {prog} ok'])
+check("GSHMEM_COLL_NODE_RUNS on one PE only -> off everywhere, with a warning",
+      r.returncode == 0 and r.stdout.count("line from pe") == 2 and
+      "GSHMEM_COLL_NODE_RUNS is on in 1 of 2 PEs: off in all" in r.stderr, r.stdout + r.stderr)
+
 r = run([oshrun, "-np", "4", "--tag-output", prog, "ok"])
 tags = sorted(re.findall(r"^\[pe (\d)\] line from pe (\d)$", r.stdout, re.M))
 check("--tag-output prefixes each PE's lines", r.returncode == 0 and tags == [(str(i), str(i)) for i in range(4)],
