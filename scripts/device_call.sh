@@ -9,6 +9,10 @@
 #   UCX_PACK   a CUDA-aware UCX packed as scripts/gpu_host.sh describes (default .deps/ucx-cu13.tar.xz):
 #              unpacked to /tmp/ucx, compiled against, loaded through GSHMEM_UCX_LIBRARY
 #   TARGETS    ninja targets (default: everything)
+#   PREBUILT   instead of building: a tar.xz of programs built on the development machine in a build
+#              directory at the path $B (their rpath finds libgshmem there), unpacked into $B; pack
+#              with `tar cJf F -C B libgshmem.so.0 libgshmem.so.0.1.0 runtime/oshrun PROGRAM...`
+#              (docs/testing.md). Saves the device build (about 250 s on the one-GPU host).
 #   TESTS      meson test names, whitespace-separated, run in order; CAP seconds each (default 120)
 #   RUNS       shell commands, one per line, run in $B after the tests (RUN_CAP seconds each, default 120)
 #   DEADLINE   seconds from the start after which no further test or command starts (default 540)
@@ -37,12 +41,14 @@ if [ -f "$pack" ]; then
   ucx_opt=(-Ducx=enabled -Ducx_include=/tmp/ucx/include)
 fi
 t0=$(date +%s)
-if [ ! -f "$B/build.ninja" ]; then
+if [ -n "${PREBUILT:-}" ]; then
+  if ! { mkdir -p "$B" && tar xJf "$PREBUILT" -C "$B"; }; then say "could not unpack $PREBUILT"; exit 1; fi
+elif [ ! -f "$B/build.ninja" ]; then
   meson setup "$B" "$root" -Dcuda=enabled -Dbuildtype=debugoptimized --prefix="$B/prefix" "${ucx_opt[@]}" >> "$LOG" 2>&1 ||
     { say "setup failed"; tail -30 "$LOG"; exit 1; }
 fi
 # shellcheck disable=SC2086
-if ! ninja -C "$B" ${TARGETS:-} > "$OUT/build.log" 2>&1; then
+if [ -z "${PREBUILT:-}" ] && ! ninja -C "$B" ${TARGETS:-} > "$OUT/build.log" 2>&1; then
   say "build failed"; grep -E "error|FAILED" "$OUT/build.log" | head -30; exit 1
 fi
 say "build: $(( $(date +%s) - t0 )) s"
@@ -56,6 +62,12 @@ if [ "${MPS:-0}" = 1 ]; then
   nvidia-cuda-mps-control -d >> "$LOG" 2>&1 || { say "could not start MPS"; exit 1; }
   trap 'echo quit | nvidia-cuda-mps-control > /dev/null 2>&1; sleep 2' EXIT
 fi
+# A client killed inside a kernel leaves the MPS daemon refusing the next ones: restart it.
+mps_restart() {
+  [ "${MPS:-0}" = 1 ] || return 0
+  pkill -9 -f "$B/" 2>/dev/null; echo quit | nvidia-cuda-mps-control > /dev/null 2>&1; sleep 2
+  nvidia-cuda-mps-control -d >> "$LOG" 2>&1 || say "could not restart MPS"
+}
 for name in ${TESTS:-}; do
   if [ "$(left)" -le 10 ]; then say "SKIP $name (deadline)"; continue; fi
   cap=${CAP:-120}
@@ -63,6 +75,7 @@ for name in ${TESTS:-}; do
   t0=$(date +%s)
   timeout -k 5 "$cap" meson test -C "$B" --no-rebuild --print-errorlogs -t 10 "$name" > "$OUT/t.log" 2>&1
   rc=$?
+  [ $rc -eq 124 ] || [ $rc -eq 137 ] && mps_restart
   res=$(grep -E "^ *1/1 " "$OUT/t.log" | sed 's/  */ /g' | head -1)
   [ -z "$res" ] && res="rc=$rc (no result line: timed out at ${cap} s?)"
   say "$res [$(( $(date +%s) - t0 )) s]"
@@ -75,8 +88,11 @@ if [ -n "${RUNS:-}" ]; then
     cap=${RUN_CAP:-120}
     [ "$cap" -gt "$(left)" ] && cap=$(left)
     t0=$(date +%s)
-    { echo "===== run: $cmd"; (cd "$B" && timeout -k 5 "$cap" bash -c "$cmd" < /dev/null) 2>&1; echo "rc=$?"; } >> "$LOG"
-    say "run [$(( $(date +%s) - t0 )) s]: $cmd"
+    echo "===== run: $cmd" >> "$LOG"
+    (cd "$B" && timeout -k 5 "$cap" bash -c "$cmd" < /dev/null) >> "$LOG" 2>&1
+    rc=$?
+    [ $rc -eq 124 ] || [ $rc -eq 137 ] && mps_restart
+    say "run rc=$rc [$(( $(date +%s) - t0 )) s]: $cmd"
   done <<< "$RUNS"
 fi
 say "total: $(( $(date +%s) - t_start )) s"

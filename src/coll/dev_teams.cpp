@@ -21,13 +21,12 @@ int dev_team_node_run(const std::vector<int>& pes, const std::vector<int>& node_
   int k = 1;
   while (k < n && node(k) == node(0)) ++k;
   if (k < 2 || k == n || n % k) return 0;
-  std::vector<int> runs;
+  std::vector<bool> seen(node_of.size());  // node ids are below the PE count
   for (int r = 0; r < n; r += k) {
     for (int i = r + 1; i < r + k; ++i)
       if (node(i) != node(r)) return 0;
-    for (int o : runs)
-      if (o == node(r)) return 0;  // a node with two runs
-    runs.push_back(node(r));
+    if (seen[static_cast<size_t>(node(r))]) return 0;  // a node with two runs
+    seen[static_cast<size_t>(node(r))] = true;
   }
   return k;
 }
@@ -47,7 +46,6 @@ bool dev_team_routed(const heap::SymmetricHeap& h, const team::Team& t) {
     if (!h.device_segment(pe)) return true;
   return false;
 }
-
 }  // namespace
 
 void dev_team_publish(const char* call, mem::DeviceOps& ops, const heap::SymmetricHeap& h, team::Team& t,

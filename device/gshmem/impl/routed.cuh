@@ -137,7 +137,7 @@ __device__ __forceinline__ T *seg_peer(T *p, int pe) {
 template <typename S, typename T>
 static __device__ __noinline__ void run_store(const TeamDev &team, T *dest, const T *res, size_t lo, size_t n,
                                               size_t block, size_t total) {
-  const int k = team.node_run > 1 ? team.node_run : 1, first = team.me - team.me % k;
+  const int k = run_size(team), first = team.me - team.me % k;
   for (int j = 0; j < k; ++j) {
     const int m = first + j;
     const size_t olo = block ? static_cast<size_t>(m) * block : 0, ohi = block ? olo + block : total;
@@ -185,10 +185,7 @@ static __device__ __noinline__ void run_leave(const TeamDev &team) {
   if (S::rank() == 0) {
     uint64_t *runs = routed_word(team.slot, 5);
     st_volatile_u64(runs, ld_volatile_u64(runs) + 1);
-    fence_release_sys();  // the stores into the run's dests, before their done flags
-    for (int j = 1; j < team.node_run; ++j)
-      red_add_relaxed_sys_u64(
-          reinterpret_cast<uint64_t *>(ctrl(team.pe(team.me + j), routed_flag_off(team.slot, kRunDone))), 1);
+    run_release(team, kRunDone);  // the stores into the run's dests, before their done flags
   }
   S::sync();
 }
@@ -201,9 +198,7 @@ static __device__ __noinline__ void run_leave(const TeamDev &team) {
 template <typename S, typename T, typename Op>
 static __device__ __noinline__ void reduce_doubling(const TeamDev &team, T *dest, const T *src, size_t total,
                                                     size_t block) {
-  // The members that exchange: every member, or the leaders (member i * k is leader i).
-  const int k = team.node_run > 1 ? team.node_run : 1;
-  const TeamDev t{team.size / k, team.me / k, team.slot, team.start, team.stride * k, team.routed, 0};
+  const TeamDev t = run_leaders(team);  // the members that exchange
   int L = 0;
   while ((2 << L) <= t.size) ++L;
   const int p2 = 1 << L, extra = t.size - p2;
@@ -317,8 +312,7 @@ __device__ __forceinline__ void run_pass_on(const TeamDev &t, void *dest, size_t
 template <typename S>
 static __device__ __noinline__ void broadcast_routed(const char *call, const TeamDev &t, void *dest, const void *src,
                                                      size_t bytes, int root) {
-  const int k = t.node_run > 1 ? t.node_run : 1;
-  const int root_run = root - root % k;
+  const int k = run_size(t), root_run = root - root % k;
   phase_routed<S>(t);
   if (t.me == root && bytes)
     for (int i = 0; i < t.size; ++i) {
@@ -349,13 +343,8 @@ template <typename S>
 static __device__ __noinline__ void fcollect_routed(const char *call, const TeamDev &t, void *dest, const void *src,
                                                     size_t bytes) {
   char *mine = static_cast<char *>(dest) + static_cast<size_t>(t.me) * bytes;
+  const int k = run_size(t), run = t.me - t.me % k;  // without node runs: every member is a leader
   phase_routed<S>(t);
-  if (t.node_run <= 1) {
-    put_each<S>(call, t, mine, src, 0, bytes);
-    phase_routed<S>(t);
-    return;
-  }
-  const int k = t.node_run, run = t.me - t.me % k;
   if (bytes)
     for (int i = 0; i < t.size; ++i) {
       const int j = (t.me + i) % t.size;

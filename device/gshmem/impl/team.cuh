@@ -73,15 +73,23 @@ __device__ __forceinline__ uint32_t routed_flag_off(int slot, int idx) {
 // arrivals on their run leader's kPhaseArrive, the leader its releases on theirs' kPhaseDone.
 constexpr int kPhaseArrive = 60, kPhaseDone = 61;
 
-// Whether this member leads a node run (gshmem_device_team::node_run): it alone exchanges with the
-// other nodes and releases its run.
+// Node runs (gshmem_device_team::node_run): the members of a run, 1 without node runs.
+__device__ __forceinline__ int run_size(const TeamDev &t) { return t.node_run > 1 ? t.node_run : 1; }
+// Whether this member leads a node run: it alone exchanges with the other nodes and releases its run.
 __device__ __forceinline__ bool run_leader(const TeamDev &t) { return t.node_run > 1 && t.me % t.node_run == 0; }
+// The members that exchange across nodes: the runs' leaders (leader i is member i * k), or every
+// member without node runs.
+__device__ __forceinline__ TeamDev run_leaders(const TeamDev &t) {
+  const int k = run_size(t);
+  return {t.size / k, t.me / k, t.slot, t.start, t.stride * k, t.routed, 0};
+}
 
-// A run leader's release of its run's other members at the end of a phase.
-static __device__ __noinline__ void phase_run_release(const TeamDev &t) {
-  fence_release_sys();  // the scope's writes for the run (cumulative after the scope barrier)
+// A run leader's release of its run's other members: one added to each one's routed flag done_idx
+// (one thread, after the scope barrier: the fence orders the scope's writes for the run).
+static __device__ __noinline__ void run_release(const TeamDev &t, int done_idx) {
+  fence_release_sys();
   for (int j = 1; j < t.node_run; ++j)
-    red_add_relaxed_sys_u64(reinterpret_cast<uint64_t *>(ctrl(t.pe(t.me + j), routed_flag_off(t.slot, kPhaseDone))), 1);
+    red_add_relaxed_sys_u64(reinterpret_cast<uint64_t *>(ctrl(t.pe(t.me + j), routed_flag_off(t.slot, done_idx))), 1);
 }
 
 // The phase of a routed team (one thread): a dissemination barrier on row 0 whose round-k flag is
@@ -91,7 +99,7 @@ static __device__ __noinline__ void phase_run_release(const TeamDev &t) {
 // acquired in earlier rounds passes on to the next member, through the proxy or not.
 // With node runs, only the leaders disseminate: a member quiets, releases and counts itself on its
 // leader, which waits for the run, runs the dissemination among the leaders and, unless the caller
-// has more to do first (release false: phase_run_release), counts one release on each member. The
+// has more to do first (release false: phase_routed_end), counts one release on each member. The
 // chain member -> leader -> leaders -> member is one causality order, so a member's writes
 // before the phase are visible everywhere after it.
 static __device__ __noinline__ void phase_routed_one(const TeamDev &team, bool release = true) {
@@ -100,7 +108,7 @@ static __device__ __noinline__ void phase_routed_one(const TeamDev &team, bool r
                   static_cast<size_t>(team.slot) * GSHMEM_DEV_MAX_ROWS;
   const uint64_t last = ld_volatile_u64(cnt);
   const char *own = ctrl(st().my_pe, 0);
-  const int k = team.node_run > 1 ? team.node_run : 1;
+  const int k = run_size(team);
   const int first = team.me - team.me % k;
   if (k > 1) {
     const uint64_t *mine = reinterpret_cast<const uint64_t *>(own + routed_flag_off(team.slot, kPhaseArrive));
@@ -117,8 +125,7 @@ static __device__ __noinline__ void phase_routed_one(const TeamDev &team, bool r
     while (ld_acquire_sys_u64(mine) < (last + 1) * static_cast<uint64_t>(k - 1)) {
     }
   }
-  // The members that disseminate: every member, or the leaders (member first + i * k is leader i).
-  const TeamDev t{team.size / k, team.me / k, team.slot, team.start, team.stride * k, team.routed, 0};
+  const TeamDev t = run_leaders(team);  // the members that disseminate
   for (int r = 0, d = 1; d < t.size; ++r, d <<= 1) {
     fence_release_sys();
     ctrl_add(t.pe((t.me + d) % t.size), phase_flag_off(t.slot, 0, r), 1);
@@ -126,7 +133,7 @@ static __device__ __noinline__ void phase_routed_one(const TeamDev &team, bool r
     }
   }
   st_volatile_u64(cnt, last + 1);
-  if (k > 1 && release) phase_run_release(team);
+  if (k > 1 && release) run_release(team, kPhaseDone);
 }
 
 template <typename S>
@@ -147,7 +154,7 @@ __device__ __forceinline__ void phase_routed_hold(const TeamDev &t) {
 template <typename S>
 __device__ __forceinline__ void phase_routed_end(const TeamDev &t) {
   S::sync();
-  if (S::rank() == 0 && run_leader(t)) phase_run_release(t);
+  if (S::rank() == 0 && run_leader(t)) run_release(t, kPhaseDone);
   S::sync();
 }
 
