@@ -39,11 +39,11 @@ inline void raise_to(Word&& w, uint64_t v) {
 extern std::atomic<void (*)()> g_wait_flush_hook;
 extern uint32_t g_wait_spin;
 extern uint32_t g_wait_yield_us;
-// g_wait_yield_us for waits that never sleep (a core for every thread, and transports that need
+// g_wait_yield_us for waits that never sleep (a core for every PE, and transports that need
 // this PE's progress: its peers' requests are answered by the waiting thread at once). The health
 // monitor thread still ends a wait on a dead PE.
 constexpr uint32_t kWaitYieldForever = ~uint32_t{0};
-// g_wait_spin where a machine has more PEs than cores (measured with 4 CPU PEs on 2 cores: a
+// g_wait_spin where a host has more PEs than cores (measured with 4 CPU PEs on 2 cores: a
 // barrier takes 5-7 us with 0-64 polls before yielding, 12 us with 200, 150 us with 2000).
 constexpr uint32_t kOversubscribedSpin = 64;
 extern uint32_t g_health_ms;

@@ -106,9 +106,16 @@ class InitPhases {
 // ---- phases ----
 
 // Cores this process may run on.
-int usable_cores() {
-  cpu_set_t cpus;
-  return sched_getaffinity(0, sizeof cpus, &cpus) == 0 ? CPU_COUNT(&cpus) : 1;
+// Every PE on this host has a core of its own: the host's PEs together may run on at least as
+// many CPUs as there are PEs. Bound one to a core (mpirun's --bind-to core), or unbound on
+// enough cores: yes; more PEs than the CPUs they share: no.
+bool core_each(const Runtime& r) {
+  int cpus = r.topo.host_cpus;
+  if (cpus <= 0) {  // no masks published: this PE's own
+    cpu_set_t set;
+    cpus = sched_getaffinity(0, sizeof set, &set) == 0 ? CPU_COUNT(&set) : 1;
+  }
+  return r.topo.host_size <= cpus;
 }
 
 const Config& load_config(const char* call) {
@@ -237,9 +244,9 @@ void agree_secret_and_topology(const char* call, Runtime& r) {
   if (on != 0 && on != r.npes && r.my_pe == 0)
     GSHMEM_WARN(Subsys::init, "GSHMEM_COLL_NODE_RUNS is on in %d of %d PEs: off in all (set it alike everywhere)", on,
                 r.npes);
-  // More PEs on this machine than cores: a waiter that spins keeps the core from the PE it waits
-  // for, so waits yield after a few polls (unless GSHMEM_WAIT_SPIN says otherwise).
-  if (r.topo.machine_size > usable_cores() && !config_was_set(*r.cfg, cfg_row::GSHMEM_WAIT_SPIN))
+  // More PEs on this host than the CPUs they may run on: a waiter that spins keeps the core from
+  // the PE it waits for, so waits yield after a few polls (unless GSHMEM_WAIT_SPIN says otherwise).
+  if (!core_each(r) && !config_was_set(*r.cfg, cfg_row::GSHMEM_WAIT_SPIN))
     g_wait_spin = std::min<uint32_t>(g_wait_spin, kOversubscribedSpin);
 }
 
@@ -323,8 +330,7 @@ transport::Env transport_env(Runtime& r) {
   e.npes = r.npes;
   e.segments = my_segments(r);
   e.mem = r.local_memory();
-  // a PE's main thread and its transport thread each on a core of their own
-  e.spare_cores = 2 * r.topo.machine_size <= usable_cores();
+  e.core_each = core_each(r);
 #if GSHMEM_HAVE_CUDA
   e.ops = r.ops.get();
   // A transport thread applies operations on this PE's GPU memory (owner-side atomics, flags,
@@ -401,12 +407,13 @@ void create_transports(const char* call, Runtime& r, const std::vector<Offer>& o
       GSHMEM_INFO(Subsys::init, "%zu PEs reached through the %s transport", plan.peers[i].size(), tbl[i].name);
     r.transports.push_back({std::move(t), true});
   }
-  // With a core for every thread, a waiting PE answers its peers itself, and keeps waiting busy
-  // (unless GSHMEM_WAIT_YIELD_US says otherwise): a software-emulated RMA (UCX over TCP) needs the
-  // target's progress, and a sleeping waiter leaves it to a thread wake-up per request. On fewer
+  // With a core of its own, a waiting PE answers its peers itself, and keeps waiting busy (unless
+  // GSHMEM_WAIT_YIELD_US says otherwise): a software-emulated RMA (UCX over TCP) needs the target's
+  // progress, and a sleeping waiter leaves it to a thread wake-up per request (tens of
+  // microseconds, more where the transport thread shares the waiter's core). With more PEs than
   // cores the transport thread answers (waits that progress too contend with it for the core and
-  // the worker).
-  if (any && env.spare_cores) {
+  // the worker, and keep the core from the PEs they wait for).
+  if (any && env.core_each) {
     g_wait_progress_hook = progress_transports;
     if (!config_was_set(*r.cfg, cfg_row::GSHMEM_WAIT_YIELD_US) && r.cfg->GSHMEM_HEALTH_MONITOR)
       g_wait_yield_us = kWaitYieldForever;  // the monitor thread ends a wait on a dead PE

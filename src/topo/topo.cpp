@@ -1,9 +1,11 @@
 #include "topo/topo.hpp"
 
+#include <sched.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <cstdio>
+#include <bit>
 #include <cstring>
 #include <map>
 
@@ -24,6 +26,10 @@ NodeRecord self_record() {
   NodeRecord r{};
   snprintf(r.id, sizeof r.id, "%s", node_identity().c_str());
   r.pid = getpid();
+  cpu_set_t set;
+  if (sched_getaffinity(0, sizeof set, &set) == 0)
+    for (int c = 0; c < 1024 && c < CPU_SETSIZE; ++c)
+      if (CPU_ISSET(c, &set)) r.cpus[c / 64] |= uint64_t{1} << (c % 64);
   return r;
 }
 
@@ -57,6 +63,18 @@ Status build(int my_pe, const std::vector<NodeRecord>& rec, int split, Topology*
     rank[static_cast<size_t>(pe)] = size[static_cast<size_t>(machine[static_cast<size_t>(pe)])]++;
   t->machine_rank = rank[static_cast<size_t>(my_pe)];
   t->machine_size = size[static_cast<size_t>(machine[static_cast<size_t>(my_pe)])];
+  // The host: the identity without its network namespace (namespaces share the CPUs).
+  auto host_of = [](const std::string& id) { return id.substr(0, id.rfind(":netns")); };
+  const std::string my_host = host_of(key[static_cast<size_t>(my_pe)]);
+  uint64_t cpus[16] = {};
+  t->host_size = 0;
+  for (int pe = 0; pe < npes; ++pe)
+    if (host_of(key[static_cast<size_t>(pe)]) == my_host) {
+      ++t->host_size;
+      for (int w = 0; w < 16; ++w) cpus[w] |= rec[static_cast<size_t>(pe)].cpus[w];
+    }
+  t->host_cpus = 0;
+  for (uint64_t w : cpus) t->host_cpus += std::popcount(w);
   if (split > 1)
     for (int pe = 0; pe < npes; ++pe) {
       const int m = size[static_cast<size_t>(machine[static_cast<size_t>(pe)])];
@@ -72,8 +90,10 @@ Status build(int my_pe, const std::vector<NodeRecord>& rec, int split, Topology*
       t->local_pes.push_back(pe);
     }
   t->local_size = static_cast<int>(t->local_pes.size());
-  GSHMEM_DEBUG(Subsys::topo, "node %d of %d (%s), local rank %d of %d, machine rank %d of %d", t->my_node, t->n_nodes,
-               t->node_name.c_str(), t->local_rank, t->local_size, t->machine_rank, t->machine_size);
+  GSHMEM_DEBUG(Subsys::topo,
+               "node %d of %d (%s), local rank %d of %d, machine rank %d of %d, %d PEs on %d CPUs of the host",
+               t->my_node, t->n_nodes, t->node_name.c_str(), t->local_rank, t->local_size, t->machine_rank,
+               t->machine_size, t->host_size, t->host_cpus);
   return Status::ok;
 }
 

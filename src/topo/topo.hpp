@@ -23,19 +23,24 @@ struct Topology {
   int local_size = 1;
   int machine_rank = 0;  // index among the PEs of its machine (GPU binding); local_rank unless emulated
   int machine_size = 1;
+  // The PEs on this host (in any network namespace) and how many CPUs their affinity masks cover
+  // together (0: none published): whether each PE has a core of its own, however the launcher bound them.
+  int host_size = 1;
+  int host_cpus = 0;
   std::vector<int> node_of;    // per PE
   std::vector<int> local_pes;  // PEs on this node, ascending
   std::vector<int> pid_of;     // per PE
   std::string node_name;
 };
 
-// What one PE publishes: its node identity and process id (a fixed-size wire record).
+// What one PE publishes: its node identity, process id and CPU affinity (a fixed-size wire record).
 struct NodeRecord {
   char id[192];
   int32_t pid;
-  int32_t flags;  // the caller's, sent along with the record (topo reads none)
+  int32_t flags;      // the caller's, sent along with the record (topo reads none)
+  uint64_t cpus[16];  // the PE's CPU affinity, CPUs 0..1023 (bit c of word c / 64)
 };
-static_assert(sizeof(NodeRecord) == 200, "NodeRecord is a wire format");
+static_assert(sizeof(NodeRecord) == 328, "NodeRecord is a wire format");
 
 std::string node_identity();  // hostname + ":" + net namespace id
 NodeRecord self_record();

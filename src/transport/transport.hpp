@@ -102,7 +102,7 @@ struct Env {
   std::vector<Segment> segments;       // this PE's
   mem::LocalMemory* mem = nullptr;     // touching this PE's GPU memory (null on CPU PEs)
   std::function<void()> thread_setup;  // run first on a transport's own threads (makes the GPU current)
-  bool spare_cores = false;            // this machine has a core for each of its PEs' threads: waits may spin
+  bool core_each = false;              // every PE on this host has a core of its own: waits may spin and progress
   // GPU PEs with the proxy:
   mem::DeviceOps* ops = nullptr;
   std::function<uint64_t(int)> mapped_device_segment;  // pe -> its GPU segment's address here (0: not mapped)

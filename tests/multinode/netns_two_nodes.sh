@@ -4,7 +4,10 @@
 # other through the off-node transport (GSHMEM_TRANSPORT: ucx by default, over UCX's tcp only, as
 # UCX_TLS=tcp and UCX_NET_DEVICES=<the veth> say: UCX would otherwise use shared memory between
 # namespaces of one machine), across a real network boundary.
-# Usage: netns_two_nodes.sh [--mpirun] [--per-node N] PROGRAM [ARGS...]
+# Usage: netns_two_nodes.sh [--mpirun] [--per-node N] [--bind] PROGRAM [ARGS...]
+#   --bind    each PE (and its threads) bound to one core, PE r to core r modulo this machine's
+#             cores, as mpirun --bind-to core places PEs on a cluster node (both namespaces share
+#             this machine's cores, so mpirun's own binding would put one PE of each on core 0)
 #   default   the unique-id bootstrap (rank 0 listens on the id's address in gsA)
 #   --mpirun  Open MPI's mpirun started inside gsA with a hostfile naming the two namespaces and a
 #             remote-launch agent that enters a namespace instead of ssh-ing to a host: one orted
@@ -14,15 +17,23 @@
 set -u
 launcher=uid
 per=2
+bind=0
 while [ $# -gt 0 ]; do
   case "$1" in
     --mpirun) launcher=mpirun; shift ;;
     --per-node) per=$2; shift 2 ;;
+    --bind) bind=1; shift ;;
     *) break ;;
   esac
 done
 np=$((2 * per))
 prog=("$@")
+name="${prog[0]##*/}"
+if [ $bind = 1 ]; then  # the rank comes from mpirun's environment or the uid bootstrap's
+  cores=$(nproc)
+  # shellcheck disable=SC2016
+  prog=(sh -c 'r=${OMPI_COMM_WORLD_RANK:-$GSHMEM_BOOTSTRAP_RANK}; exec taskset -c $((r % '"$cores"')) "$@"' sh "${prog[@]}")
+fi
 if [ $launcher = mpirun ] && ! command -v mpirun >/dev/null; then echo "netns test: no mpirun; skipping"; exit 77; fi
 if [ "$(id -u)" != 0 ] || ! command -v ip >/dev/null || ! ip netns list >/dev/null 2>&1; then
   echo "netns test: needs root and iproute2 with network namespaces; skipping"; exit 77
@@ -61,7 +72,7 @@ if [ $launcher = mpirun ]; then
     --mca rtc ^hwloc --mca routed direct --mca oob_tcp_if_include 10.213.7.0/24 \
     --mca btl_tcp_if_include 10.213.7.0/24 "${fwd[@]}" ${NETNS_MPIRUN_ARGS:-} "${prog[@]}"
   rc=$?
-  [ $rc = 0 ] && echo "netns test: ${prog[0]##*/} passed on 2 namespaces x $per PEs (mpirun, PMIx)"
+  [ $rc = 0 ] && echo "netns test: $name passed on 2 namespaces x $per PEs (mpirun, PMIx)"
   exit $rc
 fi
 secret=$(head -c 16 /dev/urandom | od -An -tx1 | tr -d ' \n')
@@ -79,5 +90,5 @@ rc=0
 for p in "${pids[@]}"; do
   if ! wait "$p"; then rc=1; fi
 done
-[ $rc = 0 ] && echo "netns test: ${prog[0]##*/} passed on 2 namespaces x $per PEs"
+[ $rc = 0 ] && echo "netns test: $name passed on 2 namespaces x $per PEs"
 exit $rc

@@ -172,6 +172,9 @@ def main():
     ap.add_argument("--netns", action="store_true",
                     help="cpu set: PEs on two network-namespace nodes, half in each, both launched with mpirun "
                          "(tests/multinode/netns_two_nodes.sh; UCX over TCP across the veth)")
+    ap.add_argument("--bind", action="store_true",
+                    help="with --netns: every PE bound to one core of this machine, as mpirun --bind-to core "
+                         "places PEs on a node (both libraries)")
     ap.add_argument("--no-plots", action="store_true",
                     help="results.csv and the ratio table only (a run whose OUT must stay a few files)")
     a = ap.parse_args()
@@ -209,7 +212,8 @@ def main():
             exe = os.path.join(a.build, "tests", "perf", ("gshmem_perf_" if gpu else "shmem_cpu_") + s)
         env = dict(NO_MULTICAST) if gpu else {"GSHMEM_HEAP_KIND": "host"}
         netns = os.path.join(os.path.dirname(src_dir), "multinode", "netns_two_nodes.sh")
-        launch = [netns, "--mpirun", "--per-node", str(a.npes // 2)] if a.netns else [oshrun, "-np", str(a.npes)]
+        bind = ["--bind"] if a.bind else []
+        launch = [netns, "--mpirun", "--per-node", str(a.npes // 2)] + bind if a.netns else [oshrun, "-np", str(a.npes)]
         r, note = run_csv(launch + [exe, "--csv"] + args + extra, env=env)
         rows += [dict(x, round=str(rnd), args=" ".join(args + extra)) for x in r]
         if note:
@@ -220,7 +224,7 @@ def main():
             if a.peer == "oshmem":
                 launcher = ["/usr/bin/oshrun", "--allow-run-as-root", "--oversubscribe", "-np", str(a.npes)]
                 if a.netns:  # Open MPI's OSHMEM over UCX (its spml), in the same two namespaces
-                    launcher = [netns, "--mpirun", "--per-node", str(a.npes // 2)]
+                    launcher = [netns, "--mpirun", "--per-node", str(a.npes // 2)] + bind
                     # (its MPI part over ob1/tcp: Open MPI 4.1's pml ucx refuses a TCP-only UCX)
                     penv["NETNS_MPIRUN_ARGS"] = "--mca spml ucx --mca pml ob1 --mca btl tcp,self,vader"
             if a.peer == "nvshmem":

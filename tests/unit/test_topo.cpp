@@ -1,6 +1,8 @@
 // Topology (topo/topo.hpp): nodes from the PEs' records, and emulated nodes (GSHMEM_EMULATE_NODES).
 #include <gtest/gtest.h>
 
+#include <sched.h>
+
 #include <cstdio>
 
 #include "topo/topo.hpp"
@@ -59,4 +61,31 @@ TEST(Topology, UnevenSplits) {
   EXPECT_EQ(t.n_nodes, 3);
   EXPECT_EQ(t.local_pes, (std::vector<int>{1}));
   EXPECT_EQ(build(0, rec, 0, &t), Status::invalid_argument);
+}
+
+TEST(Topology, HostCpusAreTheUnionOfTheHostsMasks) {
+  // a:netns1 and a:netns2 share host a; b is another host. Masks: PE 0 on CPU 0, PE 1 on CPUs
+  // 0-1 and 70, PE 2 on CPUs 0-3, PE 3 on nothing published.
+  auto rec = records({"a:netns1", "a:netns2", "b", "a:netns1"});
+  rec[0].cpus[0] = 0x1;
+  rec[1].cpus[0] = 0x3;
+  rec[1].cpus[1] = uint64_t{1} << 6;
+  rec[2].cpus[0] = 0xf;
+  Topology t;
+  ASSERT_EQ(build(0, rec, 1, &t), Status::ok);
+  EXPECT_EQ(t.machine_size, 2);  // the namespace's PEs: 0 and 3
+  EXPECT_EQ(t.host_size, 3);     // every namespace of host a: 0, 1, 3
+  EXPECT_EQ(t.host_cpus, 3);     // CPUs 0, 1 and 70
+  ASSERT_EQ(build(2, rec, 1, &t), Status::ok);
+  EXPECT_EQ(t.host_size, 1);
+  EXPECT_EQ(t.host_cpus, 4);
+}
+
+TEST(Topology, SelfRecordPublishesThisProcessAffinity) {
+  const NodeRecord r = self_record();
+  int n = 0;
+  for (uint64_t w : r.cpus) n += __builtin_popcountll(w);
+  cpu_set_t set;
+  ASSERT_EQ(sched_getaffinity(0, sizeof set, &set), 0);
+  EXPECT_EQ(n, CPU_COUNT(&set));
 }

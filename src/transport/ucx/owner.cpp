@@ -33,10 +33,8 @@ Result Ucx::owner_op(int pe, Seg seg, uint64_t off, gshmem_amo_op op, size_t byt
   }
   if (req) u_.request_free(req);  // the reply comes after the send completed
   if (!blocking) return {};
-  progress_until([&] {  // may be asked again after it said yes: no side effects
-    std::lock_guard<std::mutex> lock(pend_mu_);
-    return pending_.find(id)->second.done;
-  });
+  // p stays put (only this thread erases a blocking entry); on_reply stores done after value
+  progress_until([&] { return p->done.load(std::memory_order_acquire); });
   std::lock_guard<std::mutex> lock(pend_mu_);
   auto it = pending_.find(id);
   if (old) *old = it->second.value;
@@ -50,9 +48,9 @@ ucs_status_t Ucx::on_reply(const void* data, size_t n) {
   memcpy(&rep, data, sizeof rep);
   std::lock_guard<std::mutex> lock(pend_mu_);
   auto it = pending_.find(rep.id);
-  if (it == pending_.end() || it->second.done) return UCS_OK;
-  it->second.done = true;
+  if (it == pending_.end() || it->second.done.load(std::memory_order_relaxed)) return UCS_OK;
   it->second.value = rep.value;
+  it->second.done.store(true, std::memory_order_release);
   unacked_.fetch_sub(1);
   return UCS_OK;
 }
@@ -136,6 +134,10 @@ ucs_status_t Ucx::on_request(const void* data, size_t n, ucp_ep_h reply_ep) {
     return UCS_OK;
   }
   s.reply_ep = reply_ep;
+  if (!mem_) {  // host memory only: a CPU atomic, applied and answered here, in arrival order
+    apply(s);
+    return UCS_OK;
+  }
   {
     std::lock_guard<std::mutex> lock(serve_mu_);
     served_.push_back(s);
@@ -192,7 +194,7 @@ Result Ucx::settle_owner_ops() {
   progress_until([&] { return unacked_.load() == 0; });
   std::lock_guard<std::mutex> lock(pend_mu_);
   for (auto it = pending_.begin(); it != pending_.end();) {
-    if (it->second.done && !it->second.blocking) {
+    if (it->second.done.load(std::memory_order_relaxed) && !it->second.blocking) {
       if (it->second.old) mem::store_local(mem_, it->second.old, &it->second.value, sizeof(uint64_t));
       it = pending_.erase(it);
     } else {

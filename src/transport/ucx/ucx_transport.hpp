@@ -81,10 +81,11 @@ Result exchange(boot::Bootstrap& b, const PeRecord& mine, std::vector<PeRecord>*
 // InfiniBand completes within them; over TCP the wake-up is cheaper than spinning when PEs
 // outnumber cores).
 constexpr unsigned kSpinRounds = 16;
-// With a core for every thread a caller's spinning costs nobody, and it never sleeps: a sleeping
-// caller leaves the worker to the progress thread, and the two hand a transfer back and forth.
+// With a core for every PE a caller's spinning costs no other PE, and it never sleeps: a sleeping
+// caller leaves the worker to the progress thread, and the two hand a transfer back and forth
+// (where they share one core, each hand-over is a thread wake-up).
 constexpr unsigned kSpinRoundsSpare = ~0u;
-// With a core for every thread, the progress thread stays off the worker while waiting threads
+// With a core for every PE, the progress thread stays off the worker while waiting threads
 // progress it (gshmem::g_wait_driven changes), looking again after kDeferMinNs, doubling up to
 // kDeferMaxNs while they go on: a thread that stops waiting hands the worker back within two of
 // the last period. Each look wakes the thread, which on a loaded machine takes the core from a
@@ -115,7 +116,7 @@ class Ucx final : public Transport {
  public:
   Ucx(const Ucp& u, ucp_context_h ctx, Env& env, bool owner_device, bool owner_host)
       : u_(u), ctx_(ctx), boot_(env.boot), mem_(env.mem), thread_setup_(env.thread_setup),
-        spin_rounds_(env.spare_cores ? kSpinRoundsSpare : kSpinRounds), defer_(env.spare_cores), me_(env.my_pe),
+        spin_rounds_(env.core_each ? kSpinRoundsSpare : kSpinRounds), defer_(env.core_each), me_(env.my_pe),
         npes_(env.npes), owner_device_(owner_device), owner_host_(owner_host), peers_(static_cast<size_t>(env.npes)),
         ext_(static_cast<size_t>(env.npes)) {
     for (Peer& p : peers_) p.dirty.store(false);
@@ -189,7 +190,7 @@ class Ucx final : public Transport {
     OwnerReq req;
     uint64_t* old;  // where the old value goes at quiet (may be GPU memory; null: nowhere)
     bool blocking;
-    bool done = false;
+    std::atomic<bool> done{false};  // read without pend_mu_ by the thread that waits for it
     uint64_t value = 0;
   };
   struct Fetched {  // a UCX atomic's reply, delivered to *old at quiet
