@@ -18,9 +18,12 @@
 #include "perf_api.cuh"
 #include "perf_common.hpp"
 
-#define STR2(x) #x
-#define STR(x) STR2(x)
-static const std::string kSuite = STR(GSHMEM_PERF_SUITE);
+#include "program_name.h"
+#ifdef GSHMEM_PERF_SUITE
+static const std::string kSuite = GSHMEM_PERF_STR(GSHMEM_PERF_SUITE);
+#else
+static const std::string kSuite = gshmem_perf_program;
+#endif
 
 enum Op { op_barrier, op_bcast, op_fcollect, op_alltoall, op_reduce, op_exscan };
 

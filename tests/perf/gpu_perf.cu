@@ -14,9 +14,12 @@
 #include "perf_api.cuh"
 #include "perf_common.hpp"
 
-#define STR2(x) #x
-#define STR(x) STR2(x)
-static const std::string kSuite = STR(GSHMEM_PERF_SUITE);
+#include "program_name.h"
+#ifdef GSHMEM_PERF_SUITE
+static const std::string kSuite = GSHMEM_PERF_STR(GSHMEM_PERF_SUITE);
+#else
+static const std::string kSuite = gshmem_perf_program;
+#endif
 
 enum Kind { put_lat, get_lat, p_lat, g_lat, p_pp, signal_pp, put_signal_pp, amo_lat, barrier_lat };
 

@@ -14,9 +14,8 @@
 //     below 4096. The int64 block broadcast reports the mean over PEs, as NVSHMEM's program does.
 #include "perftest.cuh"
 
-#define STR2(x) #x
-#define STR(x) STR2(x)
-static const std::string kProg = STR(PERFTEST_PROGRAM);
+#include "../program_name.h"
+static const std::string kProg = GSHMEM_PERF_STR(PERFTEST_PROGRAM);  // one compile per program (PT_<program>)
 
 enum Scope { s_thread, s_warp, s_block };
 enum Coll { c_barrier, c_barrier_all, c_sync, c_sync_all, c_bcast, c_fcollect, c_alltoall, c_reduce };

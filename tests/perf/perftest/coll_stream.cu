@@ -19,9 +19,12 @@
 
 #include "perftest.cuh"
 
-#define STR2(x) #x
-#define STR(x) STR2(x)
-static const std::string kProg = STR(PERFTEST_PROGRAM);
+#include "../program_name.h"
+#ifdef PERFTEST_PROGRAM
+static const std::string kProg = GSHMEM_PERF_STR(PERFTEST_PROGRAM);
+#else
+static const std::string kProg = gshmem_perf_program;
+#endif
 
 enum Coll { c_bcast, c_fcollect, c_alltoall, c_reduce };
 enum RedOp { r_sum, r_prod, r_and, r_or, r_xor, r_min, r_max };

@@ -12,9 +12,12 @@
 //   st_bw:           8-byte stores through nvshmem_ptr, the p_bw pattern.
 #include "perftest.cuh"
 
-#define STR2(x) #x
-#define STR(x) STR2(x)
-static const std::string kProg = STR(PERFTEST_PROGRAM);
+#include "../program_name.h"
+#ifdef PERFTEST_PROGRAM
+static const std::string kProg = GSHMEM_PERF_STR(PERFTEST_PROGRAM);
+#else
+static const std::string kProg = gshmem_perf_program;
+#endif
 
 __global__ void __launch_bounds__(1024) block_bw(double* data, long long len, int peer, int iters, unsigned* counter,
                                                  int get) {

@@ -13,9 +13,12 @@
 //   put_ping_pong:        <<<1,1>>>, int put_nbi, fence, signal_op SET, wait.
 #include "perftest.cuh"
 
-#define STR2(x) #x
-#define STR(x) STR2(x)
-static const std::string kProg = STR(PERFTEST_PROGRAM);
+#include "../program_name.h"
+#ifdef PERFTEST_PROGRAM
+static const std::string kProg = GSHMEM_PERF_STR(PERFTEST_PROGRAM);
+#else
+static const std::string kProg = gshmem_perf_program;
+#endif
 
 __global__ void __launch_bounds__(1024) p_pp(int* data, uint64_t* flag, size_t n, int pe, int iters) {
   const int peer = !pe;
