@@ -27,7 +27,7 @@ own=""
 for s in put_latency get_latency p_latency g_latency p_ping_pong_latency signal_ping_pong_latency \
   put_signal_ping_pong_latency atomic_latency barrier_latency put_bw get_bw p_bw st_bw init_latency host_put_latency \
   host_get_latency stream_latency stream_put_bw coll_barrier_latency coll_broadcast_latency \
-  coll_fcollect_latency coll_alltoall_latency coll_reduction_latency; do own="$own gshmem_perf_$s"; done
+  coll_fcollect_latency coll_alltoall_latency coll_reduction_latency coll_reducescatter_latency; do own="$own gshmem_perf_$s"; done
 # A program's source: the perftest file that defines it; gshmem_perf_SUITE: the project's suites.
 source_of() {
   case "$1" in

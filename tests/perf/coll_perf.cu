@@ -6,6 +6,8 @@
 //   coll_alltoall_latency   on a stream (-n calls between CUDA events); sizes are bytes per PE
 //   coll_reduction_latency  (alltoall: per destination PE); the reduction also reports the
 //                           on-stream algorithm bandwidth (bytes / time) for large sizes.
+//   coll_reducescatter_latency  sum reduce-scatter; the size is each PE's result (its source
+//                           holds one such block per PE).
 //   coll_exscan_latency     OpenSHMEM 1.6's exclusive sum scan (gshmem only: NVSHMEM has no
 //                           scan), the same sizes per PE as fcollect's, to compare with it.
 // Latency is per call, averaged; PE 0 reports.
@@ -25,7 +27,7 @@ static const std::string kSuite = GSHMEM_PERF_STR(GSHMEM_PERF_SUITE);
 static const std::string kSuite = gshmem_perf_program;
 #endif
 
-enum Op { op_barrier, op_bcast, op_fcollect, op_alltoall, op_reduce, op_exscan };
+enum Op { op_barrier, op_bcast, op_fcollect, op_alltoall, op_reduce, op_exscan, op_rs };
 
 __device__ __forceinline__ unsigned long long now_ns() {
   unsigned long long t;
@@ -45,6 +47,7 @@ __global__ void __launch_bounds__(1024) block_coll(int op, float* d, const float
       case op_bcast: P_bcast_block(P_TEAM_WORLD, d, s, n, 0); break;
       case op_fcollect: P_fcollect_block(P_TEAM_WORLD, d, s, n); break;
       case op_alltoall: P_alltoall_block(P_TEAM_WORLD, d, s, n); break;
+      case op_rs: P_sum_reducescatter_block(P_TEAM_WORLD, d, s, n); break;
 #ifdef P_sum_exscan_block
       case op_exscan: P_sum_exscan_block(P_TEAM_WORLD, d, s, n); break;
 #endif
@@ -62,6 +65,7 @@ int main(int argc, char** argv) {
   else if (kSuite == "coll_fcollect_latency") op = op_fcollect;
   else if (kSuite == "coll_alltoall_latency") op = op_alltoall;
   else if (kSuite == "coll_exscan_latency") op = op_exscan;
+  else if (kSuite == "coll_reducescatter_latency") op = op_rs;
   else op = op_reduce;
 #ifndef P_sum_exscan_block
   if (op == op_exscan) {
@@ -125,6 +129,7 @@ int main(int argc, char** argv) {
         case op_bcast: P_bcast_on_stream(P_TEAM_WORLD, dst, src, n, 0, st); break;
         case op_fcollect: P_fcollect_on_stream(P_TEAM_WORLD, dst, src, n, st); break;
         case op_alltoall: P_alltoall_on_stream(P_TEAM_WORLD, dst, src, n, st); break;
+        case op_rs: P_sum_reducescatter_on_stream(P_TEAM_WORLD, dst, src, n, st); break;
 #ifdef P_sum_exscan_on_stream
         case op_exscan: P_sum_exscan_on_stream(P_TEAM_WORLD, dst, src, n, st); break;
 #endif

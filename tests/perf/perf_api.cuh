@@ -121,6 +121,8 @@ inline void perf_nvshmem_init() {
 #define P_fcollect_on_stream nvshmemx_float_fcollect_on_stream
 #define P_alltoall_on_stream nvshmemx_float_alltoall_on_stream
 #define P_sum_reduce_on_stream nvshmemx_float_sum_reduce_on_stream
+#define P_sum_reducescatter_block nvshmemx_float_sum_reducescatter_block
+#define P_sum_reducescatter_on_stream nvshmemx_float_sum_reducescatter_on_stream
 #else
 #include <shmem.h>
 #include <shmemx.h>
@@ -174,6 +176,8 @@ inline void perf_nvshmem_init() {
 #define P_fcollect_on_stream shmemx_float_fcollect_on_stream
 #define P_alltoall_on_stream shmemx_float_alltoall_on_stream
 #define P_sum_reduce_on_stream shmemx_float_sum_reduce_on_stream
+#define P_sum_reducescatter_block shmemx_float_sum_reducescatter_block
+#define P_sum_reducescatter_on_stream shmemx_float_sum_reducescatter_on_stream
 #define P_sum_exscan_block shmemx_float_sum_exscan_block
 #define P_sum_exscan_on_stream shmemx_float_sum_exscan_on_stream
 #endif

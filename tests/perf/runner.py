@@ -89,6 +89,7 @@ GPU_SUITES = [
     ("coll_fcollect_latency", ["-b", "4", "-e", "1M", "-f", "4"]),
     ("coll_alltoall_latency", ["-b", "4", "-e", "1M", "-f", "4"]),
     ("coll_reduction_latency", ["-b", "4", "-e", "64M", "-f", "4"]),
+    ("coll_reducescatter_latency", ["-b", "4", "-e", "16M", "-f", "4"]),
 ]
 
 

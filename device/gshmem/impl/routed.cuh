@@ -244,11 +244,87 @@ static __device__ __noinline__ void reduce_doubling(const TeamDev &team, T *dest
   S::sync();
 }
 
-// A routed reduction (reduce-scatter: block > 0), hierarchical with node runs.
+// Reduce-scatter by recursive halving among the exchanging members (the runs' leaders, or every
+// member): leader c's segment is its run's blocks, [c * k * block, (c + 1) * k * block). Each piece
+// takes sub-piece j (w elements at j * q) of every segment; the accumulator holds them by chunk:
+// chunk c (c < p2) is segment c, then segment c + p2 when that leader is folded (c < extra), and
+// chunk c sits at position bitrev(c) (L bits), cw elements apart. In round r a member exchanges
+// with member me ^ 2^r, as the doubling does (so both share the flags, acks and their order on
+// every index), keeps the half of its positions whose chunks agree with its own bit r, and sends
+// the other half: one contiguous slice, half as long as the round before. After L rounds it holds
+// its own chunk; it stores its segment into its run's dests and sends the folded leader its
+// segment (unfold). A leader moves (1 - 1 / p2) of the data across nodes where the doubling moves
+// all of it in every round.
+template <typename S, typename T, typename Op>
+static __device__ __noinline__ void reduce_halving(const TeamDev &team, T *dest, const T *src, size_t total,
+                                                   size_t block) {
+  const TeamDev t = run_leaders(team);  // the members that exchange
+  int L = 0;
+  while ((2 << L) <= t.size) ++L;
+  const int p2 = 1 << L, extra = t.size - p2;
+  const uint32_t area =
+      GSHMEM_DEV_CTRL_LL + static_cast<uint32_t>(t.slot) * 2u * GSHMEM_DEV_MAX_TEAM_PES * GSHMEM_DEV_LL_BYTES;
+  const size_t P = (2ull * GSHMEM_DEV_MAX_TEAM_PES * GSHMEM_DEV_LL_BYTES / (1 + 2 * (L + 2))) & ~size_t{15};
+  const size_t slots = extra ? 2 : 1;  // segments per chunk
+  const size_t q = P / sizeof(T) / (static_cast<size_t>(p2) * slots);
+  if (L == 0 || q == 0) return reduce_doubling<S, T, Op>(team, dest, src, total, block);
+  const size_t seg = total / static_cast<size_t>(t.size);  // a leader's segment
+  auto buf = [&](int par, int idx) { return area + static_cast<uint32_t>(P * (1 + par * (L + 2) + idx)); };
+  auto pos = [&](int c) { return static_cast<size_t>(__brev(static_cast<unsigned>(c)) >> (32 - L)); };
+  T *acc = reinterpret_cast<T *>(ctrl(st().my_pe, area));
+  uint64_t *cnt = routed_word(t.slot, 0);
+  const uint64_t first = ld_volatile_u64(cnt);
+  S::sync();  // every thread read the count before rank 0 moves it at the end
+  uint64_t m = first;
+  for (size_t lo = 0; lo < seg; lo += q, ++m) {
+    const size_t w = seg - lo < q ? seg - lo : q, cw = w * slots;
+    const int par = static_cast<int>(m & 1);
+    for (int c = 0; c < t.size; ++c) {  // every segment's sub-piece, combined over the run
+      const int ch = c < p2 ? c : c - p2;
+      run_load<S, T, Op>(team, acc + pos(ch) * cw + (c < p2 ? 0 : w), src, static_cast<size_t>(c) * seg + lo, w);
+    }
+    const size_t mine = static_cast<size_t>(t.me) * seg + lo;
+    if (t.me >= p2) {  // folded: send, then get the own segment back
+      routed_send<S>(t, t.me - p2, 0, m, buf(par, 0), acc, static_cast<size_t>(p2) * cw * sizeof(T));
+      routed_recv<S>(t, L + 1, m);
+      run_store<S, T>(team, dest, reinterpret_cast<const T *>(ctrl(st().my_pe, buf(par, L + 1))), mine, w, block,
+                      total);
+      routed_ack<S>(t, t.me - p2, L + 1);
+      continue;
+    }
+    if (t.me < extra) {
+      routed_recv<S>(t, 0, m);
+      routed_combine<S, T, Op>(acc, reinterpret_cast<const T *>(ctrl(st().my_pe, buf(par, 0))),
+                               static_cast<size_t>(p2) * cw, true);
+      routed_ack<S>(t, t.me + p2, 0);
+    }
+    size_t plo = 0, half = static_cast<size_t>(p2);
+    for (int r = 0; r < L; ++r) {
+      const int partner = t.me ^ (1 << r);
+      half /= 2;
+      const bool upper = (t.me >> r) & 1;  // this member keeps the upper half of its positions
+      const size_t keep = upper ? plo + half : plo, give = upper ? plo : plo + half;
+      routed_send<S>(t, partner, 1 + r, m, buf(par, 1 + r), acc + give * cw, half * cw * sizeof(T));
+      routed_recv<S>(t, 1 + r, m);
+      routed_combine<S, T, Op>(acc + keep * cw, reinterpret_cast<const T *>(ctrl(st().my_pe, buf(par, 1 + r))),
+                               half * cw, t.me < partner);
+      routed_ack<S>(t, partner, 1 + r);
+      plo = keep;
+    }
+    run_store<S, T>(team, dest, acc + plo * cw, mine, w, block, total);
+    if (t.me < extra) routed_send<S>(t, t.me + p2, L + 1, m, buf(par, L + 1), acc + plo * cw + w, w * sizeof(T));
+  }
+  S::sync();
+  if (S::rank() == 0) st_volatile_u64(cnt, m);
+  S::sync();
+}
+
+// A routed reduction (reduce-scatter: block > 0, by halving), hierarchical with node runs.
 template <typename S, typename T, typename Op>
 __device__ __forceinline__ void reduce_routed(const TeamDev &team, T *dest, const T *src, size_t total, size_t block) {
   if (team.node_run > 1 && run_enter<S>(team)) return;
-  reduce_doubling<S, T, Op>(team, dest, src, total, block);
+  if (block) reduce_halving<S, T, Op>(team, dest, src, total, block);
+  else reduce_doubling<S, T, Op>(team, dest, src, total, block);
   if (team.node_run > 1) run_leave<S>(team);
 }
 
