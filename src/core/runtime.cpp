@@ -40,6 +40,8 @@ namespace {
 std::mutex g_init_mu;
 // CUDA's default number of hardware work queues per context (CUDA_DEVICE_MAX_CONNECTIONS).
 constexpr int kProxyMinConnections = 8;
+// CPUs a GPU PE with off-node peers wants: its program's thread, the proxy and the transport thread.
+constexpr int kProxyMinCpus = 3;
 // Matching shmem_init / shmem_finalize calls (OpenSHMEM 1.6): the first init starts the library,
 // the others count; every finalize but the last is a barrier_all.
 int g_init_count = 0;
@@ -109,12 +111,12 @@ class InitPhases {
 // Every PE on this host has a core of its own: the host's PEs together may run on at least as
 // many CPUs as there are PEs. Bound one to a core (mpirun's --bind-to core), or unbound on
 // enough cores: yes; more PEs than the CPUs they share: no.
+int own_cpus() {
+  cpu_set_t set;
+  return sched_getaffinity(0, sizeof set, &set) == 0 ? CPU_COUNT(&set) : 1;
+}
 bool core_each(const Runtime& r) {
-  int cpus = r.topo.host_cpus;
-  if (cpus <= 0) {  // no masks published: this PE's own
-    cpu_set_t set;
-    cpus = sched_getaffinity(0, sizeof set, &set) == 0 ? CPU_COUNT(&set) : 1;
-  }
+  const int cpus = r.topo.host_cpus > 0 ? r.topo.host_cpus : own_cpus();  // none published: this PE's own
   return r.topo.host_size <= cpus;
 }
 
@@ -483,6 +485,15 @@ void setup_routes(const char* call, Runtime& r, bool gpu) {
       if (r.routes[static_cast<size_t>(pe)].proxied())
         via[static_cast<size_t>(pe)] = r.routes[static_cast<size_t>(pe)].transport;
     if ((st = r.proxy->start(std::move(via))) != Status::ok) init_failed(call, "cannot start the GPU proxy thread", st);
+    // The main thread, the proxy thread and the transport's progress thread each want a CPU when
+    // off-node operations run; on fewer they take turns by the scheduler's time slices.
+    if (r.topo.n_nodes > 1 && own_cpus() < kProxyMinCpus && r.topo.machine_rank == 0)
+      GSHMEM_WARN(Subsys::init,
+                  "this GPU PE may run on %d CPU(s): its proxy and transport threads share them with the "
+                  "program, and operations on PEs of other nodes slow down (measured: put latency 2x, "
+                  "atomics 40x); give each GPU PE %d or more CPUs (mpirun --bind-to none, or --map-by "
+                  "ppr:N:node:pe=%d; docs/gpu.md)",
+                  own_cpus(), kProxyMinCpus, kProxyMinCpus);
     GSHMEM_INFO(Subsys::init, "device operations to %s other PEs go through the proxy",
                 r.cfg->GSHMEM_FORCE_PROXY ? "all" : "off-node");
     // Streams beyond the context's hardware work queues share a queue; work at a queue's head that
