@@ -107,17 +107,19 @@ class InitPhases {
 
 // ---- phases ----
 
-// Cores this process may run on.
-// Every PE on this host has a core of its own: the host's PEs together may run on at least as
-// many CPUs as there are PEs. Bound one to a core (mpirun's --bind-to core), or unbound on
-// enough cores: yes; more PEs than the CPUs they share: no.
+// The CPUs this process may run on.
 int own_cpus() {
   cpu_set_t set;
   return sched_getaffinity(0, sizeof set, &set) == 0 ? CPU_COUNT(&set) : 1;
 }
-bool core_each(const Runtime& r) {
+// Every PE on this host has the CPUs its threads keep busy, `per` each: the host's PEs together
+// may run on at least per CPUs a PE (bound by mpirun --bind-to core or unbound, alike). A CPU PE
+// keeps one busy (its transport thread defers to its waits); a GPU PE with off-node peers three
+// (kProxyMinCpus: the program's thread, the proxy, and the transport thread that applies
+// atomics on its GPU memory, which must not wait for time slices).
+bool core_each(const Runtime& r, int per = 1) {
   const int cpus = r.topo.host_cpus > 0 ? r.topo.host_cpus : own_cpus();  // none published: this PE's own
-  return r.topo.host_size <= cpus;
+  return r.topo.host_size * per <= cpus;
 }
 
 const Config& load_config(const char* call) {
@@ -332,7 +334,11 @@ transport::Env transport_env(Runtime& r) {
   e.npes = r.npes;
   e.segments = my_segments(r);
   e.mem = r.local_memory();
+#if GSHMEM_HAVE_CUDA
+  e.core_each = core_each(r, r.gpu ? kProxyMinCpus : 1);
+#else
   e.core_each = core_each(r);
+#endif
 #if GSHMEM_HAVE_CUDA
   e.ops = r.ops.get();
   // A transport thread applies operations on this PE's GPU memory (owner-side atomics, flags,
@@ -490,9 +496,8 @@ void setup_routes(const char* call, Runtime& r, bool gpu) {
     if (r.topo.n_nodes > 1 && own_cpus() < kProxyMinCpus && r.topo.machine_rank == 0)
       GSHMEM_WARN(Subsys::init,
                   "this GPU PE may run on %d CPU(s): its proxy and transport threads share them with the "
-                  "program, and operations on PEs of other nodes slow down (measured: put latency 2x, "
-                  "atomics 40x); give each GPU PE %d or more CPUs (mpirun --bind-to none, or --map-by "
-                  "ppr:N:node:pe=%d; docs/gpu.md)",
+                  "program, and operations on PEs of other nodes take 2-3 times as long; give each GPU PE "
+                  "%d or more CPUs (mpirun --bind-to none, or --map-by ppr:N:node:pe=%d; docs/gpu.md)",
                   own_cpus(), kProxyMinCpus, kProxyMinCpus);
     GSHMEM_INFO(Subsys::init, "device operations to %s other PEs go through the proxy",
                 r.cfg->GSHMEM_FORCE_PROXY ? "all" : "off-node");

@@ -14,7 +14,8 @@
 // data on to their runs between the closing phase's dissemination and the runs' release
 // (phase_routed_hold, phase_routed_end).
 //
-// Reductions (and reduce-scatter) are recursive doubling in pieces through this PE's control block:
+// Reductions are recursive doubling in pieces through this PE's control block (reduce-scatter is
+// recursive halving with the same partners, flags and buffers: reduce_halving):
 // the members past the largest power of two (p2) first send their piece to member i - p2 (fold), the
 // first p2 members exchange pieces with member i ^ 2^k in round k, combining op(lower member,
 // higher member) so that every member holds the same bits, and the folded members get the result

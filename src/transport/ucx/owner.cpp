@@ -124,8 +124,8 @@ ucs_status_t Ucx::on_put_flag(const void* data, size_t n) {
   return UCS_OK;
 }
 
-// Queued, and applied outside UCX's callback by a thread that serves (GPU memory: one that may use
-// the GPU).
+// On a CPU PE (host memory only): a CPU atomic, applied and answered here, in arrival order. On a
+// GPU PE: queued, and applied outside UCX's callback by the progress thread (which may use the GPU).
 ucs_status_t Ucx::on_request(const void* data, size_t n, ucp_ep_h reply_ep) {
   Served s;
   if (n == sizeof s.req) memcpy(&s.req, data, sizeof s.req);
@@ -134,7 +134,7 @@ ucs_status_t Ucx::on_request(const void* data, size_t n, ucp_ep_h reply_ep) {
     return UCS_OK;
   }
   s.reply_ep = reply_ep;
-  if (!mem_) {  // host memory only: a CPU atomic, applied and answered here, in arrival order
+  if (!mem_) {
     apply(s);
     return UCS_OK;
   }
@@ -143,14 +143,14 @@ ucs_status_t Ucx::on_request(const void* data, size_t n, ucp_ep_h reply_ep) {
     served_.push_back(s);
     queued_.fetch_add(1, std::memory_order_release);
   }
-  if (Serving::current == this) return UCS_OK;  // this thread applies it after its progress call
+  if (serving_ == this) return UCS_OK;  // this thread applies it after its progress call
   const uint64_t one = 1;
   ssize_t w = write(wake_, &one, sizeof one);  // the progress thread applies it, outside UCX's callback
   (void)w;
   return UCS_OK;
 }
 
-thread_local const Ucx* Ucx::Serving::current = nullptr;
+thread_local const Ucx* Ucx::serving_ = nullptr;
 
 unsigned Ucx::serve() {
   for (unsigned n = 0;; ++n) {
@@ -207,11 +207,11 @@ Result Ucx::settle_owner_ops() {
 // After activity the thread spins through kSpinRounds empty rounds, then sleeps on the worker's
 // event fd (and the owner-side queue's), so an idle PE burns no core. Threads waiting for a request
 // sleep on progressed_, which it bumps after every round that progressed. With a core for every
-// thread (defer_) it leaves the worker alone while callers are inside it or waits progress it
+// PE (defer_) it leaves the worker alone while callers are inside it or waits progress it
 // (g_wait_driven moves), and only takes it back when neither happened for a whole period.
 void Ucx::run() {
   if (thread_setup_) thread_setup_();
-  Serving::current = this;  // it applies what its own progress queues, on any memory
+  serving_ = this;
   pollfd fds[2] = {{efd_, POLLIN, 0}, {wake_, POLLIN, 0}};
   unsigned empty = 0;
   uint64_t driven = g_wait_driven.load(std::memory_order_relaxed);

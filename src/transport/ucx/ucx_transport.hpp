@@ -166,10 +166,7 @@ class Ucx final : public Transport {
   void drop(Seg seg, uint64_t off, size_t len) override;
   Result register_buffer(void* base, size_t len, bool device, uint64_t* token) override;
   unsigned progress() override {
-    const Serving serving(this);
-    unsigned n = u_.worker_progress(worker_);
-    if (!mem_) n += serve();  // host memory only: owner atomics are CPU atomics, safe on any thread
-    return n;
+    return u_.worker_progress(worker_);  // CPU PEs' owner requests are applied in UCX's callback
   }
   void unregister_buffer(uint64_t token) override;
   Result finalize() override;
@@ -240,16 +237,9 @@ class Ucx final : public Transport {
     Inside& operator=(const Inside&) = delete;
     Ucx* t;
   };
-  // Marks the thread as one that serves the requests its own progress receives (so on_request
-  // need not wake the progress thread for them), for the scope of a progress call or wait.
-  struct Serving {
-    explicit Serving(const Ucx* t) : prev(current) { current = t->mem_ ? nullptr : t; }
-    ~Serving() { current = prev; }
-    Serving(const Serving&) = delete;
-    Serving& operator=(const Serving&) = delete;
-    const Ucx* prev;
-    static thread_local const Ucx* current;
-  };
+  // The progress thread of this PE, which applies the GPU-memory requests its own progress
+  // receives after that progress call (on_request need not wake it for them).
+  static thread_local const Ucx* serving_;
   void run();  // the progress thread
 
   // Progresses the worker from this thread until done() (which may be called again after it
@@ -300,11 +290,10 @@ class Ucx final : public Transport {
 
 template <typename Done>
 void Ucx::progress_until(Done&& done) {
-  const Serving serving(this);
   const Inside inside(this);
   unsigned empty = 0;
   while (!done()) {
-    if (u_.worker_progress(worker_) + (mem_ ? 0u : serve())) {
+    if (u_.worker_progress(worker_)) {
       empty = 0;
       continue;
     }
