@@ -334,12 +334,9 @@ transport::Env transport_env(Runtime& r) {
   e.npes = r.npes;
   e.segments = my_segments(r);
   e.mem = r.local_memory();
-#if GSHMEM_HAVE_CUDA
-  e.core_each = core_each(r, r.gpu ? kProxyMinCpus : 1);
-#else
   e.core_each = core_each(r);
-#endif
 #if GSHMEM_HAVE_CUDA
+  if (r.gpu) e.core_each = core_each(r, kProxyMinCpus);
   e.ops = r.ops.get();
   // A transport thread applies operations on this PE's GPU memory (owner-side atomics, flags,
   // copies) on a stream of its own: on the PE's stream they would queue behind a host-launched
