@@ -4,8 +4,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include <cstdio>
 #include <bit>
+#include <cstdio>
 #include <cstring>
 #include <map>
 

@@ -191,6 +191,26 @@ static __device__ __noinline__ void run_leave(const TeamDev &team) {
   S::sync();
 }
 
+// The reduction family's rounds and buffers among the exchanging members t, one layout for the
+// doubling and the halving (they share the flags, the buffers and the piece counter): L rounds
+// among p2 = 2^L members, `extra` members folded; the slot's LL area holds acc, then
+// [parity][index 0..L+1] buffers of P bytes.
+struct RoutedFamily {
+  int L = 0, p2, extra;
+  uint32_t area;
+  size_t P;
+  __device__ explicit RoutedFamily(const TeamDev &t) {
+    while ((2 << L) <= t.size) ++L;
+    p2 = 1 << L;
+    extra = t.size - p2;
+    area = GSHMEM_DEV_CTRL_LL + static_cast<uint32_t>(t.slot) * 2u * GSHMEM_DEV_MAX_TEAM_PES * GSHMEM_DEV_LL_BYTES;
+    P = (2ull * GSHMEM_DEV_MAX_TEAM_PES * GSHMEM_DEV_LL_BYTES / (1 + 2 * (L + 2))) & ~size_t{15};
+  }
+  __device__ uint32_t buf(int par, int idx) const {
+    return area + static_cast<uint32_t>(P * (1 + par * (L + 2) + idx));
+  }
+};
+
 // Recursive doubling over src[0, total) in pieces among the team's members, or, when the team has
 // node runs, among the runs' leaders with each run's sources combined first (run_load) and the
 // result stored into the run's dests (run_store). Member j's result is element i in [olo, ohi)
@@ -200,16 +220,11 @@ template <typename S, typename T, typename Op>
 static __device__ __noinline__ void reduce_doubling(const TeamDev &team, T *dest, const T *src, size_t total,
                                                     size_t block) {
   const TeamDev t = run_leaders(team);  // the members that exchange
-  int L = 0;
-  while ((2 << L) <= t.size) ++L;
-  const int p2 = 1 << L, extra = t.size - p2;
-  // The slot's LL area: acc, then [parity][index 0..L+1] buffers of P bytes.
-  const uint32_t area =
-      GSHMEM_DEV_CTRL_LL + static_cast<uint32_t>(t.slot) * 2u * GSHMEM_DEV_MAX_TEAM_PES * GSHMEM_DEV_LL_BYTES;
-  const size_t P = (2ull * GSHMEM_DEV_MAX_TEAM_PES * GSHMEM_DEV_LL_BYTES / (1 + 2 * (L + 2))) & ~size_t{15};
-  const size_t per = P / sizeof(T);
-  auto buf = [&](int par, int idx) { return area + static_cast<uint32_t>(P * (1 + par * (L + 2) + idx)); };
-  T *acc = reinterpret_cast<T *>(ctrl(st().my_pe, area));
+  const RoutedFamily f(t);
+  const int L = f.L, p2 = f.p2, extra = f.extra;
+  const size_t per = f.P / sizeof(T);
+  auto buf = [&](int par, int idx) { return f.buf(par, idx); };
+  T *acc = reinterpret_cast<T *>(ctrl(st().my_pe, f.area));
   uint64_t *cnt = routed_word(t.slot, 0);
   const uint64_t first = ld_volatile_u64(cnt);
   S::sync();  // every thread read the count before rank 0 moves it at the end
@@ -260,19 +275,15 @@ template <typename S, typename T, typename Op>
 static __device__ __noinline__ void reduce_halving(const TeamDev &team, T *dest, const T *src, size_t total,
                                                    size_t block) {
   const TeamDev t = run_leaders(team);  // the members that exchange
-  int L = 0;
-  while ((2 << L) <= t.size) ++L;
-  const int p2 = 1 << L, extra = t.size - p2;
-  const uint32_t area =
-      GSHMEM_DEV_CTRL_LL + static_cast<uint32_t>(t.slot) * 2u * GSHMEM_DEV_MAX_TEAM_PES * GSHMEM_DEV_LL_BYTES;
-  const size_t P = (2ull * GSHMEM_DEV_MAX_TEAM_PES * GSHMEM_DEV_LL_BYTES / (1 + 2 * (L + 2))) & ~size_t{15};
+  const RoutedFamily f(t);
+  const int L = f.L, p2 = f.p2, extra = f.extra;
   const size_t slots = extra ? 2 : 1;  // segments per chunk
-  const size_t q = P / sizeof(T) / (static_cast<size_t>(p2) * slots);
+  const size_t q = f.P / sizeof(T) / (static_cast<size_t>(p2) * slots);
   if (L == 0 || q == 0) return reduce_doubling<S, T, Op>(team, dest, src, total, block);
   const size_t seg = total / static_cast<size_t>(t.size);  // a leader's segment
-  auto buf = [&](int par, int idx) { return area + static_cast<uint32_t>(P * (1 + par * (L + 2) + idx)); };
+  auto buf = [&](int par, int idx) { return f.buf(par, idx); };
   auto pos = [&](int c) { return static_cast<size_t>(__brev(static_cast<unsigned>(c)) >> (32 - L)); };
-  T *acc = reinterpret_cast<T *>(ctrl(st().my_pe, area));
+  T *acc = reinterpret_cast<T *>(ctrl(st().my_pe, f.area));
   uint64_t *cnt = routed_word(t.slot, 0);
   const uint64_t first = ld_volatile_u64(cnt);
   S::sync();  // every thread read the count before rank 0 moves it at the end
