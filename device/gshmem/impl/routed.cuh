@@ -69,7 +69,17 @@ static __device__ __noinline__ void routed_send(const TeamDev &t, int to, int id
     S::sync();
     if (S::rank() == 0) {
       fence_release_sys();  // the scope's stores to src, before the proxy reads it
-      const uint64_t w = proxy_put_bytes(dst_off, static_cast<const char *>(src), bytes, pe);
+      // src is in this PE's control block, global memory the proxy reads by address, so
+      // proxy_put_bytes's loop for sources in local or shared memory is left out: inlined here
+      // it raises the registers of every kernel that calls a reduction.
+      uint64_t w = 0;
+      if (bytes <= GSHMEM_TRIG_INLINE_MAX) {
+        proxy_put_inline(dst_off, src, bytes, pe);
+      } else {
+        gshmem_trigger s[2];
+        gshmem_trigger_put(pe, GSHMEM_TRIG_SEG_DEVICE, dst_off, reinterpret_cast<uint64_t>(src), bytes, &s[0], &s[1]);
+        w = proxy_push(s, 2);
+      }
       proxy_signal(routed_flag_off(t.slot, idx), 1, SHMEM_SIGNAL_ADD, pe);
       if (w) proxy_wait(w);
     }
@@ -219,44 +229,61 @@ struct RoutedFamily {
 template <typename S, typename T, typename Op>
 static __device__ __noinline__ void reduce_doubling(const TeamDev &team, T *dest, const T *src, size_t total,
                                                     size_t block) {
-  const TeamDev t = run_leaders(team);  // the members that exchange
-  const RoutedFamily f(t);
-  const int L = f.L, p2 = f.p2, extra = f.extra;
-  const size_t per = f.P / sizeof(T);
-  auto buf = [&](int par, int idx) { return f.buf(par, idx); };
-  T *acc = reinterpret_cast<T *>(ctrl(st().my_pe, f.area));
-  uint64_t *cnt = routed_word(t.slot, 0);
-  const uint64_t first = ld_volatile_u64(cnt);
+  // The loop's state lives in local memory (its address escapes into an empty asm), so none of
+  // it is held in registers across the calls below. ptxas gives a callee registers apart from
+  // those its callers hold across the call, so each register held here would add to
+  // routed_send's, and with it to the user's kernel's (tests/nvshmem/check_coll_registers.py).
+  struct State {
+    TeamDev t;  // the members that exchange
+    RoutedFamily f;
+    const TeamDev *team;
+    T *dest;
+    const T *src;
+    T *acc;
+    size_t total, block, per, lo;
+    uint64_t m;
+  };
+  State v{run_leaders(team), RoutedFamily(run_leaders(team)), &team, dest, src, nullptr, total, block, 0, 0, 0};
+  asm volatile("" ::"l"(&v) : "memory");
+  const TeamDev &t = v.t;
+  v.per = v.f.P / sizeof(T);
+  v.acc = reinterpret_cast<T *>(ctrl(st().my_pe, v.f.area));
+  v.m = ld_volatile_u64(routed_word(t.slot, 0));
   S::sync();  // every thread read the count before rank 0 moves it at the end
-  uint64_t m = first;
-  for (size_t lo = 0; lo < total; lo += per, ++m) {
-    const size_t n = total - lo < per ? total - lo : per;
-    const int par = static_cast<int>(m & 1);
-    run_load<S, T, Op>(team, acc, src, lo, n);
-    if (t.me >= p2) {  // folded: send, then get the result back
-      routed_send<S>(t, t.me - p2, 0, m, buf(par, 0), acc, n * sizeof(T));
-      routed_recv<S>(t, L + 1, m);
-      run_store<S, T>(team, dest, reinterpret_cast<const T *>(ctrl(st().my_pe, buf(par, L + 1))), lo, n, block, total);
-      routed_ack<S>(t, t.me - p2, L + 1);
+  for (v.lo = 0; v.lo < v.total; v.lo += v.per, ++v.m) {
+    const size_t n = v.total - v.lo < v.per ? v.total - v.lo : v.per;
+    const int par = static_cast<int>(v.m & 1);
+    run_load<S, T, Op>(*v.team, v.acc, v.src, v.lo, n);
+    if (t.me >= v.f.p2) {  // folded: send, then get the result back
+      routed_send<S>(t, t.me - v.f.p2, 0, v.m, v.f.buf(par, 0), v.acc, n * sizeof(T));
+      routed_recv<S>(t, v.f.L + 1, v.m);
+      run_store<S, T>(*v.team, v.dest, reinterpret_cast<const T *>(ctrl(st().my_pe, v.f.buf(par, v.f.L + 1))), v.lo, n,
+                      v.block, v.total);
+      routed_ack<S>(t, t.me - v.f.p2, v.f.L + 1);
       continue;
     }
-    if (t.me < extra) {
-      routed_recv<S>(t, 0, m);
-      routed_combine<S, T, Op>(acc, reinterpret_cast<const T *>(ctrl(st().my_pe, buf(par, 0))), n, true);
-      routed_ack<S>(t, t.me + p2, 0);
+    if (t.me < v.f.extra) {
+      routed_recv<S>(t, 0, v.m);
+      routed_combine<S, T, Op>(v.acc, reinterpret_cast<const T *>(ctrl(st().my_pe, v.f.buf(par, 0))), n, true);
+      routed_ack<S>(t, t.me + v.f.p2, 0);
     }
-    for (int r = 0; r < L; ++r) {
-      const int q = t.me ^ (1 << r);
-      routed_send<S>(t, q, 1 + r, m, buf(par, 1 + r), acc, n * sizeof(T));
-      routed_recv<S>(t, 1 + r, m);
-      routed_combine<S, T, Op>(acc, reinterpret_cast<const T *>(ctrl(st().my_pe, buf(par, 1 + r))), n, t.me < q);
+    for (int r = 0; r < v.f.L; ++r) {
+      // n and par again from the state: kept from above, they would be held across the calls.
+      const size_t nr = v.total - v.lo < v.per ? v.total - v.lo : v.per;
+      const int pr = static_cast<int>(v.m & 1), q = t.me ^ (1 << r);
+      routed_send<S>(t, q, 1 + r, v.m, v.f.buf(pr, 1 + r), v.acc, nr * sizeof(T));
+      routed_recv<S>(t, 1 + r, v.m);
+      routed_combine<S, T, Op>(v.acc, reinterpret_cast<const T *>(ctrl(st().my_pe, v.f.buf(pr, 1 + r))), nr, t.me < q);
       routed_ack<S>(t, q, 1 + r);
     }
-    run_store<S, T>(team, dest, acc, lo, n, block, total);
-    if (t.me < extra) routed_send<S>(t, t.me + p2, L + 1, m, buf(par, L + 1), acc, n * sizeof(T));
+    const size_t nr = v.total - v.lo < v.per ? v.total - v.lo : v.per;
+    run_store<S, T>(*v.team, v.dest, v.acc, v.lo, nr, v.block, v.total);
+    if (t.me < v.f.extra)
+      routed_send<S>(t, t.me + v.f.p2, v.f.L + 1, v.m, v.f.buf(static_cast<int>(v.m & 1), v.f.L + 1), v.acc,
+                     nr * sizeof(T));
   }
   S::sync();
-  if (S::rank() == 0) st_volatile_u64(cnt, m);
+  if (S::rank() == 0) st_volatile_u64(routed_word(t.slot, 0), v.m);
   S::sync();
 }
 
