@@ -8,6 +8,7 @@
 // pipe close and end them, also PEs started through a wrapper (oshrun -np 4 sh -c "./prog").
 #include <fcntl.h>
 #include <poll.h>
+#include <sched.h>
 #include <signal.h>
 #include <sys/prctl.h>
 #include <sys/signalfd.h>
@@ -29,6 +30,7 @@
 #include "common/config.hpp"
 #include "common/io.hpp"
 #include "gshmem/version.h"
+#include "oshrun_bind.hpp"
 
 extern char** environ;
 
@@ -43,7 +45,8 @@ constexpr int kForwarded[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2
 struct Options {
   int np = 0;
   bool tag_output = false;
-  std::string launcher;           // empty: start the PEs ourselves
+  std::string launcher;  // empty: start the PEs ourselves
+  gshmem::oshrun::BindRequest bind;
   std::vector<std::string> prog;  // program and its arguments
 };
 
@@ -56,6 +59,10 @@ void print_help(FILE* f) {
           "Options:\n"
           "  -np N, -n N, --np N   number of PEs (required, N >= 1)\n"
           "  --tag-output          prefix every line a PE prints with '[pe K] '\n"
+          "  --bind-to B           bind each PE to its own CPUs: none (the default: PEs run\n"
+          "                        where oshrun may), core or hwthread\n"
+          "  --cpus-per-pe K       cores (or hardware threads) per PE (default 1; implies\n"
+          "                        --bind-to core); a GPU PE with peers on other nodes wants 3\n"
           "  --launcher L          hand the job to L (mpirun, srun or prterun) instead of\n"
           "                        starting the PEs here\n"
           "  -h, --help            show this help and exit\n"
@@ -88,6 +95,7 @@ bool parse_int(const char* s, int* out) {
 
 Options parse_args(int argc, char** argv) {
   Options o;
+  bool cpus_per_pe_given = false;
   int i = 1;
   for (; i < argc; ++i) {
     std::string a = argv[i];
@@ -121,6 +129,15 @@ Options parse_args(int argc, char** argv) {
     } else if (a == "--tag-output") {
       no_value();
       o.tag_output = true;
+    } else if (a == "--bind-to") {
+      std::string v = value();
+      if (!gshmem::oshrun::parse_bind_to(v, &o.bind.to))
+        usage_error("unknown --bind-to value '%s' (use none, core or hwthread)", v.c_str());
+    } else if (a == "--cpus-per-pe") {
+      std::string v = value();
+      if (!parse_int(v.c_str(), &o.bind.per_pe) || o.bind.per_pe < 1)
+        usage_error("bad --cpus-per-pe '%s' (need an integer >= 1)", v.c_str());
+      cpus_per_pe_given = true;
     } else if (a == "--launcher") {
       o.launcher = value();
       if (o.launcher != "mpirun" && o.launcher != "srun" && o.launcher != "prterun")
@@ -140,6 +157,9 @@ Options parse_args(int argc, char** argv) {
   for (; i < argc; ++i) o.prog.emplace_back(argv[i]);
   if (o.np == 0) usage_error("the number of PEs is required (-np N)");
   if (o.prog.empty()) usage_error("no program given");
+  if (cpus_per_pe_given && o.bind.to == gshmem::oshrun::BindTo::unset) o.bind.to = gshmem::oshrun::BindTo::core;
+  if (cpus_per_pe_given && o.bind.to == gshmem::oshrun::BindTo::none)
+    usage_error("--cpus-per-pe needs --bind-to core or hwthread");
   return o;
 }
 
@@ -168,6 +188,7 @@ Options parse_args(int argc, char** argv) {
   }
   if (o.tag_output && o.launcher != "mpirun")
     fprintf(stderr, "oshrun: --tag-output is not passed on to %s\n", o.launcher.c_str());
+  for (auto& b : gshmem::oshrun::launcher_bind_args(o.launcher, o.bind)) args.push_back(b);
   args.insert(args.end(), o.prog.begin(), o.prog.end());
   std::vector<char*> av;
   for (auto& s : args) av.push_back(s.data());
@@ -289,8 +310,18 @@ struct Job {
 };
 
 [[noreturn]] void run_child(int pe, const Options& o, pid_t launcher_pid, int lfd, int watch_r, const std::string& uid,
-                            int out_w, int err_w, const sigset_t& orig_mask) {
+                            int out_w, int err_w, const sigset_t& orig_mask, const std::vector<int>* cpus) {
   if (prctl(PR_SET_PDEATHSIG, SIGKILL) != 0 || getppid() != launcher_pid) _exit(127);
+  if (cpus) {
+    cpu_set_t set;
+    CPU_ZERO(&set);
+    for (int c : *cpus) CPU_SET(c, &set);
+    if (sched_setaffinity(0, sizeof set, &set) != 0) {
+      fprintf(stderr, "oshrun: pe %d: cannot bind to CPUs %s: %s\n", pe, gshmem::oshrun::cpu_list(*cpus).c_str(),
+              strerror(errno));
+      _exit(127);
+    }
+  }
   if (out_w >= 0 && (dup2(out_w, STDOUT_FILENO) < 0 || dup2(err_w, STDERR_FILENO) < 0)) _exit(127);
   // (the pipe fds themselves are O_CLOEXEC; dup2 leaves 1 and 2 inheritable)
   setenv("GSHMEM_BOOTSTRAP", "uid", 1);
@@ -329,7 +360,7 @@ void abort_start(Job* job) {
     if (s.fd >= 0) close(s.fd);
 }
 
-bool start_pes(const Options& o, const sigset_t& orig_mask, Job* job) {
+bool start_pes(const Options& o, const std::vector<std::vector<int>>& binding, const sigset_t& orig_mask, Job* job) {
   gshmem::boot::UniqueId id;
   int lfd = -1;
   if (gshmem::boot::uid_create_listener(/*loopback_only=*/true, "", &id, &lfd) != gshmem::Status::ok) {
@@ -356,7 +387,8 @@ bool start_pes(const Options& o, const sigset_t& orig_mask, Job* job) {
       break;
     }
     pid_t p = fork();
-    if (p == 0) run_child(pe, o, self, lfd, watch[0], uid, out[1], err[1], orig_mask);
+    if (p == 0)
+      run_child(pe, o, self, lfd, watch[0], uid, out[1], err[1], orig_mask, binding.empty() ? nullptr : &binding[pe]);
     if (p < 0) {
       fprintf(stderr, "oshrun: pe %d: fork failed: %s\n", pe, strerror(errno));
       ok = false;
@@ -552,6 +584,15 @@ int main(int argc, char** argv) {
     return 2;
   }
   if (!o.launcher.empty()) exec_launcher(o);
+  std::vector<std::vector<int>> binding;  // empty: the PEs keep oshrun's affinity
+  if (o.bind.to == gshmem::oshrun::BindTo::core || o.bind.to == gshmem::oshrun::BindTo::hwthread) {
+    std::string why;
+    if (!gshmem::oshrun::plan_binding(o.bind, o.np, gshmem::oshrun::allowed_cpus(), &binding, &why)) {
+      fprintf(stderr, "oshrun: --bind-to %s: %s; use --bind-to none, fewer PEs or a smaller --cpus-per-pe\n",
+              o.bind.to == gshmem::oshrun::BindTo::core ? "core" : "hwthread", why.c_str());
+      return 2;
+    }
+  }
 
   // Block the forwarded signals and SIGCHLD before forking so none is lost; the main loop reads
   // them from a signalfd. The PEs get the original mask back before exec.
@@ -569,7 +610,7 @@ int main(int argc, char** argv) {
     return 1;
   }
   Job job;
-  if (!start_pes(o, orig_mask, &job)) return 1;
+  if (!start_pes(o, binding, orig_mask, &job)) return 1;
   signal(SIGPIPE, SIG_IGN);  // a closed stdout shows up as EPIPE in write_all (PEs keep the default)
   Supervisor sup(job, sfd);
   int code = sup.run();

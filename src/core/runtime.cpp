@@ -494,8 +494,9 @@ void setup_routes(const char* call, Runtime& r, bool gpu) {
       GSHMEM_WARN(Subsys::init,
                   "this GPU PE may run on %d CPU(s): its proxy and transport threads share them with the "
                   "program, and operations on PEs of other nodes take 2-3 times as long; give each GPU PE "
-                  "%d or more CPUs (mpirun --bind-to none, or --map-by ppr:N:node:pe=%d; docs/gpu.md)",
-                  own_cpus(), kProxyMinCpus, kProxyMinCpus);
+                  "%d or more CPUs (oshrun --cpus-per-pe %d, mpirun --bind-to none or --map-by ppr:N:node:pe=%d; "
+                  "docs/gpu.md)",
+                  own_cpus(), kProxyMinCpus, kProxyMinCpus, kProxyMinCpus);
     GSHMEM_INFO(Subsys::init, "device operations to %s other PEs go through the proxy",
                 r.cfg->GSHMEM_FORCE_PROXY ? "all" : "off-node");
     // Streams beyond the context's hardware work queues share a queue; work at a queue's head that

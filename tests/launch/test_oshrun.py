@@ -6,6 +6,7 @@ import re
 import signal
 import subprocess
 import sys
+import tempfile
 import time
 
 oshrun, prog = sys.argv[1], sys.argv[2]
@@ -113,6 +114,84 @@ check("GSHMEM_BOOTSTRAP=pmix under oshrun -> says to use --launcher",
       r.returncode == 2 and "--launcher mpirun" in r.stderr, f"rc={r.returncode}\n{r.stderr}")
 r = run([oshrun, "-np", "2", prog, "ok"], env={"GSHMEM_BOOTSTRAP": "uid"})
 check("GSHMEM_BOOTSTRAP=uid under oshrun runs", r.returncode == 0, f"rc={r.returncode}\n{r.stderr}")
+
+# CPU binding: --bind-to core gives each PE the CPUs of its own core, in the order of the cores'
+# lowest CPU numbers; hwthread one CPU each; --cpus-per-pe K that many; the expected sets come
+# from this process's affinity and sysfs, read here independently of oshrun.
+def allowed_cores():
+    by_core = {}
+    for c in sorted(os.sched_getaffinity(0)):
+        try:
+            d = f"/sys/devices/system/cpu/cpu{c}/topology/"
+            key = (int(open(d + "physical_package_id").read()), int(open(d + "core_id").read()))
+        except (OSError, ValueError):
+            key = ("cpu", c)
+        by_core.setdefault(key, []).append(c)
+    return sorted(by_core.values(), key=lambda ids: ids[0])
+
+
+def cpu_set(text):
+    out = set()
+    for part in text.strip().split(","):
+        a, _, b = part.partition("-")
+        out.update(range(int(a), int(b or a) + 1))
+    return out
+
+
+def pe_cpus(args):
+    """Runs a shell at each PE printing its rank and CPUs; {rank: set of CPUs}, or None."""
+    r = run([oshrun] + args + ["sh", "-c",
+                               'echo "cpus $GSHMEM_BOOTSTRAP_RANK $(grep Cpus_allowed_list /proc/self/status | cut -f2)"'])
+    got = dict((int(m.group(1)), cpu_set(m.group(2))) for m in re.finditer(r"^cpus (\d+) (\S+)$", r.stdout, re.M))
+    return got if r.returncode == 0 else None
+
+
+cores = allowed_cores()
+threads = sorted(os.sched_getaffinity(0))
+if len(cores) >= 2:
+    got = pe_cpus(["-np", "2", "--bind-to", "core"])
+    check("--bind-to core: PE i on the CPUs of core i", got == {0: set(cores[0]), 1: set(cores[1])},
+          f"got {got}, cores {cores}")
+    r = run([oshrun, "-np", "2", "--bind-to", "core", prog, "ok"])
+    check("--bind-to core: an OpenSHMEM program runs bound", r.returncode == 0 and r.stdout.count("line from pe") == 2,
+          r.stdout + r.stderr)
+    got = pe_cpus(["-np", "1", "--cpus-per-pe", "2"])
+    check("--cpus-per-pe 2 (implies core): PE 0 on cores 0 and 1", got == {0: set(cores[0] + cores[1])},
+          f"got {got}, cores {cores}")
+if len(threads) >= 2:
+    got = pe_cpus(["-np", "2", "--bind-to", "hwthread"])
+    check("--bind-to hwthread: PE i on CPU i", got == {0: {threads[0]}, 1: {threads[1]}}, f"got {got}")
+got = pe_cpus(["-np", "2", "--bind-to", "none"])
+check("--bind-to none: PEs keep oshrun's CPUs", got == {0: set(threads), 1: set(threads)}, f"got {got}")
+r = run([oshrun, "-np", str(len(cores) + 1), "--bind-to", "core", prog, "ok"])
+check("--bind-to core with more PEs than cores -> exit 2, says what is short",
+      r.returncode == 2 and f"need {len(cores) + 1} cores" in r.stderr and "line from pe" not in r.stdout,
+      f"rc={r.returncode}\n{r.stderr}")
+for bad, words in ((["--bind-to", "socket"], "unknown --bind-to value 'socket'"),
+                   (["--cpus-per-pe", "0"], "bad --cpus-per-pe '0'"),
+                   (["--bind-to", "none", "--cpus-per-pe", "2"], "--cpus-per-pe needs --bind-to core or hwthread")):
+    r = run([oshrun, "-np", "2"] + bad + [prog, "ok"])
+    check(f"oshrun {' '.join(bad)} -> exit 2 with '{words}'", r.returncode == 2 and words in r.stderr, r.stderr)
+
+# The binding request handed on to another launcher in its own options (a stand-in launcher on
+# PATH prints what it was given).
+with tempfile.TemporaryDirectory() as fake:
+    for name in ("mpirun", "srun", "prterun"):
+        with open(os.path.join(fake, name), "w") as f:
+            f.write('#!/bin/sh\nfor a in "$@"; do echo "arg $a"; done\n')
+        os.chmod(os.path.join(fake, name), 0o755)
+    path = fake + os.pathsep + os.environ.get("PATH", "")
+    for launcher, bind, want in (
+            ("mpirun", ["--cpus-per-pe", "3"], ["--map-by", "slot:PE=3", "--bind-to", "core"]),
+            ("prterun", ["--bind-to", "hwthread"], ["--use-hwthread-cpus", "--bind-to", "hwthread"]),
+            ("mpirun", ["--bind-to", "none"], ["--bind-to", "none"]),
+            ("srun", ["--cpus-per-pe", "3"], ["--cpu-bind=cores", "--cpus-per-task=3"]),
+            ("srun", ["--bind-to", "none"], ["--cpu-bind=none"])):
+        r = run([oshrun, "--launcher", launcher, "-np", "2"] + bind + ["./prog"], env={"PATH": path})
+        args = re.findall(r"^arg (.*)$", r.stdout, re.M)
+        ok = r.returncode == 0 and args[-1:] == ["./prog"] and any(
+            args[i:i + len(want)] == want for i in range(len(args)))
+        check(f"--launcher {launcher} {' '.join(bind)} -> {' '.join(want)}", ok, f"rc={r.returncode} args={args}")
 
 # PEs started through a wrapper (not oshrun's children, so no parent-death signal reaches them)
 # end when oshrun is killed with SIGKILL: they watch a pipe only oshrun holds.
