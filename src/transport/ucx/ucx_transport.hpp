@@ -165,7 +165,12 @@ class Ucx final : public Transport {
   Result extend(Seg seg, uint64_t off, void* base, size_t len) override;
   void drop(Seg seg, uint64_t off, size_t len) override;
   Result register_buffer(void* base, size_t len, bool device, uint64_t* token) override;
+  // A waiting thread's progress (common/wait.hpp). Inside for the progress thread: one call can
+  // outlast kDeferMinNs (answering a large get over tcp sends it all from the callback), and
+  // g_wait_driven does not move meanwhile; the progress thread taking the worker then would spin
+  // on UCX's lock against the caller, on one core for a time slice.
   unsigned progress() override {
+    const Inside inside(this);
     return u_.worker_progress(worker_);  // CPU PEs' owner requests are applied in UCX's callback
   }
   void unregister_buffer(uint64_t token) override;
