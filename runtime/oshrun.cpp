@@ -8,7 +8,6 @@
 // pipe close and end them, also PEs started through a wrapper (oshrun -np 4 sh -c "./prog").
 #include <fcntl.h>
 #include <poll.h>
-#include <sched.h>
 #include <signal.h>
 #include <sys/prctl.h>
 #include <sys/signalfd.h>
@@ -59,8 +58,9 @@ void print_help(FILE* f) {
           "Options:\n"
           "  -np N, -n N, --np N   number of PEs (required, N >= 1)\n"
           "  --tag-output          prefix every line a PE prints with '[pe K] '\n"
-          "  --bind-to B           bind each PE to its own CPUs: none (the default: PEs run\n"
-          "                        where oshrun may), core or hwthread\n"
+          "  --bind-to B           bind each PE to its own CPUs: core, hwthread or none (PEs\n"
+          "                        run where oshrun may; the default, or with --launcher the\n"
+          "                        launcher's own default)\n"
           "  --cpus-per-pe K       cores (or hardware threads) per PE (default 1; implies\n"
           "                        --bind-to core); a GPU PE with peers on other nodes wants 3\n"
           "  --launcher L          hand the job to L (mpirun, srun or prterun) instead of\n"
@@ -313,10 +313,7 @@ struct Job {
                             int out_w, int err_w, const sigset_t& orig_mask, const std::vector<int>* cpus) {
   if (prctl(PR_SET_PDEATHSIG, SIGKILL) != 0 || getppid() != launcher_pid) _exit(127);
   if (cpus) {
-    cpu_set_t set;
-    CPU_ZERO(&set);
-    for (int c : *cpus) CPU_SET(c, &set);
-    if (sched_setaffinity(0, sizeof set, &set) != 0) {
+    if (!gshmem::oshrun::bind_to(*cpus)) {
       fprintf(stderr, "oshrun: pe %d: cannot bind to CPUs %s: %s\n", pe, gshmem::oshrun::cpu_list(*cpus).c_str(),
               strerror(errno));
       _exit(127);

@@ -3,6 +3,7 @@
 #include <sched.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <cstdio>
 #include <map>
 
@@ -18,31 +19,63 @@ bool parse_bind_to(const std::string& s, BindTo* out) {
 
 namespace {
 
-long read_long(const std::string& path, bool* ok) {
-  FILE* f = fopen(path.c_str(), "r");
-  long v = 0;
-  *ok = f && fscanf(f, "%ld", &v) == 1;
-  if (f) fclose(f);
-  return v;
+std::string read_line(const std::string& path) {
+  std::string out;
+  if (FILE* f = fopen(path.c_str(), "r")) {
+    char buf[4096];
+    if (fgets(buf, sizeof buf, f)) out = buf;
+    fclose(f);
+  }
+  while (!out.empty() && (out.back() == '\n' || out.back() == ' ')) out.pop_back();
+  return out;
 }
+
+// A cpu_set_t sized for n CPUs (the fixed cpu_set_t holds 1024, fewer than some machines have).
+struct CpuSet {
+  explicit CpuSet(size_t n) : n(n), set(CPU_ALLOC(n)), bytes(CPU_ALLOC_SIZE(n)) {
+    if (set) CPU_ZERO_S(bytes, set);
+  }
+  ~CpuSet() {
+    if (set) CPU_FREE(set);
+  }
+  CpuSet(const CpuSet&) = delete;
+  CpuSet& operator=(const CpuSet&) = delete;
+  size_t n;
+  cpu_set_t* set;
+  size_t bytes;
+};
 
 }  // namespace
 
 std::vector<Cpu> allowed_cpus() {
   std::vector<Cpu> cpus;
-  cpu_set_t set;
-  CPU_ZERO(&set);
-  if (sched_getaffinity(0, sizeof set, &set) != 0) return cpus;
-  for (int c = 0; c < CPU_SETSIZE; ++c) {
-    if (!CPU_ISSET(c, &set)) continue;
-    const std::string dir = "/sys/devices/system/cpu/cpu" + std::to_string(c) + "/topology/";
-    bool ok_pkg = false, ok_core = false;
-    const long pkg = read_long(dir + "physical_package_id", &ok_pkg);
-    const long core = read_long(dir + "core_id", &ok_core);
-    // Core ids repeat across packages; without them the CPU stands alone (a key no real core has).
-    cpus.push_back({c, ok_pkg && ok_core ? pkg * 1000000 + core : -1 - c});
+  for (size_t n = CPU_SETSIZE; n <= (size_t{1} << 22); n *= 2) {
+    CpuSet s(n);
+    if (!s.set) return cpus;
+    if (sched_getaffinity(0, s.bytes, s.set) != 0) {
+      if (errno == EINVAL) continue;  // the kernel's mask is larger: try a larger set
+      return cpus;
+    }
+    for (size_t c = 0; c < n; ++c) {
+      if (!CPU_ISSET_S(c, s.bytes, s.set)) continue;
+      const std::string dir = "/sys/devices/system/cpu/cpu" + std::to_string(c) + "/topology/";
+      std::string core = read_line(dir + "core_cpus_list");
+      if (core.empty()) core = read_line(dir + "thread_siblings_list");
+      // Without it the CPU stands alone (a key no sibling list looks like).
+      cpus.push_back({static_cast<int>(c), core.empty() ? "cpu" + std::to_string(c) : core});
+    }
+    return cpus;
   }
   return cpus;
+}
+
+bool bind_to(const std::vector<int>& cpus) {
+  int top = 0;
+  for (int c : cpus) top = std::max(top, c);
+  CpuSet s(static_cast<size_t>(top) + 1);
+  if (!s.set) return false;
+  for (int c : cpus) CPU_SET_S(static_cast<size_t>(c), s.bytes, s.set);
+  return sched_setaffinity(0, s.bytes, s.set) == 0;
 }
 
 bool plan_binding(const BindRequest& r, int np, const std::vector<Cpu>& cpus, std::vector<std::vector<int>>* out,
@@ -52,7 +85,7 @@ bool plan_binding(const BindRequest& r, int np, const std::vector<Cpu>& cpus, st
   if (r.to == BindTo::hwthread) {
     for (const Cpu& c : cpus) units.push_back({c.id});
   } else {
-    std::map<long, std::vector<int>> by_core;
+    std::map<std::string, std::vector<int>> by_core;
     for (const Cpu& c : cpus) by_core[c.core].push_back(c.id);
     for (auto& [key, ids] : by_core) units.push_back(ids);
   }
@@ -63,9 +96,9 @@ bool plan_binding(const BindRequest& r, int np, const std::vector<Cpu>& cpus, st
   if (need > static_cast<long>(units.size())) {
     std::vector<int> ids;
     for (const Cpu& c : cpus) ids.push_back(c.id);
-    *why = std::to_string(np) + " PEs x " + std::to_string(r.per_pe) + " " + what + (r.per_pe == 1 ? "" : "s") +
-           " need " + std::to_string(need) + " " + what + "s; oshrun may run on " + std::to_string(units.size()) +
-           " (CPUs " + (ids.empty() ? std::string("unknown") : cpu_list(ids)) + ")";
+    *why = std::to_string(np) + (np == 1 ? " PE x " : " PEs x ") + std::to_string(r.per_pe) + " " + what +
+           (r.per_pe == 1 ? "" : "s") + " need " + std::to_string(need) + " " + what + "s; oshrun may run on " +
+           std::to_string(units.size()) + " (CPUs " + (ids.empty() ? std::string("unknown") : cpu_list(ids)) + ")";
     return false;
   }
   out->resize(static_cast<size_t>(np));
@@ -84,12 +117,18 @@ std::vector<std::string> launcher_bind_args(const std::string& launcher, const B
   const std::string k = std::to_string(r.per_pe);
   if (launcher == "srun") {
     if (r.to == BindTo::none) return {"--cpu-bind=none"};
-    std::vector<std::string> a = {r.to == BindTo::core ? "--cpu-bind=cores" : "--cpu-bind=threads"};
-    if (r.per_pe > 1) a.push_back("--cpus-per-task=" + k);
-    return a;
+    if (r.to == BindTo::hwthread) return {"--cpu-bind=threads", "--cpus-per-task=" + k};
+    // Slurm counts hardware threads as CPUs: one per core makes K CPUs K cores.
+    return {"--cpu-bind=cores", "--threads-per-core=1", "--cpus-per-task=" + k};
   }
-  // mpirun (Open MPI) and prterun: a PE of k cores is mapped with slot:PE=k and bound to them.
   if (r.to == BindTo::none) return {"--bind-to", "none"};
+  if (launcher == "prterun") {  // PRRTE: hardware threads as CPUs is a mapping qualifier
+    std::string map = "slot";
+    if (r.per_pe > 1) map += ":PE=" + k;
+    if (r.to == BindTo::hwthread) map += ":HWTCPUS";
+    return {"--map-by", map, "--bind-to", r.to == BindTo::core ? "core" : "hwthread"};
+  }
+  // Open MPI's mpirun: a PE of K cores is mapped with slot:PE=K and bound to them.
   std::vector<std::string> a;
   if (r.to == BindTo::hwthread) a.push_back("--use-hwthread-cpus");
   if (r.per_pe > 1) a.insert(a.end(), {"--map-by", "slot:PE=" + k});

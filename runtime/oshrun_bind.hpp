@@ -20,12 +20,17 @@ bool parse_bind_to(const std::string& s, BindTo* out);
 // hardware threads of one core.
 struct Cpu {
   int id;
-  long core;
+  std::string core;
 };
 
-// The CPUs of this process's affinity mask, each with its core from sysfs (package and core id);
-// a CPU whose topology cannot be read counts as a core of its own.
+// The CPUs of this process's affinity mask (any number of them), each with its core: the
+// kernel's list of the hardware threads of its core (sysfs core_cpus_list, or
+// thread_siblings_list on kernels before 5.7); a CPU whose topology cannot be read counts as a
+// core of its own. Empty when the mask cannot be read.
 std::vector<Cpu> allowed_cpus();
+
+// Binds the calling thread to `cpus`; false with errno set when the kernel refuses.
+bool bind_to(const std::vector<int>& cpus);
 
 // The CPUs of each PE (out[pe]). The units are the cores among `cpus` (each with all of its
 // hardware threads in `cpus`) or the single CPUs (hwthread), ordered by their lowest CPU number;

@@ -117,15 +117,18 @@ check("GSHMEM_BOOTSTRAP=uid under oshrun runs", r.returncode == 0, f"rc={r.retur
 
 # CPU binding: --bind-to core gives each PE the CPUs of its own core, in the order of the cores'
 # lowest CPU numbers; hwthread one CPU each; --cpus-per-pe K that many; the expected sets come
-# from this process's affinity and sysfs, read here independently of oshrun.
+# from this process's affinity and sysfs (each CPU's core sibling list), read here independently
+# of oshrun.
 def allowed_cores():
     by_core = {}
     for c in sorted(os.sched_getaffinity(0)):
-        try:
-            d = f"/sys/devices/system/cpu/cpu{c}/topology/"
-            key = (int(open(d + "physical_package_id").read()), int(open(d + "core_id").read()))
-        except (OSError, ValueError):
-            key = ("cpu", c)
+        key = ("cpu", c)
+        for name in ("core_cpus_list", "thread_siblings_list"):
+            try:
+                key = open(f"/sys/devices/system/cpu/cpu{c}/topology/{name}").read().strip()
+                break
+            except OSError:
+                pass
         by_core.setdefault(key, []).append(c)
     return sorted(by_core.values(), key=lambda ids: ids[0])
 
@@ -183,9 +186,10 @@ with tempfile.TemporaryDirectory() as fake:
     path = fake + os.pathsep + os.environ.get("PATH", "")
     for launcher, bind, want in (
             ("mpirun", ["--cpus-per-pe", "3"], ["--map-by", "slot:PE=3", "--bind-to", "core"]),
-            ("prterun", ["--bind-to", "hwthread"], ["--use-hwthread-cpus", "--bind-to", "hwthread"]),
+            ("prterun", ["--bind-to", "hwthread"], ["--map-by", "slot:HWTCPUS", "--bind-to", "hwthread"]),
+            ("mpirun", ["--bind-to", "hwthread"], ["--use-hwthread-cpus", "--bind-to", "hwthread"]),
             ("mpirun", ["--bind-to", "none"], ["--bind-to", "none"]),
-            ("srun", ["--cpus-per-pe", "3"], ["--cpu-bind=cores", "--cpus-per-task=3"]),
+            ("srun", ["--cpus-per-pe", "3"], ["--cpu-bind=cores", "--threads-per-core=1", "--cpus-per-task=3"]),
             ("srun", ["--bind-to", "none"], ["--cpu-bind=none"])):
         r = run([oshrun, "--launcher", launcher, "-np", "2"] + bind + ["./prog"], env={"PATH": path})
         args = re.findall(r"^arg (.*)$", r.stdout, re.M)

@@ -12,12 +12,13 @@ using gshmem::oshrun::plan_binding;
 namespace {
 
 // Two packages of two cores with two hardware threads each, numbered as Linux numbers them on
-// most x86 hosts: CPUs 0-3 the first thread of every core, 4-7 their siblings.
+// most x86 hosts: CPUs 0-3 the first thread of every core, 4-7 their siblings (the key is the
+// core's sibling list, as sysfs gives it).
 std::vector<Cpu> smt_machine() {
   std::vector<Cpu> cpus;
   for (int c = 0; c < 8; ++c) {
-    const long pkg = (c % 4) / 2, core = c % 2;
-    cpus.push_back({c, pkg * 1000000 + core});
+    const int first = c % 4;  // the core's first thread; its sibling is first + 4
+    cpus.push_back({c, std::to_string(first) + "," + std::to_string(first + 4)});
   }
   return cpus;
 }
@@ -65,6 +66,8 @@ TEST(OshrunBind, TooFewCoresSaysWhatIsShort) {
   EXPECT_NE(why.find("may run on 4"), std::string::npos) << why;
   EXPECT_NE(why.find("CPUs 0-7"), std::string::npos) << why;
   EXPECT_TRUE(out.empty());
+  EXPECT_FALSE(plan_binding({BindTo::hwthread, 9}, 1, smt_machine(), &out, &why));
+  EXPECT_NE(why.find("1 PE x 9 hardware threads need 9 hardware threads"), std::string::npos) << why;
 }
 
 TEST(OshrunBind, LauncherArgs) {
@@ -73,6 +76,12 @@ TEST(OshrunBind, LauncherArgs) {
   EXPECT_EQ(launcher_bind_args("mpirun", {BindTo::core, 1}), (std::vector<std::string>{"--bind-to", "core"}));
   EXPECT_EQ(launcher_bind_args("srun", {BindTo::hwthread, 2}),
             (std::vector<std::string>{"--cpu-bind=threads", "--cpus-per-task=2"}));
+  EXPECT_EQ(launcher_bind_args("srun", {BindTo::core, 3}),
+            (std::vector<std::string>{"--cpu-bind=cores", "--threads-per-core=1", "--cpus-per-task=3"}));
+  EXPECT_EQ(launcher_bind_args("prterun", {BindTo::hwthread, 2}),
+            (std::vector<std::string>{"--map-by", "slot:PE=2:HWTCPUS", "--bind-to", "hwthread"}));
+  EXPECT_EQ(launcher_bind_args("mpirun", {BindTo::core, 3}),
+            (std::vector<std::string>{"--map-by", "slot:PE=3", "--bind-to", "core"}));
 }
 
 TEST(OshrunBind, CpuList) {
