@@ -63,27 +63,41 @@ __device__ void dev_reduce(Coll c, Scope s, int team, T* d, const T* src, size_t
 }
 
 // reps > 1: the same collective back to back, no sync between (reductions chain src → d → d).
-template <typename T>
-__global__ void coll_kernel(Coll c, Scope s, int team, T* d, const T* src, size_t n, int root, int reps) {
+// One kernel per element type and scope, and the byte collectives (broadcast, fcollect, alltoall)
+// only in the unsigned char kernels, the reductions only in the others: one kernel holding every
+// collective at every scope took ptxas minutes.
+template <typename T, int S>
+__global__ void coll_kernel(Coll c, int team, T* d, const T* src, size_t n, int root, int reps) {
   for (int r = 0; r < reps; ++r) {
-    const bool one = s == kThread ? threadIdx.x == 0 : s == kWarp ? threadIdx.x < 32 : true;
-    if (c == kBcast) {
-      if (s == kThread) { if (one) shmem_broadcastmem(team, d, src, n, root); }
-      else if (s == kWarp) { if (one) shmemx_broadcastmem_warp(team, d, src, n, root); }
-      else shmemx_broadcastmem_block(team, d, src, n, root);
-    } else if (c == kFcollect) {
-      if (s == kThread) { if (one) shmem_fcollectmem(team, d, src, n); }
-      else if (s == kWarp) { if (one) shmemx_fcollectmem_warp(team, d, src, n); }
-      else shmemx_fcollectmem_block(team, d, src, n);
-    } else if (c == kAlltoall) {
-      if (s == kThread) { if (one) shmem_alltoallmem(team, d, src, n); }
-      else if (s == kWarp) { if (one) shmemx_alltoallmem_warp(team, d, src, n); }
-      else shmemx_alltoallmem_block(team, d, src, n);
+    const bool one = S == kThread ? threadIdx.x == 0 : S == kWarp ? threadIdx.x < 32 : true;
+    if constexpr (std::is_same_v<T, unsigned char>) {
+      if (c == kBcast) {
+        if (S == kThread) { if (one) shmem_broadcastmem(team, d, src, n, root); }
+        else if (S == kWarp) { if (one) shmemx_broadcastmem_warp(team, d, src, n, root); }
+        else shmemx_broadcastmem_block(team, d, src, n, root);
+      } else if (c == kFcollect) {
+        if (S == kThread) { if (one) shmem_fcollectmem(team, d, src, n); }
+        else if (S == kWarp) { if (one) shmemx_fcollectmem_warp(team, d, src, n); }
+        else shmemx_fcollectmem_block(team, d, src, n);
+      } else if (c == kAlltoall) {
+        if (S == kThread) { if (one) shmem_alltoallmem(team, d, src, n); }
+        else if (S == kWarp) { if (one) shmemx_alltoallmem_warp(team, d, src, n); }
+        else shmemx_alltoallmem_block(team, d, src, n);
+      }
     } else {
-      dev_reduce<T>(c, s, team, d, r == 0 ? src : d, n);
+      (void)one;
+      (void)root;
+      dev_reduce<T>(c, static_cast<Scope>(S), team, d, r == 0 ? src : d, n);
     }
     __syncthreads();
   }
+}
+
+template <typename T>
+void launch_coll(Coll c, Scope s, int team, T* d, const T* src, size_t n, int root, int reps, cudaStream_t st) {
+  if (s == kThread) coll_kernel<T, kThread><<<1, 256, 0, st>>>(c, team, d, src, n, root, reps);
+  else if (s == kWarp) coll_kernel<T, kWarp><<<1, 256, 0, st>>>(c, team, d, src, n, root, reps);
+  else coll_kernel<T, kBlock><<<1, 256, 0, st>>>(c, team, d, src, n, root, reps);
 }
 
 // collect: n bytes from this PE; alltoalls: n uint32 elements per member, strides 2 (dest), 3 (source).
@@ -227,7 +241,7 @@ void reduce_case(const Ctx& x, Coll c, Scope s, int team, size_t n, int reps, bo
   CK(cudaDeviceSynchronize());
   shmem_barrier_all();
   if (s <= kBlock) {
-    coll_kernel<T><<<1, 256, 0, x.stream>>>(c, s, team, dst, src, n, 0, reps);
+    launch_coll<T>(c, s, team, dst, src, n, 0, reps, x.stream);
     CK(cudaStreamSynchronize(x.stream));
   } else {
     for (int r = 0; r < reps; ++r) {
@@ -276,7 +290,7 @@ void data_case(const Ctx& x, Coll c, Scope s, int team, size_t bytes, int reps) 
   shmem_barrier_all();
   const int root = tn - 1;
   if (s <= kBlock) {
-    coll_kernel<unsigned char><<<1, 256, 0, x.stream>>>(c, s, team, dst, src, bytes, root, reps);
+    launch_coll<unsigned char>(c, s, team, dst, src, bytes, root, reps, x.stream);
   } else {
     for (int r = 0; r < reps; ++r) {
       if (s == kStream) {
@@ -321,7 +335,7 @@ void bcast_layout_case(const Ctx& x, Scope s, int team, size_t bytes, size_t dst
   CK(cudaMemcpy(buf, h.data(), total, cudaMemcpyHostToDevice));
   CK(cudaDeviceSynchronize());
   shmem_barrier_all();
-  coll_kernel<unsigned char><<<1, 256, 0, x.stream>>>(kBcast, s, team, buf + dst_off, buf, bytes, root, 1);
+  launch_coll<unsigned char>(kBcast, s, team, buf + dst_off, buf, bytes, root, 1, x.stream);
   CK(cudaStreamSynchronize(x.stream));
   std::vector<unsigned char> got(total);
   CK(cudaMemcpy(got.data(), buf, total, cudaMemcpyDeviceToHost));
