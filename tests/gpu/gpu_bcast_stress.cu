@@ -1,5 +1,6 @@
-// The on-stream broadcast, many times in a row, each result checked on the GPU: sizes from the
-// scatter path's threshold and below (GSHMEM_COLL_BCAST_SCATTER_BYTES), every PE the root in turn,
+// The on-stream broadcast, many times in a row, each result checked on the GPU: 3 MiB down to
+// 256 KiB (with GSHMEM_COLL_BCAST_SCATTER_BYTES=2M the larger ones take the scatter path, off by
+// default), every PE the root in turn,
 // destinations poisoned before each round, a fresh payload per round. A stress run for races that
 // a single pass of gpu_coll hits rarely.
 // Run: oshrun -np N gpu_bcast_stress [rounds] (N >= 3 for the scatter path).
