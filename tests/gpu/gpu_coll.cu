@@ -307,16 +307,26 @@ void data_case(const Ctx& x, Coll c, Scope s, int team, size_t bytes, int reps) 
   CK(cudaStreamSynchronize(x.stream));
   std::vector<unsigned char> got(dst_bytes);
   CK(cudaMemcpy(got.data(), dst, dst_bytes, cudaMemcpyDeviceToHost));
-  size_t bad = 0, first = 0;
+  size_t bad = 0, first = 0, poison = 0, last = 0;
+  unsigned char first_want = 0;
   for (size_t i = 0; i < dst_bytes; ++i) {
     unsigned char want;
     if (c == kBcast) want = src_byte(shmem_team_translate_pe(team, root, SHMEM_TEAM_WORLD), i);
     else if (c == kFcollect) want = src_byte(shmem_team_translate_pe(team, static_cast<int>(i / bytes), SHMEM_TEAM_WORLD), i % bytes);
     else want = src_byte(shmem_team_translate_pe(team, static_cast<int>(i / bytes), SHMEM_TEAM_WORLD), tme * bytes + i % bytes);
-    if (got[i] != want && bad++ == 0) first = i;
+    if (got[i] != want) {
+      if (bad++ == 0) first = i, first_want = want;
+      last = i;
+      poison += got[i] == 0xA5;
+    }
   }
-  EXPECT(bad == 0, "%s %s team %d (index %d of %d) %zu bytes reps %d: %zu of %zu bytes wrong, first at %zu",
-         scope_name[s], coll_name[c], team, tme, tn, bytes, reps, bad, dst_bytes, first);
+  // Where the wrong bytes lie and whether they are the poison (never written) tell a late or
+  // missing store from a wrong one.
+  EXPECT(bad == 0,
+         "%s %s team %d (index %d of %d) %zu bytes reps %d: %zu of %zu bytes wrong, in [%zu, %zu], %zu of them "
+         "the poison 0xa5 (first: got 0x%02x, want 0x%02x)",
+         scope_name[s], coll_name[c], team, tme, tn, bytes, reps, bad, dst_bytes, first, last + 1, poison,
+         bad ? got[first] : 0, first_want);
   shmem_barrier_all();
   shmem_free(dst);
   shmem_free(src);
