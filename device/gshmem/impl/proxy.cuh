@@ -104,21 +104,29 @@ __device__ __forceinline__ uint64_t proxy_put_inline(uint64_t off, const void *s
   return proxy_push(s, 2);
 }
 
-// Puts bytes from src (this PE's memory) to off on pe. Returns the index to wait for before src
-// may be reused (0: reusable already).
-__device__ __forceinline__ uint64_t proxy_put_bytes(uint64_t off, const char *src, size_t n, int pe) {
+// Puts bytes from src (global memory, which the proxy reads by address) to off on pe: in the
+// trigger up to GSHMEM_TRIG_INLINE_MAX bytes. Returns the index to wait for before src may be
+// reused (0: reusable already).
+__device__ __forceinline__ uint64_t proxy_put_global(uint64_t off, const char *src, size_t n, int pe) {
   if (n <= GSHMEM_TRIG_INLINE_MAX) {
     proxy_put_inline(off, src, n, pe);
-    return 0;
-  }
-  if (!__isGlobal(src)) {  // a copy engine or NIC cannot read registers, local or shared memory
-    for (size_t i = 0; i < n; i += GSHMEM_TRIG_INLINE_MAX)
-      proxy_put_inline(off + i, src + i, n - i < GSHMEM_TRIG_INLINE_MAX ? n - i : GSHMEM_TRIG_INLINE_MAX, pe);
     return 0;
   }
   gshmem_trigger s[2];
   gshmem_trigger_put(pe, GSHMEM_TRIG_SEG_DEVICE, off, reinterpret_cast<uint64_t>(src), n, &s[0], &s[1]);
   return proxy_push(s, 2);
+}
+
+// Puts bytes from src (this PE's memory, any state space) to off on pe; returns as
+// proxy_put_global.
+__device__ __forceinline__ uint64_t proxy_put_bytes(uint64_t off, const char *src, size_t n, int pe) {
+  // A copy engine or NIC cannot read registers, local or shared memory: those go in triggers.
+  if (n > GSHMEM_TRIG_INLINE_MAX && !__isGlobal(src)) {
+    for (size_t i = 0; i < n; i += GSHMEM_TRIG_INLINE_MAX)
+      proxy_put_inline(off + i, src + i, n - i < GSHMEM_TRIG_INLINE_MAX ? n - i : GSHMEM_TRIG_INLINE_MAX, pe);
+    return 0;
+  }
+  return proxy_put_global(off, src, n, pe);
 }
 
 __device__ __forceinline__ gshmem_proxy_result *proxy_result(uint64_t idx) {

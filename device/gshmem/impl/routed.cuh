@@ -69,17 +69,10 @@ static __device__ __noinline__ void routed_send(const TeamDev &t, int to, int id
     S::sync();
     if (S::rank() == 0) {
       fence_release_sys();  // the scope's stores to src, before the proxy reads it
-      // src is in this PE's control block, global memory the proxy reads by address, so
-      // proxy_put_bytes's loop for sources in local or shared memory is left out: inlined here
-      // it raises the registers of every kernel that calls a reduction.
-      uint64_t w = 0;
-      if (bytes <= GSHMEM_TRIG_INLINE_MAX) {
-        proxy_put_inline(dst_off, src, bytes, pe);
-      } else {
-        gshmem_trigger s[2];
-        gshmem_trigger_put(pe, GSHMEM_TRIG_SEG_DEVICE, dst_off, reinterpret_cast<uint64_t>(src), bytes, &s[0], &s[1]);
-        w = proxy_push(s, 2);
-      }
+      // src is in this PE's control block (global memory): proxy_put_bytes's loop for sources in
+      // local or shared memory, inlined here, would raise the registers of every kernel that
+      // calls a reduction.
+      const uint64_t w = proxy_put_global(dst_off, static_cast<const char *>(src), bytes, pe);
       proxy_signal(routed_flag_off(t.slot, idx), 1, SHMEM_SIGNAL_ADD, pe);
       if (w) proxy_wait(w);
     }
