@@ -1,8 +1,11 @@
 // The on-stream broadcast, many times in a row, each result checked on the GPU: 3 MiB down to
-// 256 KiB (with GSHMEM_COLL_BCAST_SCATTER_BYTES=2M the larger ones take the scatter path, off by
-// default), every PE the root in turn,
-// destinations poisoned before each round, a fresh payload per round. A stress run for races that
-// a single pass of gpu_coll hits rarely.
+// 256 KiB (from GSHMEM_COLL_BCAST_SCATTER_BYTES, 2 MiB by default, the larger ones take the
+// scatter path), every PE the root in turn, destinations poisoned before each round, a fresh
+// payload per round. Before every other large broadcast, a small one on the same stream (an LL
+// round), so that the large one's rows first settle the team's LL rounds (impl/ll.cuh
+// settle_ll): when one row's leader recorded the settled count while another row's threads were
+// reading it, those threads decided apart and the row's barriers paired out of place, and a
+// member passed on parts of the root's data before they had arrived.
 // Run: oshrun -np N gpu_bcast_stress [rounds] (N >= 3 for the scatter path).
 #include "gpu_util.cuh"
 
@@ -20,6 +23,7 @@ int main(int argc, char** argv) {
   const size_t most = sizes[0];
   uint64_t* src = static_cast<uint64_t*>(shmem_malloc(most));
   uint64_t* dst = static_cast<uint64_t*>(shmem_malloc(most));
+  uint64_t* small = static_cast<uint64_t*>(shmem_malloc(2 * 64));  // the LL broadcast: src, dest
   unsigned long long* bad = nullptr;
   CK(cudaMalloc(&bad, sizeof *bad));
   cudaStream_t st;
@@ -37,6 +41,8 @@ int main(int argc, char** argv) {
       CK(cudaMemset(bad, 0, sizeof *bad));
       CK(cudaDeviceSynchronize());
       shmem_barrier_all();
+      const bool ll_first = (r + static_cast<int>(bytes >> 10)) % 2 == 0;
+      if (ll_first) shmemx_broadcastmem_on_stream(SHMEM_TEAM_WORLD, small + 8, small, 64, root, st);
       shmemx_broadcastmem_on_stream(SHMEM_TEAM_WORLD, dst, src, bytes, root, st);
       verify<<<64, 256, 0, st>>>(dst, bytes / 8, s, root, bad);
       unsigned long long nbad = 0;
@@ -44,8 +50,8 @@ int main(int argc, char** argv) {
       CK(cudaStreamSynchronize(st));
       if (nbad) {
         ++failures;
-        fprintf(stderr, "FAIL pe %d: round %d, %zu bytes from root %d: %llu of %zu words wrong\n", me, r, bytes, root,
-                nbad, bytes / 8);
+        fprintf(stderr, "FAIL pe %d: round %d, %zu bytes from root %d%s: %llu of %zu words wrong\n", me, r, bytes,
+                root, ll_first ? " after an LL broadcast" : "", nbad, bytes / 8);
       }
     }
   }
@@ -55,6 +61,7 @@ int main(int argc, char** argv) {
          sizeof sizes / sizeof sizes[0], failures ? "FAILED" : "every broadcast verified");
   CK(cudaStreamDestroy(st));
   CK(cudaFree(bad));
+  shmem_free(small);
   shmem_free(dst);
   shmem_free(src);
   shmem_finalize();

@@ -13,6 +13,8 @@
 #include <type_traits>
 #include <vector>
 
+#include <unistd.h>
+
 namespace {
 
 enum Coll { kBcast, kFcollect, kAlltoall, kSumI32, kSumF32, kMaxF64, kXorU64, kMinI8, kProdU16, kCollect, kAlltoalls };
@@ -23,6 +25,7 @@ const char* scope_name[] = {"thread", "warp", "block", "on-stream", "host"};
 
 uint64_t g_seed;
 Scope g_first_scope = kThread;  // the first scope of the team cases (main: --on-stream-only)
+int g_bcast_repeat = 1;         // runs of the on-stream 3 MiB broadcast case (main: --bcast-repeat K)
 
 // Deterministic per-(pe, byte index) source bytes; reductions get values whose result is exact.
 unsigned char src_byte(int pe, size_t i) { return static_cast<unsigned char>(payload(g_seed, pe, i / 8) >> (8 * (i % 8))); }
@@ -275,6 +278,93 @@ void reduce_case(const Ctx& x, Coll c, Scope s, int team, size_t n, int reps, bo
   shmem_free(src_base);
 }
 
+// This PE's phase counters and flags of a team slot: counter of row r at [r], flag [r][j] at
+// [64 + r * 8 + j] (device/gshmem/impl/team.cuh).
+__global__ void read_phase_words(int slot, uint64_t* out) {
+  using namespace gshmem::dev;
+  for (int r = threadIdx.x; r < static_cast<int>(GSHMEM_DEV_MAX_ROWS); r += blockDim.x) {
+    out[r] = *(reinterpret_cast<const volatile uint64_t*>(ctrl(st().my_pe, GSHMEM_DEV_CTRL_PHASE_CNT)) +
+               static_cast<size_t>(slot) * GSHMEM_DEV_MAX_ROWS + r);
+    for (int j = 0; j < static_cast<int>(GSHMEM_DEV_MAX_TEAM_PES); ++j)
+      out[GSHMEM_DEV_MAX_ROWS + r * GSHMEM_DEV_MAX_TEAM_PES + j] =
+          *const_cast<const volatile uint64_t*>(phase_flag(st().my_pe, slot, r, j));
+  }
+}
+
+// After a failed byte-collective check: what the wrong bytes are (the poison, another member's
+// source byte at that index, or neither), whether they are still wrong after 200 ms (a late
+// store, or one that never came), and, for team WORLD (slot 0), any row whose phase flags differ
+// from its counter once every member is done (every collective leaves them equal). The other
+// PEs wait in the barrier that follows, so the buffers stay as the collective left them.
+void explain_wrong(Coll c, int team, const unsigned char* dst, const std::vector<unsigned char>& got, size_t dst_bytes,
+                   size_t bytes, int root) {
+  const int tn = shmem_team_n_pes(team);
+  std::vector<size_t> as_src(static_cast<size_t>(tn), 0);
+  size_t poison = 0, other = 0, bad = 0;
+  std::vector<unsigned char> want(dst_bytes);
+  for (size_t i = 0; i < dst_bytes; ++i) {
+    if (c == kBcast) want[i] = src_byte(shmem_team_translate_pe(team, root, SHMEM_TEAM_WORLD), i);
+    else want[i] = got[i];  // the classification below is for broadcasts
+  }
+  if (c == kBcast) {
+    for (size_t i = 0; i < dst_bytes; ++i) {
+      if (got[i] == want[i]) continue;
+      ++bad;
+      if (got[i] == 0xA5) {
+        ++poison;
+        continue;
+      }
+      bool any = false;
+      for (int p = 0; p < tn; ++p)
+        if (got[i] == src_byte(shmem_team_translate_pe(team, p, SHMEM_TEAM_WORLD), i)) ++as_src[static_cast<size_t>(p)], any = true;
+      other += !any;
+    }
+    std::string srcs;
+    for (int p = 0; p < tn; ++p) srcs += " " + std::to_string(as_src[static_cast<size_t>(p)]);
+    fprintf(stderr, "  pe %d: %zu wrong: %zu poison, %zu none of the sources; equal to member p's source byte:%s\n",
+            shmem_my_pe(), bad, poison, other, srcs.c_str());
+    // The wrong bytes by 512-byte chunk of the destination (a warp's 16-byte stores in one step).
+    std::string chunks;
+    size_t shown = 0;
+    for (size_t k = 0; k * 512 < dst_bytes && shown < 24; ++k) {
+      size_t n = 0;
+      for (size_t i = k * 512; i < dst_bytes && i < (k + 1) * 512; ++i) n += got[i] != want[i];
+      if (n) chunks += " " + std::to_string(k * 512) + ":" + std::to_string(n), ++shown;
+    }
+    fprintf(stderr, "  pe %d: wrong bytes by 512-byte chunk (offset:count):%s\n", shmem_my_pe(), chunks.c_str());
+  }
+  usleep(200000);
+  std::vector<unsigned char> again(dst_bytes);
+  CK(cudaMemcpy(again.data(), dst, dst_bytes, cudaMemcpyDeviceToHost));
+  size_t still = 0, changed = 0;
+  for (size_t i = 0; i < dst_bytes; ++i) {
+    still += c == kBcast && again[i] != want[i];
+    changed += again[i] != got[i];
+  }
+  fprintf(stderr, "  pe %d: 200 ms later %zu bytes differ from the first read, %zu still wrong\n", shmem_my_pe(),
+          changed, still);
+  (void)bytes;
+  if (team != SHMEM_TEAM_WORLD) return;
+  uint64_t* w = nullptr;
+  const size_t nw = GSHMEM_DEV_MAX_ROWS * (1 + GSHMEM_DEV_MAX_TEAM_PES);
+  CK(cudaMallocManaged(&w, nw * sizeof(uint64_t)));
+  read_phase_words<<<1, 64>>>(0, w);
+  CK(cudaDeviceSynchronize());
+  std::string rows;
+  for (int r = 0; r < static_cast<int>(GSHMEM_DEV_MAX_ROWS); ++r) {
+    bool odd = false;
+    for (int j = 0; j < tn; ++j)
+      odd |= j != shmem_team_my_pe(team) && w[GSHMEM_DEV_MAX_ROWS + r * GSHMEM_DEV_MAX_TEAM_PES + j] != w[r];
+    if (!odd) continue;
+    rows += " row " + std::to_string(r) + " cnt " + std::to_string(w[r]) + " flags";
+    for (int j = 0; j < tn; ++j) rows += " " + std::to_string(w[GSHMEM_DEV_MAX_ROWS + r * GSHMEM_DEV_MAX_TEAM_PES + j]);
+    rows += ";";
+  }
+  fprintf(stderr, "  pe %d: phase rows of slot 0 whose flags differ from the counter:%s\n", shmem_my_pe(),
+          rows.empty() ? " none" : rows.c_str());
+  CK(cudaFree(w));
+}
+
 // broadcast / fcollect / alltoall of `bytes` per block (one block per member for alltoall source).
 void data_case(const Ctx& x, Coll c, Scope s, int team, size_t bytes, int reps) {
   const int tn = shmem_team_n_pes(team), tme = shmem_team_my_pe(team);
@@ -327,6 +417,7 @@ void data_case(const Ctx& x, Coll c, Scope s, int team, size_t bytes, int reps) 
          "the poison 0xa5 (first: got 0x%02x, want 0x%02x)",
          scope_name[s], coll_name[c], team, tme, tn, bytes, reps, bad, dst_bytes, first, last + 1, poison,
          bad ? got[first] : 0, first_want);
+  if (bad) explain_wrong(c, team, dst, got, dst_bytes, bytes, root);
   shmem_barrier_all();
   shmem_free(dst);
   shmem_free(src);
@@ -637,7 +728,8 @@ void all_cases(const Ctx& x, int team) {
     progress(what);
     for (Coll c : {kBcast, kFcollect, kAlltoall})
       for (size_t bytes : {size_t{8}, size_t{1001}, size_t{65536}, big ? size_t{3u << 20} : size_t{200000}})
-        data_case(x, c, sc, team, bytes, 1);
+        for (int k = 0; k < (sc == kStream && c == kBcast && bytes == (3u << 20) ? g_bcast_repeat : 1); ++k)
+          data_case(x, c, sc, team, bytes, 1);
     data_case(x, kFcollect, sc, team, 24, 5);
     // the LL limits (broadcast: thread 128 bytes, warp and block 4 KiB; fcollect: thread 64 bytes,
     // warp 2 KiB, block 4 KiB) and one byte past them
@@ -708,7 +800,11 @@ void all_cases(const Ctx& x, int team) {
 int main(int argc, char** argv) {
   // --on-stream-only (gpu-coll-rows-oshrun-*): the team cases at on-stream and host scope only,
   // the scopes that GSHMEM_COLL_BLOCK_BYTES and GSHMEM_COLL_THREADS reach
-  if (argc > 1 && strcmp(argv[1], "--on-stream-only") == 0) g_first_scope = kStream;
+  // --bcast-repeat K: the on-stream broadcast of 3 MiB K times where it runs (a race hunt)
+  for (int a = 1; a < argc; ++a) {
+    if (strcmp(argv[a], "--on-stream-only") == 0) g_first_scope = kStream;
+    else if (strcmp(argv[a], "--bcast-repeat") == 0 && a + 1 < argc) g_bcast_repeat = atoi(argv[++a]);
+  }
   skip_without_gpu();
   shmem_init();
   Ctx x{shmem_my_pe(), shmem_n_pes(), nullptr};

@@ -22,6 +22,7 @@ struct Thread {
   static __device__ __forceinline__ int rank() { return 0; }
   static __device__ __forceinline__ int size() { return 1; }
   static __device__ __forceinline__ void sync() {}
+  static __device__ __forceinline__ bool any(bool p) { return p; }
 };
 struct Warp {
   static __device__ __forceinline__ int rank() {
@@ -31,6 +32,8 @@ struct Warp {
   }
   static __device__ __forceinline__ int size() { return 32; }
   static __device__ __forceinline__ void sync() { __syncwarp(); }
+  // Whether p holds on any lane, the same answer on every lane (a warp barrier).
+  static __device__ __forceinline__ bool any(bool p) { return __any_sync(0xffffffffu, p); }
 };
 struct Block {
   static __device__ __forceinline__ int rank() {
@@ -38,6 +41,8 @@ struct Block {
   }
   static __device__ __forceinline__ int size() { return static_cast<int>(blockDim.x * blockDim.y * blockDim.z); }
   static __device__ __forceinline__ void sync() { __syncthreads(); }
+  // Whether p holds on any thread, the same answer on every thread (a block barrier).
+  static __device__ __forceinline__ bool any(bool p) { return __syncthreads_or(p) != 0; }
 };
 
 template <typename T>

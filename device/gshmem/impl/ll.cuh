@@ -219,8 +219,13 @@ __device__ __forceinline__ void settle_ll(const TeamDev &t) {
   // Both counters are loaded before either is tested: two loads in flight, one L2 round trip.
   const uint64_t c = *ll_count(t.slot), published = *ll_published(t.slot);
   // Nothing to do when the team never ran an LL round, or every member is known to be past the
-  // last one (this member published it and saw the others' words: ll_published).
-  if (!c || published >= c) return;
+  // last one (this member published it and saw the others' words: ll_published). The scope
+  // decides as one (S::any): the rows of an on-stream launch all settle, and one row's leader may
+  // store ll_published while another row's threads load it. Threads that decided apart would pass
+  // different numbers of scope barriers; the barriers after would then pair out of place, and a
+  // phase's flag update could leave before other warps of the scope had stored their data.
+  // (c is stable here: only an LL round's end moves it, before this scope's barrier above.)
+  if (!S::any(c && published < c)) return;
   const int r = S::rank(), w = S::size(), me_w = t.pe(t.me);
   // release: orders the scope's dest stores of those rounds (after the scope barrier)
   for (int k = r; k < t.size - 1; k += w)
