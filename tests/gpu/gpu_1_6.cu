@@ -11,8 +11,10 @@
 
 constexpr size_t kMax = 4099;  // long: 32 KiB, past the LL round; not a multiple of a scope's size
 
+// Launched with up to 1024 threads: a block-scope scan takes more than 64 registers a thread
+// without launch bounds (docs/gpu.md). Every launch below is checked.
 template <int Scope, bool Ex>
-__global__ void scan_long(shmem_team_t team, long* d, const long* s, size_t n) {
+__global__ void __launch_bounds__(1024) scan_long(shmem_team_t team, long* d, const long* s, size_t n) {
   if (Scope == 0) {
     if (threadIdx.x == 0) {
       if (Ex) shmem_long_sum_exscan(team, d, s, n);
@@ -82,7 +84,7 @@ __global__ void signal_k(uint64_t* sig_add, uint64_t* sig_set, uint64_t v) {
 
 // nbi put of the payload to the right PE, pe_quiet on it, a flag; then wait for the left PE's flag.
 template <int Scope>
-__global__ void pe_quiet_k(uint64_t* big, const uint64_t* payload_src, size_t n, uint64_t* flag, int round) {
+__global__ void __launch_bounds__(1024) pe_quiet_k(uint64_t* big, const uint64_t* payload_src, size_t n, uint64_t* flag, int round) {
   const int me = shmem_my_pe(), np = shmem_n_pes(), right = (me + 1) % np;
   const int targets[2] = {right, me};
   if (Scope == 0) {
@@ -153,6 +155,7 @@ static void run_scans(shmem_team_t team, int start, int stride, int size, long* 
                  : scope == 1 ? (ex ? scan_long<1, true> : scan_long<1, false>)
                               : (ex ? scan_long<2, true> : scan_long<2, false>);
         k<<<1, 256>>>(team, dst, src, n);
+        CK(cudaGetLastError());
         CK(cudaDeviceSynchronize());
         check_scan(names[scope][ex], dst, n, start, stride, myidx, ex, seed);
       }
@@ -167,6 +170,7 @@ static void run_scans(shmem_team_t team, int start, int stride, int size, long* 
       shmem_barrier_all();
       if (form == 0) {
         scan_long<2, true><<<1, 1024>>>(team, dst, dst, n);
+        CK(cudaGetLastError());
       } else {
         cudaStream_t st;
         CK(cudaStreamCreate(&st));
@@ -215,6 +219,7 @@ static void run_ib(long* src, long* dst, uint64_t seed0) {
         if (get) shmem_long_ibget(dst, src, DST, SST, BS, NB, pe);
         else shmem_long_ibput(dst, src, DST, SST, BS, NB, pe);
     }
+    CK(cudaGetLastError());
     CK(cudaDeviceSynchronize());
     shmem_quiet();
     shmem_barrier_all();
@@ -244,6 +249,7 @@ static void run_signals(uint64_t seed) {
     if (scope == 0) signal_k<0><<<1, 32>>>(sig, sig + 1, v);
     else if (scope == 1) signal_k<1><<<1, 64>>>(sig, sig + 1, v);
     else if (scope == 2) signal_k<2><<<1, 256>>>(sig, sig + 1, v);
+    CK(cudaGetLastError());
     if (scope == 3) {  // on a stream
       cudaStream_t st;
       CK(cudaStreamCreate(&st));
@@ -288,10 +294,12 @@ static void run_pe_quiet(uint64_t seed0) {
     if (scope == 0) pe_quiet_k<0><<<1, 32>>>(big, src, N, flag, round);
     else if (scope == 1) pe_quiet_k<1><<<1, 64>>>(big, src, N, flag, round);
     else pe_quiet_k<2><<<1, 1024>>>(big, src, N, flag, round);
+    CK(cudaGetLastError());
     // Synchronised before the next launch: with the proxy on, pe_quiet_k waits for this PE's proxy,
     // whose CUDA calls a launch that loads a kernel would block (docs/gpu.md, lazy loading).
     CK(cudaDeviceSynchronize());
     verify<<<64, 256>>>(big, N, seed, left, bad);  // the left PE's payload, once its flag arrived
+    CK(cudaGetLastError());
     CK(cudaDeviceSynchronize());
     unsigned long long nbad = 0;
     CK(cudaMemcpy(&nbad, bad, sizeof nbad, cudaMemcpyDeviceToHost));
@@ -333,6 +341,7 @@ int main() {
     CK(cudaDeviceSynchronize());
     shmem_barrier_all();
     scan_double_block<<<1, 128>>>(SHMEM_TEAM_WORLD, dd, ds, n);
+    CK(cudaGetLastError());
     CK(cudaDeviceSynchronize());
     CK(cudaMemcpy(h.data(), dd, n * sizeof(double), cudaMemcpyDeviceToHost));
     for (size_t i = 0; i < n; ++i) {
@@ -373,6 +382,7 @@ int main() {
     CK(cudaDeviceSynchronize());
     shmem_barrier_all();
     scan_long<2, false><<<1, 128>>>(SHMEM_TEAM_WORLD, d2, s2, 64);
+    CK(cudaGetLastError());
     CK(cudaDeviceSynchronize());
     check_scan("second life: shmemx_long_sum_inscan_block", d2, 64, 0, 1, me, false, seed2);
     CK(cudaMemset(d2, 0xa5, 65 * sizeof(long)));
