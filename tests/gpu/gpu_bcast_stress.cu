@@ -3,9 +3,8 @@
 // scatter path), every PE the root in turn, destinations poisoned before each round, a fresh
 // payload per round. Before every other large broadcast, a small one on the same stream (an LL
 // round), so that the large one's rows first settle the team's LL rounds (impl/ll.cuh
-// settle_ll): when one row's leader recorded the settled count while another row's threads were
-// reading it, those threads decided apart and the row's barriers paired out of place, and a
-// member passed on parts of the root's data before they had arrived.
+// settle_ll) while other rows record the settled count: each row's threads must still take one
+// path, or a member passes on parts of the root's data before they have arrived.
 // Run: oshrun -np N gpu_bcast_stress [rounds] (N >= 3 for the scatter path).
 #include "gpu_util.cuh"
 
