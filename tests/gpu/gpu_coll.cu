@@ -3,6 +3,7 @@
 // every output element checked against payloads recomputed on the host, destinations poisoned
 // first; back-to-back collectives without syncs; 10,000 barriers; team destroy + slot reuse.
 // Run: oshrun -np N gpu_coll (N = 2 or 4 GPUs).
+#include "coll_diag.cuh"
 #include "gpu_util.cuh"
 #include "gshmem/device_host/state.h"  // the large LL limits (GSHMEM_DEV_LL_BIG_*)
 
@@ -12,8 +13,6 @@
 #include <string>
 #include <type_traits>
 #include <vector>
-
-#include <unistd.h>
 
 namespace {
 
@@ -278,93 +277,6 @@ void reduce_case(const Ctx& x, Coll c, Scope s, int team, size_t n, int reps, bo
   shmem_free(src_base);
 }
 
-// This PE's phase counters and flags of a team slot: counter of row r at [r], flag [r][j] at
-// [64 + r * 8 + j] (device/gshmem/impl/team.cuh).
-__global__ void read_phase_words(int slot, uint64_t* out) {
-  using namespace gshmem::dev;
-  for (int r = threadIdx.x; r < static_cast<int>(GSHMEM_DEV_MAX_ROWS); r += blockDim.x) {
-    out[r] = *(reinterpret_cast<const volatile uint64_t*>(ctrl(st().my_pe, GSHMEM_DEV_CTRL_PHASE_CNT)) +
-               static_cast<size_t>(slot) * GSHMEM_DEV_MAX_ROWS + r);
-    for (int j = 0; j < static_cast<int>(GSHMEM_DEV_MAX_TEAM_PES); ++j)
-      out[GSHMEM_DEV_MAX_ROWS + r * GSHMEM_DEV_MAX_TEAM_PES + j] =
-          *const_cast<const volatile uint64_t*>(phase_flag(st().my_pe, slot, r, j));
-  }
-}
-
-// After a failed byte-collective check: what the wrong bytes are (the poison, another member's
-// source byte at that index, or neither), whether they are still wrong after 200 ms (a late
-// store, or one that never came), and, for team WORLD (slot 0), any row whose phase flags differ
-// from its counter once every member is done (every collective leaves them equal). The other
-// PEs wait in the barrier that follows, so the buffers stay as the collective left them.
-void explain_wrong(Coll c, int team, const unsigned char* dst, const std::vector<unsigned char>& got, size_t dst_bytes,
-                   size_t bytes, int root) {
-  const int tn = shmem_team_n_pes(team);
-  std::vector<size_t> as_src(static_cast<size_t>(tn), 0);
-  size_t poison = 0, other = 0, bad = 0;
-  std::vector<unsigned char> want(dst_bytes);
-  for (size_t i = 0; i < dst_bytes; ++i) {
-    if (c == kBcast) want[i] = src_byte(shmem_team_translate_pe(team, root, SHMEM_TEAM_WORLD), i);
-    else want[i] = got[i];  // the classification below is for broadcasts
-  }
-  if (c == kBcast) {
-    for (size_t i = 0; i < dst_bytes; ++i) {
-      if (got[i] == want[i]) continue;
-      ++bad;
-      if (got[i] == 0xA5) {
-        ++poison;
-        continue;
-      }
-      bool any = false;
-      for (int p = 0; p < tn; ++p)
-        if (got[i] == src_byte(shmem_team_translate_pe(team, p, SHMEM_TEAM_WORLD), i)) ++as_src[static_cast<size_t>(p)], any = true;
-      other += !any;
-    }
-    std::string srcs;
-    for (int p = 0; p < tn; ++p) srcs += " " + std::to_string(as_src[static_cast<size_t>(p)]);
-    fprintf(stderr, "  pe %d: %zu wrong: %zu poison, %zu none of the sources; equal to member p's source byte:%s\n",
-            shmem_my_pe(), bad, poison, other, srcs.c_str());
-    // The wrong bytes by 512-byte chunk of the destination (a warp's 16-byte stores in one step).
-    std::string chunks;
-    size_t shown = 0;
-    for (size_t k = 0; k * 512 < dst_bytes && shown < 24; ++k) {
-      size_t n = 0;
-      for (size_t i = k * 512; i < dst_bytes && i < (k + 1) * 512; ++i) n += got[i] != want[i];
-      if (n) chunks += " " + std::to_string(k * 512) + ":" + std::to_string(n), ++shown;
-    }
-    fprintf(stderr, "  pe %d: wrong bytes by 512-byte chunk (offset:count):%s\n", shmem_my_pe(), chunks.c_str());
-  }
-  usleep(200000);
-  std::vector<unsigned char> again(dst_bytes);
-  CK(cudaMemcpy(again.data(), dst, dst_bytes, cudaMemcpyDeviceToHost));
-  size_t still = 0, changed = 0;
-  for (size_t i = 0; i < dst_bytes; ++i) {
-    still += c == kBcast && again[i] != want[i];
-    changed += again[i] != got[i];
-  }
-  fprintf(stderr, "  pe %d: 200 ms later %zu bytes differ from the first read, %zu still wrong\n", shmem_my_pe(),
-          changed, still);
-  (void)bytes;
-  if (team != SHMEM_TEAM_WORLD) return;
-  uint64_t* w = nullptr;
-  const size_t nw = GSHMEM_DEV_MAX_ROWS * (1 + GSHMEM_DEV_MAX_TEAM_PES);
-  CK(cudaMallocManaged(&w, nw * sizeof(uint64_t)));
-  read_phase_words<<<1, 64>>>(0, w);
-  CK(cudaDeviceSynchronize());
-  std::string rows;
-  for (int r = 0; r < static_cast<int>(GSHMEM_DEV_MAX_ROWS); ++r) {
-    bool odd = false;
-    for (int j = 0; j < tn; ++j)
-      odd |= j != shmem_team_my_pe(team) && w[GSHMEM_DEV_MAX_ROWS + r * GSHMEM_DEV_MAX_TEAM_PES + j] != w[r];
-    if (!odd) continue;
-    rows += " row " + std::to_string(r) + " cnt " + std::to_string(w[r]) + " flags";
-    for (int j = 0; j < tn; ++j) rows += " " + std::to_string(w[GSHMEM_DEV_MAX_ROWS + r * GSHMEM_DEV_MAX_TEAM_PES + j]);
-    rows += ";";
-  }
-  fprintf(stderr, "  pe %d: phase rows of slot 0 whose flags differ from the counter:%s\n", shmem_my_pe(),
-          rows.empty() ? " none" : rows.c_str());
-  CK(cudaFree(w));
-}
-
 // broadcast / fcollect / alltoall of `bytes` per block (one block per member for alltoall source).
 void data_case(const Ctx& x, Coll c, Scope s, int team, size_t bytes, int reps) {
   const int tn = shmem_team_n_pes(team), tme = shmem_team_my_pe(team);
@@ -398,14 +310,13 @@ void data_case(const Ctx& x, Coll c, Scope s, int team, size_t bytes, int reps) 
   std::vector<unsigned char> got(dst_bytes);
   CK(cudaMemcpy(got.data(), dst, dst_bytes, cudaMemcpyDeviceToHost));
   size_t bad = 0, first = 0, poison = 0, last = 0;
-  unsigned char first_want = 0;
+  std::vector<unsigned char> want(dst_bytes);
   for (size_t i = 0; i < dst_bytes; ++i) {
-    unsigned char want;
-    if (c == kBcast) want = src_byte(shmem_team_translate_pe(team, root, SHMEM_TEAM_WORLD), i);
-    else if (c == kFcollect) want = src_byte(shmem_team_translate_pe(team, static_cast<int>(i / bytes), SHMEM_TEAM_WORLD), i % bytes);
-    else want = src_byte(shmem_team_translate_pe(team, static_cast<int>(i / bytes), SHMEM_TEAM_WORLD), tme * bytes + i % bytes);
-    if (got[i] != want) {
-      if (bad++ == 0) first = i, first_want = want;
+    if (c == kBcast) want[i] = src_byte(shmem_team_translate_pe(team, root, SHMEM_TEAM_WORLD), i);
+    else if (c == kFcollect) want[i] = src_byte(shmem_team_translate_pe(team, static_cast<int>(i / bytes), SHMEM_TEAM_WORLD), i % bytes);
+    else want[i] = src_byte(shmem_team_translate_pe(team, static_cast<int>(i / bytes), SHMEM_TEAM_WORLD), tme * bytes + i % bytes);
+    if (got[i] != want[i]) {
+      if (bad++ == 0) first = i;
       last = i;
       poison += got[i] == 0xA5;
     }
@@ -416,8 +327,11 @@ void data_case(const Ctx& x, Coll c, Scope s, int team, size_t bytes, int reps) 
          "%s %s team %d (index %d of %d) %zu bytes reps %d: %zu of %zu bytes wrong, in [%zu, %zu], %zu of them "
          "the poison 0xa5 (first: got 0x%02x, want 0x%02x)",
          scope_name[s], coll_name[c], team, tme, tn, bytes, reps, bad, dst_bytes, first, last + 1, poison,
-         bad ? got[first] : 0, first_want);
-  if (bad) explain_wrong(c, team, dst, got, dst_bytes, bytes, root);
+         bad ? got[first] : 0, bad ? want[first] : 0);
+  if (bad) {
+    auto member_byte = [team](int p, size_t i) { return src_byte(shmem_team_translate_pe(team, p, SHMEM_TEAM_WORLD), i); };
+    explain_wrong(team, dst, got, want, c == kBcast ? &member_byte : nullptr);
+  }
   shmem_barrier_all();
   shmem_free(dst);
   shmem_free(src);
