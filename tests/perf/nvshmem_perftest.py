@@ -99,6 +99,10 @@ def main():
                     help="seconds from start after which no new program starts (0: none); rows so far are kept")
     ap.add_argument("--init", choices=["uid", "mpi"], default="uid")
     ap.add_argument("--mpirun", default="mpirun")
+    ap.add_argument("--mps-share", action="store_true",
+                    help="every PE on one GPU under an MPS daemon started by the caller: each PE of an N-PE run "
+                         "gets CUDA_MPS_ACTIVE_THREAD_PERCENTAGE=100/N, the share with which NVSHMEM supports "
+                         "its whole API on a GPU shared by several PEs (both libraries run with it)")
     ap.add_argument("--table", nargs="+", metavar="CSV",
                     help="only print the ratio table of earlier results.csv files (rows of several runs together)")
     a = ap.parse_args()
@@ -127,12 +131,16 @@ def main():
     env["NVSHMEMTEST_USE_UID_BOOTSTRAP" if a.init == "uid" else "NVSHMEMTEST_USE_MPI_LAUNCHER"] = "1"
     fwd = ["NVSHMEM_MACHINE_READABLE_OUTPUT", "NVSHMEMTEST_USE_UID_BOOTSTRAP", "NVSHMEMTEST_USE_MPI_LAUNCHER",
            "CUDA_VISIBLE_DEVICES", "LD_LIBRARY_PATH", "PATH"] + list(NO_MULTICAST)
+    if a.mps_share:
+        fwd += ["CUDA_MPS_ACTIVE_THREAD_PERCENTAGE", "CUDA_MPS_PIPE_DIRECTORY", "CUDA_DEVICE_MAX_CONNECTIONS"]
     rows, notes = [], []
     path = os.path.join(a.out, "results.csv")
     fields = ["np", "program", "args", "line", "lib", "round", "job", "subjob", "size", "metric", "value", "unit",
               "better"]
     stopped = False
     for np_ in [int(x) for x in a.np.split(",")]:
+        if a.mps_share:
+            env["CUDA_MPS_ACTIVE_THREAD_PERCENTAGE"] = str(100 // np_)
         for name, kind, lines in progs:
             if "pt-to-pt" in kind and kind.startswith("device") and np_ != 2:
                 continue

@@ -11,6 +11,9 @@
 # puts libgshmem and NVSHMEM's wheel library on LD_LIBRARY_PATH and calls nvshmem_perftest.py
 # with --src NV/perftest --out OUT and the options given (--np, --rounds, --only, --deadline...);
 # the per-run logs end up in OUT/logs.tar.xz.
+# Env for run: LIB_PACK, a tar.xz of an installed gshmem prefix built elsewhere (`tar cJf F -C
+# PREFIX .`), unpacked instead of building; MPS=1, every PE on one GPU: an MPS daemon is started
+# for the run (and stopped after) and the runner gets --mps-share (docs/perf/nvshmem-perftest.md).
 # NVSHMEM's executables are alike but for their own kernels, so the pack is one xz stream with a
 # large dictionary (37 + 39 programs: about 11 MB).
 set -uo pipefail
@@ -33,6 +36,9 @@ case "${1:-}" in
     shift 4
     export NCCL_NVLS_ENABLE=0 NVSHMEM_DISABLE_NVLS=1 TORCH_SYMM_MEM_DISABLE_MULTICAST=1
     b=/tmp/gshmem-lib
+    if [ -n "${LIB_PACK:-}" ] && [ ! -f "$b/prefix/lib/libgshmem.so" ]; then
+      mkdir -p "$b/prefix" && tar xJf "$LIB_PACK" -C "$b/prefix" || exit 1
+    fi
     if [ ! -f "$b/prefix/lib/libgshmem.so" ]; then
       { [ -d "$b" ] || meson setup "$b" "$root" -Dcuda=enabled -Dbuildtype=release -Dtests=false --prefix="$b/prefix" ${MESON_OPTS:-}; } \
         > /tmp/gshmem-lib.log 2>&1 && ninja -C "$b" >> /tmp/gshmem-lib.log 2>&1 &&
@@ -44,8 +50,18 @@ case "${1:-}" in
     export LD_LIBRARY_PATH="$b/prefix/lib:$nvlib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
     mkdir -p "$out"
     nvidia-smi -L > "$out/gpus.txt" 2>&1
+    mps=()
+    if [ "${MPS:-0}" = 1 ]; then
+      # MPS clients share one pool of hardware work queues; 16 each leaves room for 4 PEs.
+      export CUDA_DEVICE_MAX_CONNECTIONS=${CUDA_DEVICE_MAX_CONNECTIONS:-16}
+      export CUDA_MPS_PIPE_DIRECTORY=/tmp/perftest-mps CUDA_MPS_LOG_DIRECTORY=/tmp/perftest-mps-log
+      mkdir -p "$CUDA_MPS_PIPE_DIRECTORY" "$CUDA_MPS_LOG_DIRECTORY"
+      nvidia-cuda-mps-control -d || { echo "could not start MPS" >&2; exit 1; }
+      trap 'echo quit | nvidia-cuda-mps-control > /dev/null 2>&1; sleep 2' EXIT
+      mps=(--mps-share)
+    fi
     python3 "$here/nvshmem_perftest.py" --src "$src" --gshmem "$bins/gshmem" --nvshmem "$bins/nvshmem" \
-      --out "$out" "$@"
+      --out "$out" "${mps[@]}" "$@"
     rc=$?
     # One log per run would be hundreds of files; a host tool that returns a bounded number of
     # files then returns none of them, results.csv included. Keep them as one archive.
