@@ -1,5 +1,6 @@
 #include "coll/gpu_coll.hpp"
 
+#include <algorithm>
 #include <atomic>
 #include <cstring>
 #include <mutex>
@@ -122,8 +123,13 @@ int rows_for(size_t bytes) {
 
 // One row: a plain launch (a single block is always scheduled). Several rows wait for each
 // other's peers, so they go through a cooperative launch, which guarantees they are co-resident.
+// That holds for one PE's grid; PEs sharing a GPU wait for each other's grids too, and a
+// cooperative grid starts only when all of it fits: rows beyond what every sharer can keep resident
+// beside the others' (mem::resident_blocks, the same on every PE, so every member sees the same
+// rows) would leave one PE's grid waiting for SMs that the others' waiting grids hold.
 void launch(const char* call, int id, int rows, void** args, void* stream) {
   mem::GpuContext& g = gpu_for(call);
+  if (g.job_resident_blocks > 0) rows = std::min(rows, g.job_resident_blocks);
   CUfunction f = kernel(call, g, id);
   // The sync kernel is one phase: a warp stores and polls the flags (a smaller block starts sooner).
   const unsigned threads =

@@ -293,6 +293,22 @@ bool bind_gpu(const char* call, Runtime& r, heap::DeviceHeapSpec* spec) {
   return use_device;
 }
 
+// Which PEs share a GPU, and how many blocks of an on-stream collective fit beside theirs
+// (mem::gpu_survey). Every PE takes part, GPU or not. GPUs are shared per machine, whatever network
+// namespace or emulated node a PE is in: the machine is its host name (FNV-1a).
+void survey_gpus(const char* call, Runtime& r) {
+#if GSHMEM_HAVE_CUDA
+  const std::string id = topo::node_identity();
+  uint64_t host = 1469598103934665603ull;
+  for (char c : id.substr(0, id.find(':'))) host = (host ^ static_cast<unsigned char>(c)) * 1099511628211ull;
+  const Status st = mem::gpu_survey(*r.boot, r.my_pe, r.npes, host, r.gpu.get());
+  if (st != Status::ok) init_failed(call, "bootstrap allgather failed", st);
+#else
+  (void)call;
+  (void)r;
+#endif
+}
+
 // The PEs this PE maps: its node's. CPU PEs forced through the proxy map nobody else; GPU PEs keep
 // their same-node peers mapped (team collectives, the copy engine) and send device-initiated
 // operations through the proxy instead.
@@ -581,6 +597,7 @@ void init_runtime(const char* call, int requested_thread, int* provided, const b
   phases.mark("secret+topology");
   heap::DeviceHeapSpec spec;
   const bool gpu = bind_gpu(call, *r, &spec);
+  survey_gpus(call, *r);
   phases.mark("gpu probe+bind");
   setup_heap(call, *r, gpu, spec);
   phases.mark("heap+teams");

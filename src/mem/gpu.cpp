@@ -1,8 +1,27 @@
 #include "mem/gpu.hpp"
 
+#include <algorithm>
+
+#include "bootstrap/bootstrap.hpp"
 #include "common/log.hpp"
 
 namespace gshmem::mem {
+
+int resident_blocks(const std::vector<GpuRecord>& recs) {
+  int least = 0;
+  for (const GpuRecord& me : recs) {
+    if (me.sms <= 0) continue;
+    int sharers = 0, most = 0;
+    for (const GpuRecord& o : recs)
+      if (o.sms > 0 && o.host == me.host && o.gpu == me.gpu) {
+        ++sharers;
+        most = std::max(most, o.sms);
+      }
+    const int blocks = std::max(1, most / sharers);
+    least = least ? std::min(least, blocks) : blocks;
+  }
+  return least;
+}
 
 #if GSHMEM_HAVE_CUDA
 Status gpu_probe(const cu::Driver** drv, int* count) {
@@ -30,6 +49,14 @@ Status gpu_bind(const cu::Driver* drv, int count, int ord, int local_rank, int l
   GSHMEM_CU(*drv, cuDevicePrimaryCtxRetain, &g->ctx, g->dev);
   GSHMEM_CU(*drv, cuCtxSetCurrent, g->ctx);
   GSHMEM_CU(*drv, cuStreamCreate, &g->stream, CU_STREAM_NON_BLOCKING);
+  // With the context current: an MPS client's SM count is its share.
+  int dom = 0, bus = 0, devn = 0;
+  GSHMEM_CU(*drv, cuDeviceGetAttribute, &g->sms, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, g->dev);
+  GSHMEM_CU(*drv, cuDeviceGetAttribute, &dom, CU_DEVICE_ATTRIBUTE_PCI_DOMAIN_ID, g->dev);
+  GSHMEM_CU(*drv, cuDeviceGetAttribute, &bus, CU_DEVICE_ATTRIBUTE_PCI_BUS_ID, g->dev);
+  GSHMEM_CU(*drv, cuDeviceGetAttribute, &devn, CU_DEVICE_ATTRIBUTE_PCI_DEVICE_ID, g->dev);
+  g->pci = static_cast<uint64_t>(static_cast<uint32_t>(dom)) << 32 | static_cast<uint64_t>(bus & 0xffff) << 16 |
+           static_cast<uint64_t>(devn & 0xffff);
   if (local_size > count) GSHMEM_INFO(Subsys::init, "%d PEs share %d GPUs on this node", local_size, count);
   GSHMEM_INFO(Subsys::init, "bound to GPU %d (%s)", ord, g->name);
   return Status::ok;
@@ -52,6 +79,21 @@ Status gpu_alloc_mode(const GpuContext& g, const std::string& m, bool* ipc) {
     *ipc = !(vmm && fd);
   }
   if (*ipc) GSHMEM_INFO(Subsys::init, "device heap: cudaMalloc + CUDA IPC (fixed size, no growth)");
+  return Status::ok;
+}
+
+Status gpu_survey(boot::Bootstrap& b, int my_pe, int npes, uint64_t host, GpuContext* g) {
+  std::vector<GpuRecord> recs(static_cast<size_t>(npes), GpuRecord{});
+  if (g) recs[static_cast<size_t>(my_pe)] = {host, g->pci, g->sms, 0};
+  GSHMEM_CHECK(b.allgather(recs.data(), sizeof(GpuRecord)));
+  if (!g) return Status::ok;
+  int sharers = 0;
+  for (const GpuRecord& o : recs) sharers += o.sms > 0 && o.host == host && o.gpu == g->pci;
+  g->shared = sharers > 1;
+  g->job_resident_blocks = resident_blocks(recs);
+  if (g->shared)
+    GSHMEM_INFO(Subsys::init, "%d PEs use this GPU (%d SMs for this PE): on-stream collectives use at most %d blocks",
+                sharers, g->sms, g->job_resident_blocks);
   return Status::ok;
 }
 

@@ -215,17 +215,23 @@ __device__ __forceinline__ void ll_recv(const uint64_t *buf, void *dest, size_t 
 template <typename S>
 __device__ __forceinline__ void settle_ll(const TeamDev &t) {
   if (!ll_team(t)) return;
-  S::sync();  // the leader wrote the LL count and the settled count before this
-  // Both counters are loaded before either is tested: two loads in flight, one L2 round trip.
-  const uint64_t c = *ll_count(t.slot), published = *ll_published(t.slot);
   // Nothing to do when the team never ran an LL round, or every member is known to be past the
-  // last one (this member published it and saw the others' words: ll_published). The scope
-  // decides as one (S::any): the rows of an on-stream launch all settle, and one row's leader may
-  // store ll_published while another row's threads load it. Threads that decided apart would pass
-  // different numbers of scope barriers; the barriers after would then pair out of place, and a
-  // phase's flag update could leave before other warps of the scope had stored their data.
-  // (c is stable here: only an LL round's end moves it, before this scope's barrier above.)
-  if (!S::any(c && published < c)) return;
+  // last one (this member published it and saw the others' words: ll_published).
+  // The counters are loaded before the scope's barrier, which is the vote itself: the scope's
+  // leader (rank 0) stored them last, at the end of the scope's last LL round or settle, so its own
+  // loads see them; another thread may load older values, and older values can only make it vote
+  // to settle when nothing is left, which republishes the same round (harmless). Both loads are
+  // in flight together and overlap the barrier.
+  // The scope decides as one (S::any): the rows of an on-stream launch all settle, and one row's
+  // leader may store ll_published while another row's threads load it. Threads that decided apart
+  // would pass different numbers of scope barriers; the barriers after would then pair out of
+  // place, and a phase's flag update could leave before other warps of the scope had stored their
+  // data.
+  const uint64_t seen = *ll_count(t.slot), published = *ll_published(t.slot);
+  if (!S::any(seen && published < seen)) return;
+  // After the vote's barrier every thread reads the leader's count (only an LL round's end moves
+  // it, and none runs between the scope's last round and here).
+  const uint64_t c = *ll_count(t.slot);
   const int r = S::rank(), w = S::size(), me_w = t.pe(t.me);
   // release: orders the scope's dest stores of those rounds (after the scope barrier)
   for (int k = r; k < t.size - 1; k += w)
