@@ -2,7 +2,8 @@
 // whose buffers are GPU memory (run on the PE's internal stream, then waited for). Both launch the
 // kernels of dev_coll.cu (embedded as a fatbin: sm_90 SASS and PTX), one block per row of the
 // data, cooperatively when there are several rows (every block resident: blocks wait for their
-// peers' blocks). The module's copy of the device state is refreshed whenever the runtime
+// peers' blocks), and no more rows than every PE sharing a GPU can keep resident beside the others
+// (mem::resident_blocks). The module's copy of the device state is refreshed whenever the runtime
 // publishes a new one (heap growth). Errors end the job with a message naming call.
 #pragma once
 #include <cstddef>
