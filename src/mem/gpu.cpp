@@ -1,6 +1,8 @@
 #include "mem/gpu.hpp"
 
 #include <algorithm>
+#include <map>
+#include <utility>
 
 #include "bootstrap/bootstrap.hpp"
 #include "common/log.hpp"
@@ -8,16 +10,19 @@
 namespace gshmem::mem {
 
 int resident_blocks(const std::vector<GpuRecord>& recs) {
-  int least = 0;
-  for (const GpuRecord& me : recs) {
-    if (me.sms <= 0) continue;
+  struct Gpu {
     int sharers = 0, most = 0;
-    for (const GpuRecord& o : recs)
-      if (o.sms > 0 && o.host == me.host && o.gpu == me.gpu) {
-        ++sharers;
-        most = std::max(most, o.sms);
-      }
-    const int blocks = std::max(1, most / sharers);
+  };
+  std::map<std::pair<uint64_t, uint64_t>, Gpu> gpus;  // by (host, PCI address)
+  for (const GpuRecord& r : recs) {
+    if (r.sms <= 0) continue;
+    Gpu& g = gpus[{r.host, r.gpu}];
+    ++g.sharers;
+    g.most = std::max(g.most, static_cast<int>(r.sms));
+  }
+  int least = 0;
+  for (const auto& [key, g] : gpus) {
+    const int blocks = std::max(1, g.most / g.sharers);
     least = least ? std::min(least, blocks) : blocks;
   }
   return least;

@@ -27,6 +27,7 @@ struct GpuRecord {
   int32_t sms;
   int32_t pad;
 };
+static_assert(sizeof(GpuRecord) == 24, "GpuRecord is a wire format");
 // Blocks that every GPU PE can keep resident at once while the other PEs on its GPU keep as many
 // resident, counting one block per SM (any kernel that launches at all fits one block on an SM):
 // the GPU's SMs for a PE alone on it; for n PEs sharing a GPU, the most SMs any of them may use
