@@ -11,13 +11,14 @@ void Ucx::lost(int pe, ucs_status_t st) {
   fatal("ucx transport", "pe %d is unreachable or died (%s); ending the job", pe, u_.str(st));
 }
 
-Result Ucx::wait(ucs_status_ptr_t req, const std::string& what) {
+Result Ucx::wait(ucs_status_ptr_t req, const char* what, int pe) {
   if (req == nullptr) return {};
-  if (UCS_PTR_IS_ERR(req)) return ucs_fail(what, UCS_PTR_STATUS(req));
+  auto named = [&] { return pe < 0 ? std::string("ucx transport: ") + what : fmt_pe(what, pe); };
+  if (UCS_PTR_IS_ERR(req)) return ucs_fail(named(), UCS_PTR_STATUS(req));
   ucs_status_t st = UCS_INPROGRESS;
   progress_until([&] { return (st = u_.request_check_status(req)) != UCS_INPROGRESS; });
   u_.request_free(req);
-  return st == UCS_OK ? Result{} : ucs_fail(what, st);
+  return st == UCS_OK ? Result{} : ucs_fail(named(), st);
 }
 
 Result Ucx::remote(int pe, Seg seg, uint64_t off, size_t n, const char* what, uint64_t* addr, ucp_rkey_h* rkey) {
@@ -49,7 +50,7 @@ Result Ucx::rma(bool write, int pe, Seg seg, uint64_t off, void* local, size_t n
   ucs_status_ptr_t req =
       write ? u_.put_nbx(ep, local, n, addr, rkey, &prm) : u_.get_nbx(ep, local, n, addr, rkey, &prm);
   peers_[static_cast<size_t>(pe)].dirty.store(true, std::memory_order_relaxed);
-  if (blocking) return wait(req, fmt_pe(what, pe));
+  if (blocking) return wait(req, what, pe);
   if (UCS_PTR_IS_ERR(req)) return ucs_fail(fmt_pe(what, pe), UCS_PTR_STATUS(req));
   if (req) u_.request_free(req);  // it completes on its own; the next flush waits for it
   return {};
@@ -60,7 +61,7 @@ Result Ucx::flush_ep(int pe) {
   if (!p.dirty.exchange(false)) return {};
   ucp_request_param_t prm;
   prm.op_attr_mask = 0;
-  return wait(u_.ep_flush_nbx(p.ep, &prm), fmt_pe("a flush", pe));
+  return wait(u_.ep_flush_nbx(p.ep, &prm), "a flush", pe);
 }
 
 Result Ucx::atomic(int pe, Seg seg, uint64_t off, gshmem_amo_op op, size_t bytes, uint64_t a, uint64_t b, uint64_t* old,
@@ -117,7 +118,7 @@ Result Ucx::atomic(int pe, Seg seg, uint64_t off, gshmem_amo_op op, size_t bytes
   const ucp_ep_h ep = peers_[static_cast<size_t>(pe)].ep;
   if (!fetch) {  // a post: nothing comes back
     ucs_status_ptr_t req = u_.atomic_op_nbx(ep, uop, buf, 1, addr, rkey, &prm);
-    if (blocking) return wait(req, fmt_pe("an atomic", pe));
+    if (blocking) return wait(req, "an atomic", pe);
     if (UCS_PTR_IS_ERR(req)) return ucs_fail(fmt_pe("an atomic", pe), UCS_PTR_STATUS(req));
     if (req) u_.request_free(req);
     return {};
@@ -135,7 +136,7 @@ Result Ucx::atomic(int pe, Seg seg, uint64_t off, gshmem_amo_op op, size_t bytes
     uint64_t r64 = reply;
     uint32_t r32 = static_cast<uint32_t>(reply);
     prm.reply_buffer = bytes == 4 ? static_cast<void*>(&r32) : static_cast<void*>(&r64);
-    GSHMEM_TRY(wait(u_.atomic_op_nbx(ep, uop, buf, 1, addr, rkey, &prm), fmt_pe("an atomic", pe)));
+    GSHMEM_TRY(wait(u_.atomic_op_nbx(ep, uop, buf, 1, addr, rkey, &prm), "an atomic", pe));
     if (old) *old = bytes == 4 ? r32 : r64;
     return {};
   }
@@ -173,7 +174,7 @@ Result Ucx::quiet() {
     std::lock_guard<std::mutex> lock(fetch_mu_);
     started = fetched_.size();
   }
-  GSHMEM_TRY(wait(u_.worker_flush_nbx(worker_, &prm), "ucx transport: a quiet"));
+  GSHMEM_TRY(wait(u_.worker_flush_nbx(worker_, &prm), "a quiet", -1));
   for (Peer& p : peers_) p.dirty.store(false, std::memory_order_relaxed);
   GSHMEM_TRY(settle_owner_ops());
   std::lock_guard<std::mutex> lock(fetch_mu_);

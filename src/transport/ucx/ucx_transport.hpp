@@ -211,8 +211,10 @@ class Ucx final : public Transport {
                     : Status::system_error,
                 what + ": " + u_.str(st));
   }
-  // Completes req (progressing the worker from this thread); frees it.
-  Result wait(ucs_status_ptr_t req, const std::string& what);
+  // Completes req (progressing the worker from this thread); frees it. The message ("ucx transport:
+  // WHAT to pe PE", or without the PE when pe < 0) is built only on failure: blocking puts, gets
+  // and atomics pass here once each.
+  Result wait(ucs_status_ptr_t req, const char* what, int pe);
   Result remote(int pe, Seg seg, uint64_t off, size_t n, const char* what, uint64_t* addr, ucp_rkey_h* rkey);
   Result rma(bool write, int pe, Seg seg, uint64_t off, void* local, size_t n, bool blocking);
   Result atomic(int pe, Seg seg, uint64_t off, gshmem_amo_op op, size_t bytes, uint64_t a, uint64_t b, uint64_t* old,
