@@ -294,14 +294,11 @@ bool bind_gpu(const char* call, Runtime& r, heap::DeviceHeapSpec* spec) {
 }
 
 // Which PEs share a GPU, and how many blocks of an on-stream collective fit beside theirs
-// (mem::gpu_survey). Every PE takes part, GPU or not. GPUs are shared per machine, whatever network
-// namespace or emulated node a PE is in: the machine is its host name (FNV-1a).
+// (mem::gpu_survey). Every PE takes part, GPU or not. GPUs are shared per host, whatever network
+// namespace or emulated node a PE is in.
 void survey_gpus(const char* call, Runtime& r) {
 #if GSHMEM_HAVE_CUDA
-  const std::string id = topo::node_identity();
-  uint64_t host = 1469598103934665603ull;
-  for (char c : id.substr(0, id.find(':'))) host = (host ^ static_cast<unsigned char>(c)) * 1099511628211ull;
-  const Status st = mem::gpu_survey(*r.boot, r.my_pe, r.npes, host, r.gpu.get());
+  const Status st = mem::gpu_survey(*r.boot, r.my_pe, r.npes, static_cast<uint64_t>(r.topo.my_host), r.gpu.get());
   if (st != Status::ok) init_failed(call, "bootstrap allgather failed", st);
 #else
   (void)call;

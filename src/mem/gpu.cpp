@@ -94,9 +94,8 @@ Status gpu_survey(boot::Bootstrap& b, int my_pe, int npes, uint64_t host, GpuCon
   if (!g) return Status::ok;
   int sharers = 0;
   for (const GpuRecord& o : recs) sharers += o.sms > 0 && o.host == host && o.gpu == g->pci;
-  g->shared = sharers > 1;
   g->job_resident_blocks = resident_blocks(recs);
-  if (g->shared)
+  if (sharers > 1)
     GSHMEM_INFO(Subsys::init, "%d PEs use this GPU (%d SMs for this PE): on-stream collectives use at most %d blocks",
                 sharers, g->sms, g->job_resident_blocks);
   return Status::ok;

@@ -47,7 +47,6 @@ struct GpuContext {
   char name[128] = {};
   int sms = 0;                  // SMs this PE's context may use
   uint64_t pci = 0;             // PCI domain, bus and device
-  bool shared = false;          // another PE of the job uses this GPU (gpu_survey)
   int job_resident_blocks = 0;  // resident_blocks of the job (gpu_survey)
 };
 
@@ -58,7 +57,8 @@ Status gpu_probe(const cu::Driver** drv, int* count);
 Status gpu_bind(const cu::Driver* drv, int count, int ordinal, int local_rank, int local_size, GpuContext* g);
 void gpu_release(GpuContext* g) noexcept;
 // Every PE calls it once at init (g null on a PE without a GPU): exchanges GpuRecords and fills
-// g->shared and g->job_resident_blocks. host identifies this PE's machine (not an emulated node).
+// g->job_resident_blocks. host: this PE's host (topo's numbering, not a network namespace or an
+// emulated node).
 Status gpu_survey(boot::Bootstrap& b, int my_pe, int npes, uint64_t host, GpuContext* g);
 // want: "auto", "vmm" or "ipc" (GSHMEM_DEVICE_ALLOC). *ipc = true for cudaMalloc + CUDA IPC (auto:
 // when the GPU lacks VMM with POSIX file-descriptor handles).

@@ -63,13 +63,19 @@ Status build(int my_pe, const std::vector<NodeRecord>& rec, int split, Topology*
     rank[static_cast<size_t>(pe)] = size[static_cast<size_t>(machine[static_cast<size_t>(pe)])]++;
   t->machine_rank = rank[static_cast<size_t>(my_pe)];
   t->machine_size = size[static_cast<size_t>(machine[static_cast<size_t>(my_pe)])];
-  // The host: the identity without its network namespace (namespaces share the CPUs).
-  auto host_of = [](const std::string& id) { return id.substr(0, id.rfind(":netns")); };
-  const std::string my_host = host_of(key[static_cast<size_t>(my_pe)]);
+  // The host: the identity without its network namespace (namespaces share the CPUs and GPUs).
+  std::vector<std::string> host_key(static_cast<size_t>(npes));
+  for (int pe = 0; pe < npes; ++pe) {
+    const std::string& id = key[static_cast<size_t>(pe)];
+    host_key[static_cast<size_t>(pe)] = id.substr(0, id.rfind(":netns"));
+  }
+  int hosts = 0;
+  const std::vector<int> host = group(host_key, &hosts);
+  t->my_host = host[static_cast<size_t>(my_pe)];
   uint64_t cpus[16] = {};
   t->host_size = 0;
   for (int pe = 0; pe < npes; ++pe)
-    if (host_of(key[static_cast<size_t>(pe)]) == my_host) {
+    if (host[static_cast<size_t>(pe)] == t->my_host) {
       ++t->host_size;
       for (int w = 0; w < 16; ++w) cpus[w] |= rec[static_cast<size_t>(pe)].cpus[w];
     }

@@ -25,6 +25,7 @@ struct Topology {
   int machine_size = 1;
   // The PEs on this host (in any network namespace) and how many CPUs their affinity masks cover
   // together (0: none published): whether each PE has a core of its own, however the launcher bound them.
+  int my_host = 0;  // this PE's host, numbered alike on every PE
   int host_size = 1;
   int host_cpus = 0;
   std::vector<int> node_of;    // per PE

@@ -76,9 +76,13 @@ TEST(Topology, HostCpusAreTheUnionOfTheHostsMasks) {
   EXPECT_EQ(t.machine_size, 2);  // the namespace's PEs: 0 and 3
   EXPECT_EQ(t.host_size, 3);     // every namespace of host a: 0, 1, 3
   EXPECT_EQ(t.host_cpus, 3);     // CPUs 0, 1 and 70
+  EXPECT_EQ(t.my_host, 0);       // hosts numbered by first appearance: a, then b
   ASSERT_EQ(build(2, rec, 1, &t), Status::ok);
   EXPECT_EQ(t.host_size, 1);
   EXPECT_EQ(t.host_cpus, 4);
+  EXPECT_EQ(t.my_host, 1);
+  ASSERT_EQ(build(1, rec, 2, &t), Status::ok);  // another namespace, emulated nodes: the same host
+  EXPECT_EQ(t.my_host, 0);
 }
 
 TEST(Topology, SelfRecordPublishesThisProcessAffinity) {
