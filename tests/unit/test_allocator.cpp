@@ -9,12 +9,12 @@ using gshmem::heap::Allocator;
 
 TEST(Allocator, FirstFitAndCoalesce) {
   Allocator a(1 << 20);
-  size_t x = a.alloc(100, 0), y = a.alloc(1000, 0), z = a.alloc(64, 0);
+  size_t x = a.alloc(100, 0), y = a.alloc(400, 0), z = a.alloc(64, 0);
   EXPECT_EQ(x, 0u);
   EXPECT_EQ(y, 128u);  // 100 rounds to 128
-  EXPECT_EQ(z, 128u + 1024u);
-  EXPECT_EQ(a.free(y), 1024u);
-  EXPECT_EQ(a.alloc(512, 0), 128u);  // reuses the hole
+  EXPECT_EQ(z, 128u + 448u);
+  EXPECT_EQ(a.free(y), 448u);
+  EXPECT_EQ(a.alloc(256, 0), 128u);  // reuses the hole
   EXPECT_EQ(a.free(12345), 0u);      // not a block
   a.free(x);
   a.free(z);
@@ -32,6 +32,33 @@ TEST(Allocator, Alignment) {
     EXPECT_EQ(o % al, 0u) << al;
   }
   EXPECT_EQ(a.alloc(10, 3 * 64), Allocator::kFail);  // not a power of two
+}
+
+// A bulk block starts on a 512-byte boundary after small blocks, the small ones keep filling the
+// gaps, and an explicit larger alignment still wins.
+TEST(Allocator, BulkBlocksStartOnBulkBoundaries) {
+  Allocator a(1 << 20);
+  const size_t s1 = a.alloc(8, 0), s2 = a.alloc(8, 0), big = a.alloc(32 << 10, 0);
+  EXPECT_EQ(s1, 0u);
+  EXPECT_EQ(s2, 64u);
+  EXPECT_EQ(big, Allocator::kBulkAlign);
+  EXPECT_EQ(a.alloc(8, 0), 128u);                       // into the gap before the bulk block
+  EXPECT_EQ(a.alloc(256, 0), 192u);                      // below the bulk size: granule aligned
+  const size_t mid = a.alloc(Allocator::kBulkBytes, 64);  // asked for 64: still bulk aligned
+  EXPECT_EQ(mid % Allocator::kBulkAlign, 0u);
+  const size_t page = a.alloc(4096, 4096);
+  EXPECT_EQ(page % 4096, 0u);
+  // a small block off a bulk boundary is not grown in place to bulk size (realloc moves it to a
+  // new, bulk-aligned block); below that size it grows in place
+  Allocator b(1 << 20);
+  b.alloc(64, 0);
+  const size_t small = b.alloc(64, 0);
+  EXPECT_EQ(small, 64u);
+  EXPECT_EQ(b.resize_in_place(small, 256), small);
+  EXPECT_EQ(b.resize_in_place(small, Allocator::kBulkBytes), Allocator::kFail);
+  EXPECT_EQ(b.block_size(small), 256u);
+  const size_t on = b.alloc(Allocator::kBulkBytes, 0);
+  EXPECT_EQ(b.resize_in_place(on, 4 * Allocator::kBulkBytes), on);  // already on a boundary
 }
 
 TEST(Allocator, ExhaustionAndResize) {
