@@ -1,5 +1,7 @@
 #include "heap/allocator.hpp"
 
+#include <algorithm>
+
 namespace gshmem::heap {
 namespace {
 size_t round_up(size_t v, size_t a) { return (v + a - 1) / a * a; }
@@ -45,9 +47,8 @@ void Allocator::reserve_tail(size_t new_total) {
 size_t Allocator::alloc(size_t bytes, size_t align) {
   if (bytes == 0 || bytes > total_) return kFail;
   if (align & (align - 1)) return kFail;
-  if (align < kGranule) align = kGranule;
-  if (bytes >= kBulkBytes && align < kBulkAlign) align = kBulkAlign;
   bytes = round_up(bytes, kGranule);
+  align = std::max(align, bytes >= kBulk ? kBulk : kGranule);
   for (auto it = free_.begin(); it != free_.end(); ++it) {
     const size_t off = it->first, size = it->second;
     const size_t start = round_up(off, align);
@@ -80,8 +81,8 @@ size_t Allocator::resize_in_place(size_t off, size_t bytes) {
   bytes = round_up(bytes, kGranule);
   const size_t old = it->second;
   if (bytes == old) return off;
-  // A block grown to bulk size must start on a bulk boundary (see kBulkBytes): else it moves.
-  if (bytes > old && bytes >= kBulkBytes && off % kBulkAlign != 0) return kFail;
+  // A block grown to kBulk bytes must start on a kBulk boundary: else it moves.
+  if (bytes > old && bytes >= kBulk && off % kBulk != 0) return kFail;
   if (bytes < old) {
     it->second = bytes;
     used_bytes_ -= old - bytes;

@@ -12,13 +12,11 @@ class Allocator {
  public:
   static constexpr size_t kFail = SIZE_MAX;
   static constexpr size_t kGranule = 64;  // every block is a multiple of a cache line
-  // Blocks of kBulkBytes or more start on a kBulkAlign boundary whatever alignment was asked. A
-  // GPU's 16-byte block copies run slower from and into buffers that start off a 512-byte
-  // boundary: 5% in NVSHMEM's put_bw --bidir at 32 MiB on 2 x H200 with its buffer 128 bytes past
-  // one, 10% at 64 bytes (docs/perf/nvshmem-perftest.md). Small blocks (signal words, counters)
-  // stay packed at kGranule.
-  static constexpr size_t kBulkBytes = 512;
-  static constexpr size_t kBulkAlign = 512;
+  // Blocks of kBulk bytes or more (after rounding to granules) start on a kBulk boundary, whatever
+  // alignment was asked: a GPU's 16-byte block copies are slower from and into a buffer that starts
+  // between two 512-byte boundaries (docs/gpu.md, "Where shmem_malloc puts a buffer"). Small blocks
+  // (signal words, counters) stay packed at kGranule.
+  static constexpr size_t kBulk = 512;
 
   explicit Allocator(size_t total = 0) { reset(total); }
   void reset(size_t total);

@@ -41,11 +41,13 @@ TEST(Allocator, BulkBlocksStartOnBulkBoundaries) {
   const size_t s1 = a.alloc(8, 0), s2 = a.alloc(8, 0), big = a.alloc(32 << 10, 0);
   EXPECT_EQ(s1, 0u);
   EXPECT_EQ(s2, 64u);
-  EXPECT_EQ(big, Allocator::kBulkAlign);
+  EXPECT_EQ(big, Allocator::kBulk);
   EXPECT_EQ(a.alloc(8, 0), 128u);                       // into the gap before the bulk block
   EXPECT_EQ(a.alloc(256, 0), 192u);                      // below the bulk size: granule aligned
-  const size_t mid = a.alloc(Allocator::kBulkBytes, 64);  // asked for 64: still bulk aligned
-  EXPECT_EQ(mid % Allocator::kBulkAlign, 0u);
+  const size_t mid = a.alloc(Allocator::kBulk, 64);  // asked for 64: still bulk aligned
+  EXPECT_EQ(mid % Allocator::kBulk, 0u);
+  const size_t rounded = a.alloc(Allocator::kBulk - 1, 0);  // rounds up to a bulk-size block
+  EXPECT_EQ(rounded % Allocator::kBulk, 0u);
   const size_t page = a.alloc(4096, 4096);
   EXPECT_EQ(page % 4096, 0u);
   // a small block off a bulk boundary is not grown in place to bulk size (realloc moves it to a
@@ -55,10 +57,10 @@ TEST(Allocator, BulkBlocksStartOnBulkBoundaries) {
   const size_t small = b.alloc(64, 0);
   EXPECT_EQ(small, 64u);
   EXPECT_EQ(b.resize_in_place(small, 256), small);
-  EXPECT_EQ(b.resize_in_place(small, Allocator::kBulkBytes), Allocator::kFail);
+  EXPECT_EQ(b.resize_in_place(small, Allocator::kBulk), Allocator::kFail);
   EXPECT_EQ(b.block_size(small), 256u);
-  const size_t on = b.alloc(Allocator::kBulkBytes, 0);
-  EXPECT_EQ(b.resize_in_place(on, 4 * Allocator::kBulkBytes), on);  // already on a boundary
+  const size_t on = b.alloc(Allocator::kBulk, 0);
+  EXPECT_EQ(b.resize_in_place(on, 4 * Allocator::kBulk), on);  // already on a boundary
 }
 
 TEST(Allocator, ExhaustionAndResize) {
