@@ -89,8 +89,7 @@ __global__ void __launch_bounds__(1024) put_loop(const uint4* data, uint4* remot
   if (threadIdx.x == 0) __threadfence_system();
 }
 
-// One timed figure for one offset: a warm-up launch, then the timed launch, on GPU 0 (and GPU 1 the
-// other way when both): GB/s, the sum of the GPUs' figures; -1 after an error (reported).
+// One GPU's direction: its buffer, the peer's, and the stream and events that time it.
 struct Side {
   int dev;
   const char* src;
@@ -112,6 +111,8 @@ static bool launch(bool put, const Side& s, size_t size, int blocks, int threads
   return cudaGetLastError() == cudaSuccess;
 }
 
+// One timed figure for one offset: a warm-up launch, then the timed launch, on GPU 0 (and GPU 1 the
+// other way when both): GB/s, the sum of the GPUs' figures; -1 after an error (reported).
 static double timed(bool put, Side* sides, int nsides, size_t size, int blocks, int threads, int warmup, int iters) {
   for (int k = 0; k < nsides; ++k)
     if (!launch(put, sides[k], size, blocks, threads, warmup)) return -1;

@@ -3,22 +3,12 @@
 #include <nvshmem.h>
 #include <nvshmemx.h>
 #include <cuda_runtime.h>
+
+#include "probes.cuh"
 #include <cstdio>
 #include <climits>
 #include <cstdlib>
 #include <cstring>
-
-__device__ __forceinline__ void grid_barrier(unsigned* counter, unsigned e) {
-  __syncthreads();
-  if (threadIdx.x == 0) {
-    __threadfence();
-    const unsigned old = atomicInc(counter, UINT_MAX);
-    if (old == gridDim.x * e - 1) atomicAdd(counter + 1, 1u);
-    while (*reinterpret_cast<volatile unsigned*>(counter + 1) != e) {
-    }
-  }
-  __syncthreads();
-}
 
 __global__ void __launch_bounds__(1024) k(int mode, const char* src, char* dst_remote, char* dst_sym, size_t bytes,
                                           int iters, unsigned* counter, int peer) {
